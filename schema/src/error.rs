@@ -1,0 +1,78 @@
+//! Errors raised by the schema itself: layout facts that bytes can violate.
+//!
+//! They reach binrw as assertion errors (`binrw::Error::Custom`), and the `twcodec` crate turns
+//! them into its own error with a byte offset and the item they belong to.
+
+/// A layout rule of a format document that the bytes (or the values to write) break.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SchemaError {
+    /// The first four bytes are neither `DATA` nor `ATAD`.
+    #[error("not a datafile: magic is {} (expected \"DATA\" or \"ATAD\")", show_bytes(.0))]
+    BadMagic([u8; 4]),
+    /// A datafile version other than 3 or 4.
+    #[error("unsupported datafile version {0} (only 3 and 4 exist)")]
+    UnsupportedVersion(i32),
+    /// An item's `size` field is negative or not a multiple of 4.
+    #[error("item size {0} is negative or not a multiple of 4")]
+    ItemSize(i32),
+    /// A count, size or offset to be written does not fit into the i32 the format stores it in.
+    #[error("{what} {value} does not fit into the 32-bit field of the format")]
+    TooLarge {
+        /// What overflowed, as named in the spec (`item_size`, `data_size`, ...).
+        what: &'static str,
+        /// The value that does not fit.
+        value: u64,
+    },
+}
+
+/// Renders bytes as a quoted string when printable, as hex otherwise.
+fn show_bytes(bytes: &[u8]) -> String {
+    if bytes.iter().all(|b| b.is_ascii_graphic() || *b == b' ') {
+        format!("\"{}\"", String::from_utf8_lossy(bytes))
+    } else {
+        let hex: Vec<String> = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        format!("0x{}", hex.join(""))
+    }
+}
+
+/// Converts a size or count to the i32 the format stores, or explains why it cannot.
+pub(crate) fn to_i32(what: &'static str, value: usize) -> Result<i32, SchemaError> {
+    i32::try_from(value).map_err(|_| SchemaError::TooLarge {
+        what,
+        value: value as u64,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_name_the_problem() {
+        assert_eq!(
+            SchemaError::BadMagic(*b"PK\x03\x04").to_string(),
+            "not a datafile: magic is 0x504b0304 (expected \"DATA\" or \"ATAD\")"
+        );
+        assert_eq!(
+            SchemaError::BadMagic(*b"MAPS").to_string(),
+            "not a datafile: magic is \"MAPS\" (expected \"DATA\" or \"ATAD\")"
+        );
+        assert_eq!(
+            SchemaError::UnsupportedVersion(5).to_string(),
+            "unsupported datafile version 5 (only 3 and 4 exist)"
+        );
+    }
+
+    #[test]
+    fn to_i32_rejects_overflow() {
+        assert_eq!(to_i32("item_size", 12), Ok(12));
+        assert_eq!(
+            to_i32("item_size", 1 << 31),
+            Err(SchemaError::TooLarge {
+                what: "item_size",
+                value: 1 << 31
+            })
+        );
+    }
+}

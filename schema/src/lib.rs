@@ -1,0 +1,24 @@
+//! On-disk types of the Teeworlds and DDNet binary formats, as [`binrw`] derives.
+//!
+//! This crate knows layouts and versions and nothing else: it never follows an index and never
+//! decides what to do about a broken file. The `twcodec` crate builds the checked reader, the
+//! map graph and the writers on top of it.
+//!
+//! | spec section | module |
+//! |---|---|
+//! | datafile.md: version header, header, item types, offsets, items, data | [`datafile`] |
+//! | NOTES.md: UUID item types, UUID index items | [`uuid`] |
+//! | map.md: item type overview | [`map`] |
+//!
+//! Errors that the layout itself defines (bad magic, unsupported version, item sizes) are
+//! [`SchemaError`]s carried inside binrw's error.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod datafile;
+mod error;
+pub mod map;
+pub mod uuid;
+
+pub use error::SchemaError;

@@ -1,0 +1,97 @@
+//! UUID item types (NOTES.md, "Errors in the documents"; DDNet `src/engine/shared/uuid_manager.cpp`
+//! and `CItemEx` in `src/engine/shared/datafile.cpp`).
+//!
+//! Item types that DDNet added after 0.6 are named by a UUID instead of a number. In a datafile
+//! such a type gets an internal type id from [`OFFSET_UUID_TYPE`] up (writers hand them out from
+//! `0xFFFE` downward), and one UUID index item of type [`UUID_INDEX_TYPE`] whose id is that
+//! internal type id holds the UUID as 4 ints.
+
+pub use ::uuid::Uuid;
+
+/// Type id of the UUID index items (DDNet `ITEMTYPE_EX`).
+#[doc(alias = "ITEMTYPE_EX")]
+pub const UUID_INDEX_TYPE: u16 = 0xFFFF;
+
+/// Internal type ids above this one are UUID item types (DDNet `OFFSET_UUID_TYPE`).
+pub const OFFSET_UUID_TYPE: u16 = 0x8000;
+
+/// The namespace of every Teeworlds/DDNet UUID (DDNet `TEEWORLDS_NAMESPACE`).
+pub const TEEWORLDS_NAMESPACE: Uuid = ::uuid::uuid!("e05ddaaa-c4e6-4cfb-b642-5d48e80c0029");
+
+/// The UUID DDNet derives from a name: MD5 (version 3) of [`TEEWORLDS_NAMESPACE`] and the name
+/// (DDNet `CalculateUuid`).
+pub fn uuid_from_name(name: &str) -> Uuid {
+    Uuid::new_v3(&TEEWORLDS_NAMESPACE, name.as_bytes())
+}
+
+/// Names of the map item types DDNet registers (`src/game/mapitems_ex_types.h`) plus the group
+/// extension seen in real maps (NOTES.md).
+pub const KNOWN_ITEM_TYPE_NAMES: &[&str] = &[
+    "mapitemtype-test@ddnet.tw",
+    "mapitemtype-automapper-config@ddnet.tw",
+    "mapitemtype-envpoints-bezier@ddnet.tw",
+    "mapitemtype-group@ddnet.tw",
+];
+
+/// The name of a known item type UUID.
+pub fn known_item_type_name(uuid: Uuid) -> Option<&'static str> {
+    KNOWN_ITEM_TYPE_NAMES
+        .iter()
+        .copied()
+        .find(|name| uuid_from_name(name) == uuid)
+}
+
+/// The UUID stored in the 4 ints of a UUID index item: byte `4*i+k` of the UUID is byte `k` of
+/// int `i` read big-endian (NOTES.md).
+pub fn uuid_from_ints(ints: [i32; 4]) -> Uuid {
+    let mut bytes = [0u8; 16];
+    for (chunk, int) in bytes.chunks_exact_mut(4).zip(ints) {
+        chunk.copy_from_slice(&int.to_be_bytes());
+    }
+    Uuid::from_bytes(bytes)
+}
+
+/// The 4 ints of a UUID index item for `uuid`; the inverse of [`uuid_from_ints`].
+pub fn uuid_to_ints(uuid: Uuid) -> [i32; 4] {
+    let bytes = uuid.as_bytes();
+    std::array::from_fn(|i| {
+        i32::from_be_bytes([
+            bytes[4 * i],
+            bytes[4 * i + 1],
+            bytes[4 * i + 2],
+            bytes[4 * i + 3],
+        ])
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_give_the_uuids_found_in_real_maps() {
+        // NOTES.md: the automapper UUID as found in every real map that has one.
+        assert_eq!(
+            uuid_from_name("mapitemtype-automapper-config@ddnet.tw").to_string(),
+            "3e1b2716-178c-3978-9bd9-b11ae0410dd8"
+        );
+        let uuid = uuid_from_name("mapitemtype-envpoints-bezier@ddnet.tw");
+        assert_eq!(uuid.get_version_num(), 3);
+        assert_eq!(
+            known_item_type_name(uuid),
+            Some("mapitemtype-envpoints-bezier@ddnet.tw")
+        );
+        assert_eq!(known_item_type_name(Uuid::nil()), None);
+    }
+
+    #[test]
+    fn index_ints_are_big_endian_quarters() {
+        let uuid = ::uuid::uuid!("3e1b2716-178c-3978-9bd9-b11ae0410dd8");
+        let ints = uuid_to_ints(uuid);
+        assert_eq!(ints[0], 0x3e1b2716);
+        assert_eq!(ints[1], 0x178c3978);
+        assert_eq!(ints[2] as u32, 0x9bd9b11a);
+        assert_eq!(ints[3] as u32, 0xe0410dd8);
+        assert_eq!(uuid_from_ints(ints), uuid);
+    }
+}

@@ -1,0 +1,371 @@
+//! The one public error type, and the warnings that do not stop loading.
+//!
+//! An [`Error`] says what went wrong ([`ErrorKind`] and a message), where (a byte offset when
+//! known) and in which part of the file ([`Location`]):
+//!
+//! ```text
+//! datafile header: item_size 4000 is larger than the file (1520 bytes left) (at byte 0x1c)
+//! data #3: zlib stream inflates past its declared size of 4096 bytes (at byte 0x2a0)
+//! ```
+
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use twcodec_schema::SchemaError;
+
+/// Who is at fault, following image-png: the input, this library's coverage, a limit, or I/O.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The input breaks the format.
+    Malformed,
+    /// The input is well-formed but uses something this library does not support.
+    Unsupported,
+    /// A size or count is beyond what this library accepts (zlib bombs, absurd counts), or
+    /// beyond what the format can store when writing.
+    LimitExceeded,
+    /// Reading or writing a file failed.
+    Io,
+}
+
+/// The part of a datafile an error or warning is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Location {
+    /// The version header or the header.
+    Header,
+    /// An entry of the item type table.
+    ItemType {
+        /// Index in the item type table.
+        index: usize,
+        /// The type id the entry names.
+        type_id: i32,
+    },
+    /// An item.
+    Item {
+        /// Index of the item in the file.
+        index: usize,
+        /// The item's type id as stored.
+        type_id: u16,
+        /// The item's id.
+        id: u16,
+    },
+    /// The item block as a whole, or an item whose key could not be read.
+    ItemIndex {
+        /// Index of the item in the file.
+        index: usize,
+    },
+    /// A data item.
+    Data {
+        /// Index of the data item.
+        index: usize,
+    },
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Location::Header => f.write_str("datafile header"),
+            Location::ItemType { index, type_id } => {
+                write!(f, "item type #{index} (type {type_id})")
+            }
+            Location::Item { index, type_id, id } => {
+                write!(f, "item #{index} (type {type_id}, id {id})")
+            }
+            Location::ItemIndex { index } => write!(f, "item #{index}"),
+            Location::Data { index } => write!(f, "data #{index}"),
+        }
+    }
+}
+
+/// The error of every fallible operation of this crate.
+pub struct Error {
+    inner: Box<Inner>,
+}
+
+struct Inner {
+    kind: ErrorKind,
+    message: String,
+    location: Option<Location>,
+    offset: Option<u64>,
+    path: Option<PathBuf>,
+    source: Option<io::Error>,
+}
+
+impl Error {
+    pub(crate) fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
+        Error {
+            inner: Box::new(Inner {
+                kind,
+                message: message.into(),
+                location: None,
+                offset: None,
+                path: None,
+                source: None,
+            }),
+        }
+    }
+
+    pub(crate) fn malformed(message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::Malformed, message)
+    }
+
+    pub(crate) fn limit(message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::LimitExceeded, message)
+    }
+
+    pub(crate) fn io(action: &str, path: &Path, source: io::Error) -> Error {
+        let mut error = Error::new(ErrorKind::Io, format!("cannot {action}: {source}"));
+        error.inner.path = Some(path.to_owned());
+        error.inner.source = Some(source);
+        error
+    }
+
+    /// Sets the byte offset in the input.
+    pub(crate) fn at(mut self, offset: impl TryInto<u64>) -> Error {
+        self.inner.offset = offset.try_into().ok();
+        self
+    }
+
+    /// Sets the part of the file the error is about, unless one is set already.
+    pub(crate) fn in_(mut self, location: Location) -> Error {
+        self.inner.location.get_or_insert(location);
+        self
+    }
+
+    /// Sets the path of the file, unless one is set already.
+    pub(crate) fn with_path(mut self, path: &Path) -> Error {
+        self.inner.path.get_or_insert_with(|| path.to_owned());
+        self
+    }
+
+    /// Converts an error of binrw, keeping the schema's own errors and the position.
+    pub(crate) fn from_binrw(error: binrw::Error, what: &str) -> Error {
+        match error {
+            binrw::Error::Backtrace(backtrace) => Error::from_binrw(*backtrace.error, what),
+            binrw::Error::Custom { pos, err } => match err.downcast::<SchemaError>() {
+                Ok(schema) => {
+                    let kind = match *schema {
+                        SchemaError::UnsupportedVersion(_) => ErrorKind::Unsupported,
+                        SchemaError::TooLarge { .. } => ErrorKind::LimitExceeded,
+                        _ => ErrorKind::Malformed,
+                    };
+                    Error::new(kind, schema.to_string()).at(pos)
+                }
+                Err(other) => Error::malformed(format!("{what}: {other}")).at(pos),
+            },
+            binrw::Error::Io(io) if io.kind() == io::ErrorKind::UnexpectedEof => {
+                Error::malformed(format!("the input ends inside the {what}"))
+            }
+            binrw::Error::Io(io) => {
+                let mut error = Error::new(ErrorKind::Io, format!("{what}: {io}"));
+                error.inner.source = Some(io);
+                error
+            }
+            binrw::Error::AssertFail { pos, message } => {
+                Error::malformed(format!("{what}: {message}")).at(pos)
+            }
+            binrw::Error::BadMagic { pos, .. } => {
+                Error::malformed(format!("{what}: bad magic")).at(pos)
+            }
+            other => Error::malformed(format!("{what}: no layout matches ({})", kind_of(&other))),
+        }
+    }
+
+    /// Who is at fault.
+    pub fn kind(&self) -> ErrorKind {
+        self.inner.kind
+    }
+
+    /// The problem, without location, offset or path.
+    pub fn message(&self) -> &str {
+        &self.inner.message
+    }
+
+    /// The part of the file the error is about, when known.
+    pub fn location(&self) -> Option<Location> {
+        self.inner.location
+    }
+
+    /// Byte offset in the input, when known.
+    pub fn offset(&self) -> Option<u64> {
+        self.inner.offset
+    }
+
+    /// The file being read or written, when the error came from a path.
+    pub fn path(&self) -> Option<&Path> {
+        self.inner.path.as_deref()
+    }
+}
+
+/// The name of a binrw error variant that carries no useful text of its own.
+fn kind_of(error: &binrw::Error) -> &'static str {
+    match error {
+        binrw::Error::NoVariantMatch { .. } => "no variant",
+        binrw::Error::EnumErrors { .. } => "enum",
+        _ => "unknown",
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let inner = &self.inner;
+        if let Some(path) = &inner.path {
+            write!(f, "{}: ", path.display())?;
+        }
+        write_located(f, inner.location, &inner.message, inner.offset)
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Error")
+            .field("kind", &self.inner.kind)
+            .field("message", &self.inner.message)
+            .field("location", &self.inner.location)
+            .field("offset", &self.inner.offset)
+            .field("path", &self.inner.path)
+            .finish()
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.inner
+            .source
+            .as_ref()
+            .map(|e| e as &(dyn std::error::Error + 'static))
+    }
+}
+
+/// `location: message (at byte 0x..)`, the shape of every error and warning line.
+fn write_located(
+    f: &mut fmt::Formatter<'_>,
+    location: Option<Location>,
+    message: &str,
+    offset: Option<u64>,
+) -> fmt::Result {
+    if let Some(location) = location {
+        write!(f, "{location}: ")?;
+    }
+    f.write_str(message)?;
+    if let Some(offset) = offset {
+        write!(f, " (at byte {offset:#x})")?;
+    }
+    Ok(())
+}
+
+/// Something unusual that real files contain and that does not stop loading.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Warning {
+    /// What was found.
+    pub kind: WarningKind,
+    /// The part of the file it is about.
+    pub location: Option<Location>,
+    /// Byte offset in the input, when known.
+    pub offset: Option<u64>,
+}
+
+/// The kinds of [`Warning`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum WarningKind {
+    /// `size` and `swaplen` leave out the data-size table, as old version-4 writers computed them
+    /// (NOTES.md; DDNet fixes them on load).
+    #[error("size and swaplen leave out the data-size table (written by an old version-4 writer)")]
+    OldSizeFields,
+    /// A header size field holds neither the right value nor the old writers' one.
+    #[error("{field} is {found}, the file implies {expected}")]
+    SizeFieldMismatch {
+        /// `size` or `swaplen`.
+        field: &'static str,
+        /// The value in the file.
+        found: i32,
+        /// The value the rest of the file implies.
+        expected: i64,
+    },
+    /// Bytes after the end of the data block; a re-save drops them.
+    #[error("{len} trailing bytes after the data block (a re-save drops them)")]
+    TrailingBytes {
+        /// How many.
+        len: u64,
+    },
+    /// The item type table is not sorted by type id; a re-save sorts it.
+    #[error("item types are not sorted by type id (a re-save sorts them)")]
+    UnsortedItemTypes,
+    /// An item type table entry that lists no items.
+    #[error("lists no items")]
+    EmptyItemType,
+    /// A second item with the same type and id (allowed for UUID index items, see
+    /// [`WarningKind::DuplicateUuidIndexItem`]).
+    #[error("another item of this type has this id")]
+    DuplicateItemId,
+    /// A second UUID index item for the same internal type (old DDNet tools wrote these).
+    #[error("duplicate UUID index item for this type (written by old DDNet tools); the first one counts")]
+    DuplicateUuidIndexItem,
+    /// A UUID index item with fewer than the 4 ints of a UUID; its type has no UUID.
+    #[error("UUID index item has {len} ints, a UUID needs 4")]
+    ShortUuidIndexItem {
+        /// Number of ints it has.
+        len: usize,
+    },
+    /// A data item whose declared uncompressed size is 0 (DDNet refuses to load such data).
+    #[error("declared uncompressed size is 0 (DDNet refuses to load it)")]
+    EmptyData,
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_located(f, self.location, &self.kind.to_string(), self.offset)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_names_location_and_offset() {
+        let error = Error::malformed("item_size 4000 is larger than the file (1520 bytes left)")
+            .in_(Location::Header)
+            .at(0x1cu64);
+        assert_eq!(
+            error.to_string(),
+            "datafile header: item_size 4000 is larger than the file (1520 bytes left) (at byte 0x1c)"
+        );
+        let error = error.with_path(Path::new("maps/x.map"));
+        assert_eq!(
+            error.to_string(),
+            "maps/x.map: datafile header: item_size 4000 is larger than the file (1520 bytes left) (at byte 0x1c)"
+        );
+        assert_eq!(error.kind(), ErrorKind::Malformed);
+        assert_eq!(error.offset(), Some(0x1c));
+    }
+
+    #[test]
+    fn schema_errors_keep_kind_and_position() {
+        let binrw = binrw::Error::Custom {
+            pos: 4,
+            err: Box::new(SchemaError::UnsupportedVersion(5)),
+        };
+        let error = Error::from_binrw(binrw, "version header");
+        assert_eq!(error.kind(), ErrorKind::Unsupported);
+        assert_eq!(
+            error.to_string(),
+            "unsupported datafile version 5 (only 3 and 4 exist) (at byte 0x4)"
+        );
+    }
+
+    #[test]
+    fn backtraces_never_reach_the_message() {
+        use binrw::error::ContextExt;
+        let inner = binrw::Error::AssertFail {
+            pos: 8,
+            message: "size must be even".into(),
+        };
+        let wrapped = inner.with_context(binrw::error::BacktraceFrame::Message("ctx".into()));
+        let error = Error::from_binrw(wrapped, "item");
+        assert_eq!(error.to_string(), "item: size must be even (at byte 0x8)");
+    }
+}

@@ -32,6 +32,7 @@ use binrw::BinRead;
 use bytes::Bytes;
 use twcodec_schema::datafile::{Header, Item, ItemHeader, ItemType, Magic, Tables, VersionHeader};
 use twcodec_schema::uuid::{uuid_from_ints, Uuid, UUID_INDEX_TYPE};
+use twcodec_schema::SchemaError;
 
 use crate::error::{Error, ErrorKind, Location, Warning, WarningKind};
 use crate::zlib;
@@ -122,6 +123,7 @@ struct Sections {
 
 /// Offsets of the header fields, for errors that point at them.
 mod field {
+    pub const VERSION: u64 = 4;
     pub const SIZE: u64 = 8;
     pub const SWAPLEN: u64 = 12;
     pub const NUM_ITEM_TYPES: u64 = 16;
@@ -330,8 +332,18 @@ pub(crate) fn data_error(index: usize, offset: Option<usize>, error: zlib::Infla
 fn parse(bytes: Bytes) -> Result<Datafile, Error> {
     let file_len = bytes.len();
     let mut cursor = Cursor::new(&bytes[..]);
-    let version_header = VersionHeader::read(&mut cursor)
-        .map_err(|e| truncated_or(e, file_len, "version header"))?;
+    let version_header = VersionHeader::read(&mut cursor).map_err(|e| {
+        let unsupported = e
+            .custom_err::<SchemaError>()
+            .is_some_and(|e| matches!(e, SchemaError::UnsupportedVersion(_)));
+        let error = truncated_or(e, file_len, "version header");
+        // binrw places field assertions at the start of the struct; point at the field.
+        if unsupported {
+            error.at(field::VERSION)
+        } else {
+            error
+        }
+    })?;
     let header = Header::read_le(&mut cursor).map_err(|e| truncated_or(e, file_len, "header"))?;
     let version = Version::from_number(version_header.version).ok_or_else(|| {
         // The schema asserts the version; this only guards against a schema change.
@@ -540,7 +552,7 @@ fn check_item_types(
             return Err(error(
                 4,
                 format!(
-                    "start is {}, but the entries before it list {listed} items",
+                    "start is {}, but the entries before it end at item {listed}",
                     entry.start
                 ),
             ));
@@ -587,14 +599,44 @@ fn check_item_types(
     Ok(())
 }
 
-/// Reads every item, checking offsets, sizes and types (step 4 of the module documentation).
+/// Checks the item offsets: the first 0, each after the previous one, all inside the item
+/// block (step 4 of the module documentation).
+fn check_item_offsets(tables: &Tables, header: &Header, sections: &Sections) -> Result<(), Error> {
+    let offsets = &tables.item_offsets;
+    for (index, &offset) in offsets.iter().enumerate() {
+        let error = |message: String| {
+            Error::malformed(message)
+                .in_(Location::ItemIndex { index })
+                .at(sections.item_offsets + 4 * index)
+        };
+        if index == 0 && offset != 0 {
+            return Err(error(format!("first item offset is {offset}, must be 0")));
+        }
+        if index > 0 && offset <= offsets[index - 1] {
+            return Err(error(format!(
+                "item offset {offset} is not after the previous one ({})",
+                offsets[index - 1]
+            )));
+        }
+        if offset >= header.item_size {
+            return Err(error(format!(
+                "item offset {offset} is past the end of the item block (item_size {})",
+                header.item_size
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Reads every item, checking its size and type (step 4 of the module documentation). The
+/// offsets are checked already: increasing, inside the item block.
 fn read_items(
     bytes: &[u8],
     tables: &Tables,
     header: &Header,
     sections: &Sections,
 ) -> Result<(Vec<Item>, Vec<usize>), Error> {
-    let item_size = header.item_size as usize;
+    check_item_offsets(tables, header, sections)?;
     let offsets = &tables.item_offsets;
     let mut items = Vec::with_capacity(offsets.len());
     let mut starts = Vec::with_capacity(offsets.len());
@@ -603,34 +645,11 @@ fn read_items(
         .iter()
         .flat_map(|t| std::iter::repeat_n(t.type_id, t.num as usize));
     for (index, (&offset, table_type)) in offsets.iter().zip(types).enumerate() {
-        let offset_at = (sections.item_offsets + 4 * index) as u64;
-        let offset_error = |message: String| {
-            Error::malformed(message)
-                .in_(Location::ItemIndex { index })
-                .at(offset_at)
-        };
-        if index == 0 && offset != 0 {
-            return Err(offset_error(format!(
-                "first item offset is {offset}, must be 0"
-            )));
-        }
-        if index > 0 && offset <= offsets[index - 1] {
-            return Err(offset_error(format!(
-                "item offset {offset} is not after the previous one ({})",
-                offsets[index - 1]
-            )));
-        }
-        if offset as usize >= item_size {
-            return Err(offset_error(format!(
-                "item offset {offset} is past the end of the item block (item_size {item_size})"
-            )));
-        }
         let start = offset as usize;
-        let end = offsets.get(index + 1).map_or(item_size, |&next| {
-            // Checked in the next round; clamp so this round reads nothing beyond the block.
-            (next.max(0) as usize).min(item_size)
-        });
-        let span = end.saturating_sub(start);
+        let end = offsets
+            .get(index + 1)
+            .map_or(header.item_size, |&next| next) as usize;
+        let span = end - start;
         let absolute = sections.items + start;
         if span < ItemHeader::SIZE {
             return Err(Error::malformed(format!(
@@ -640,10 +659,14 @@ fn read_items(
             .at(absolute));
         }
 
+        // The cursor ends with the item, so no field can reach into the next one.
         let mut cursor = Cursor::new(&bytes[..sections.items + end]);
         cursor.set_position(absolute as u64);
-        let item_header = ItemHeader::read(&mut cursor)
-            .map_err(|e| Error::from_binrw(e, "item").in_(Location::ItemIndex { index }))?;
+        let item_header = ItemHeader::read(&mut cursor).map_err(|e| {
+            Error::from_binrw(e, "item")
+                .in_(Location::ItemIndex { index })
+                .at(absolute + 4)
+        })?;
         let location = Location::Item {
             index,
             type_id: item_header.key.type_id,

@@ -56,7 +56,7 @@ pub fn type_name(datafile: &Datafile, type_id: u16) -> String {
     }
     match MapItemType::from_type_id(type_id) {
         Some(kind) => kind.name().to_string(),
-        None if type_id > OFFSET_UUID_TYPE => "uuid type without index item".to_string(),
+        None if type_id > OFFSET_UUID_TYPE => "unknown (no UUID index item)".to_string(),
         None => "unknown".to_string(),
     }
 }

@@ -67,3 +67,8 @@ pub use error::{Error, ErrorKind, Location, Warning, WarningKind};
 pub use twcodec_schema as schema;
 pub use twcodec_schema::uuid::Uuid;
 pub use write::{DatafileWriter, DEFAULT_COMPRESSION_LEVEL};
+
+/// The README's examples, compiled as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

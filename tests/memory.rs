@@ -1,0 +1,82 @@
+//! Hostile inputs allocate little: a data item declaring 1 GiB, a zlib bomb, absurd counts.
+//!
+//! dhat counts every byte allocated while each case runs; the total is an upper bound on the
+//! case's peak. One test only, because dhat's profiler is global to the test binary.
+
+mod common;
+
+use common::*;
+use twcodec::{Datafile, DatafileWriter};
+
+#[global_allocator]
+static ALLOC: dhat::Alloc = dhat::Alloc;
+
+/// Bytes allocated while `f` runs.
+fn allocated(name: &str, f: impl FnOnce()) -> u64 {
+    let before = dhat::HeapStats::get().total_bytes;
+    f();
+    let bytes = dhat::HeapStats::get().total_bytes - before;
+    eprintln!("{name}: {bytes} bytes allocated");
+    bytes
+}
+
+/// Parses, then inflates every data item, expecting some step to fail.
+fn parse_and_inflate(bytes: &[u8]) {
+    let result = Datafile::parse(bytes)
+        .and_then(|df| (0..df.data_count()).try_for_each(|i| df.data(i).map(drop)));
+    assert!(result.is_err());
+}
+
+const MIB: u64 = 1 << 20;
+
+#[test]
+fn hostile_inputs_allocate_little() {
+    // Inputs are made before profiling starts.
+    let base = small_v4();
+    let at = layout(&base);
+    let gib = with_i32(&base, at.data_sizes + 4, 1 << 30);
+
+    // A zlib bomb: 64 MiB of zeros (about 64 KiB stored) declared as 1000 bytes.
+    let mut w = DatafileWriter::new();
+    w.add_zlib_data(deflate_zeros(64 << 20), 1000);
+    let bomb = w.to_vec().unwrap();
+
+    // 1 MiB of zeros declared as 1 MiB: the legitimate neighbour of the bomb.
+    let mut w = DatafileWriter::new();
+    w.add_data(vec![0u8; 1 << 20]);
+    let honest = w.to_vec().unwrap();
+
+    let huge_counts = [
+        with_i32(&base, 16, 65536),
+        with_i32(&base, 20, i32::MAX),
+        with_i32(&base, 24, i32::MAX),
+        with_i32(&base, 28, 0x7FFF_FFFC),
+        with_i32(&base, 32, i32::MAX),
+    ];
+
+    let _profiler = dhat::Profiler::builder().testing().build();
+
+    let bytes = allocated("1 GiB declaration", || parse_and_inflate(&gib));
+    assert!(bytes < MIB, "1 GiB declaration allocated {bytes} bytes");
+
+    let bytes = allocated("zlib bomb", || parse_and_inflate(&bomb));
+    assert!(bytes < MIB, "zlib bomb allocated {bytes} bytes");
+
+    let bytes = allocated("1 MiB of honest data", || {
+        let df = Datafile::parse(&honest).unwrap();
+        assert_eq!(df.data(0).unwrap().len(), 1 << 20);
+    });
+    assert!(bytes < 2 * MIB, "1 MiB of data allocated {bytes} bytes");
+
+    for input in &huge_counts {
+        let bytes = allocated("absurd count", || parse_and_inflate(input));
+        assert!(bytes < 64 * 1024, "absurd count allocated {bytes} bytes");
+    }
+}
+
+fn deflate_zeros(len: usize) -> Vec<u8> {
+    use std::io::Write;
+    let mut encoder = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+    encoder.write_all(&vec![0u8; len]).unwrap();
+    encoder.finish().unwrap()
+}

@@ -30,46 +30,14 @@ use std::path::Path;
 use binrw::io::Cursor;
 use binrw::BinRead;
 use bytes::Bytes;
-use twcodec_schema::datafile::{Header, Item, ItemHeader, ItemType, Magic, Tables, VersionHeader};
+use twcodec_schema::datafile::{
+    Header, Item, ItemHeader, ItemType, Magic, Tables, Version, VersionHeader,
+};
 use twcodec_schema::uuid::{uuid_from_ints, Uuid, UUID_INDEX_TYPE};
 use twcodec_schema::SchemaError;
 
 use crate::error::{Error, ErrorKind, Location, Warning, WarningKind};
 use crate::zlib;
-
-/// The datafile versions that exist.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Version {
-    /// Data items stored as they are.
-    V3,
-    /// Data items zlib-compressed, with a table of their uncompressed sizes.
-    V4,
-}
-
-impl Version {
-    /// The version number in the file.
-    pub const fn number(self) -> i32 {
-        match self {
-            Version::V3 => 3,
-            Version::V4 => 4,
-        }
-    }
-
-    /// The version with this number.
-    pub const fn from_number(number: i32) -> Option<Version> {
-        match number {
-            3 => Some(Version::V3),
-            4 => Some(Version::V4),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for Version {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.number())
-    }
-}
 
 /// How the header's `size` and `swaplen` were computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -322,7 +290,7 @@ pub(crate) fn data_error(index: usize, offset: Option<usize>, error: zlib::Infla
         zlib::InflateError::Alloc { .. } => ErrorKind::LimitExceeded,
         _ => ErrorKind::Malformed,
     };
-    let error = Error::new(kind, error.to_string()).in_(Location::Data { index });
+    let error = Error::new(kind, error.to_string()).located(Location::Data { index });
     match offset {
         Some(offset) => error.at(offset),
         None => error,
@@ -337,7 +305,7 @@ fn parse(bytes: Bytes) -> Result<Datafile, Error> {
             .custom_err::<SchemaError>()
             .is_some_and(|e| matches!(e, SchemaError::UnsupportedVersion(_)));
         let error = truncated_or(e, file_len, "version header");
-        // binrw places field assertions at the start of the struct; point at the field.
+        // binrw places field errors at the start of the struct; point at the field.
         if unsupported {
             error.at(field::VERSION)
         } else {
@@ -345,23 +313,11 @@ fn parse(bytes: Bytes) -> Result<Datafile, Error> {
         }
     })?;
     let header = Header::read_le(&mut cursor).map_err(|e| truncated_or(e, file_len, "header"))?;
-    let version = Version::from_number(version_header.version).ok_or_else(|| {
-        // The schema asserts the version; this only guards against a schema change.
-        Error::new(
-            ErrorKind::Unsupported,
-            format!("unsupported datafile version {}", version_header.version),
-        )
-    })?;
+    let version = version_header.version;
 
     let sections = sections(&header, version, file_len)?;
-    let tables = Tables::read_le_args(
-        &mut cursor,
-        binrw::args! {
-            version: version.number(),
-            header,
-        },
-    )
-    .map_err(|e| Error::from_binrw(e, "tables").in_(Location::Header))?;
+    let tables = Tables::read_le_args(&mut cursor, binrw::args! { version, header })
+        .map_err(|e| Error::from_binrw(e, "tables").located(Location::Header))?;
 
     let mut warnings = Vec::new();
     check_item_types(&tables.item_types, &header, &mut warnings)?;
@@ -398,12 +354,12 @@ fn parse(bytes: Bytes) -> Result<Datafile, Error> {
 
 /// A header read error: the file being too short says so, anything else is the schema's error.
 fn truncated_or(error: binrw::Error, file_len: usize, what: &str) -> Error {
-    let error = Error::from_binrw(error, what).in_(Location::Header);
+    let error = Error::from_binrw(error, what).located(Location::Header);
     if error.offset().is_none() {
         Error::malformed(format!(
             "the file is {file_len} bytes long, too short for the 36 bytes of the version header and header"
         ))
-        .in_(Location::Header)
+        .located(Location::Header)
     } else {
         error
     }
@@ -411,8 +367,11 @@ fn truncated_or(error: binrw::Error, file_len: usize, what: &str) -> Error {
 
 /// Checks the header's counts and sizes and finds where each part of the file starts.
 fn sections(header: &Header, version: Version, file_len: usize) -> Result<Sections, Error> {
-    let header_error =
-        |offset: u64, message: String| Error::malformed(message).in_(Location::Header).at(offset);
+    let header_error = |offset: u64, message: String| {
+        Error::malformed(message)
+            .located(Location::Header)
+            .at(offset)
+    };
     let fields = [
         (
             "num_item_types",
@@ -534,8 +493,9 @@ fn check_item_types(
             type_id: entry.type_id,
         };
         let at = table_start + index as u64 * ItemType::SIZE as u64;
-        let error =
-            |offset: u64, message: String| Error::malformed(message).in_(location).at(at + offset);
+        let error = |offset: u64, message: String| {
+            Error::malformed(message).located(location).at(at + offset)
+        };
         if !(0..NUM_TYPE_IDS).contains(&i64::from(entry.type_id)) {
             return Err(error(
                 0,
@@ -586,7 +546,7 @@ fn check_item_types(
             "num_items is {}, but the item type table lists {listed} items",
             header.num_items
         ))
-        .in_(Location::Header)
+        .located(Location::Header)
         .at(field::NUM_ITEMS));
     }
     if !sorted {
@@ -606,7 +566,7 @@ fn check_item_offsets(tables: &Tables, header: &Header, sections: &Sections) -> 
     for (index, &offset) in offsets.iter().enumerate() {
         let error = |message: String| {
             Error::malformed(message)
-                .in_(Location::ItemIndex { index })
+                .located(Location::ItemIndex { index })
                 .at(sections.item_offsets + 4 * index)
         };
         if index == 0 && offset != 0 {
@@ -655,7 +615,7 @@ fn read_items(
             return Err(Error::malformed(format!(
                 "item is {span} bytes, too small for its 8-byte header"
             ))
-            .in_(Location::ItemIndex { index })
+            .located(Location::ItemIndex { index })
             .at(absolute));
         }
 
@@ -664,7 +624,7 @@ fn read_items(
         cursor.set_position(absolute as u64);
         let item_header = ItemHeader::read(&mut cursor).map_err(|e| {
             Error::from_binrw(e, "item")
-                .in_(Location::ItemIndex { index })
+                .located(Location::ItemIndex { index })
                 .at(absolute + 4)
         })?;
         let location = Location::Item {
@@ -676,7 +636,7 @@ fn read_items(
             return Err(Error::malformed(format!(
                 "the item type table puts this item among type {table_type}"
             ))
-            .in_(location)
+            .located(location)
             .at(absolute));
         }
         if item_header.size as usize != span - ItemHeader::SIZE {
@@ -690,12 +650,12 @@ fn read_items(
                     "the end of the item block"
                 }
             ))
-            .in_(location)
+            .located(location)
             .at(absolute + 4));
         }
         cursor.set_position(absolute as u64);
         let item =
-            Item::read(&mut cursor).map_err(|e| Error::from_binrw(e, "item").in_(location))?;
+            Item::read(&mut cursor).map_err(|e| Error::from_binrw(e, "item").located(location))?;
         items.push(item);
         starts.push(absolute);
     }
@@ -769,7 +729,7 @@ fn data_spans(
         let location = Location::Data { index };
         let error = |message: String| {
             Error::malformed(message)
-                .in_(location)
+                .located(location)
                 .at(sections.data_offsets + 4 * index)
         };
         if index == 0 && offset != 0 {
@@ -798,7 +758,7 @@ fn data_spans(
                 if size < 0 {
                     return Err(
                         Error::malformed(format!("uncompressed size {size} is negative"))
-                            .in_(location)
+                            .located(location)
                             .at(at),
                     );
                 }

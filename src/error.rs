@@ -129,7 +129,7 @@ impl Error {
     }
 
     /// Sets the part of the file the error is about, unless one is set already.
-    pub(crate) fn in_(mut self, location: Location) -> Error {
+    pub(crate) fn located(mut self, location: Location) -> Error {
         self.inner.location.get_or_insert(location);
         self
     }
@@ -326,9 +326,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn errors_cross_threads() {
+        fn send_sync<T: Send + Sync + 'static>() {}
+        send_sync::<Error>();
+        send_sync::<Warning>();
+    }
+
+    #[test]
     fn display_names_location_and_offset() {
         let error = Error::malformed("item_size 4000 is larger than the file (1520 bytes left)")
-            .in_(Location::Header)
+            .located(Location::Header)
             .at(0x1cu64);
         assert_eq!(
             error.to_string(),

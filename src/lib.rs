@@ -54,6 +54,7 @@
 //! - Every failure is one [`Error`]: a kind, a message, the byte offset and the item when known.
 
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod datafile;
 pub mod dump;
@@ -62,9 +63,10 @@ pub mod sample;
 pub mod write;
 mod zlib;
 
-pub use datafile::{Datafile, SizeFields, Version};
+pub use datafile::{Datafile, SizeFields};
 pub use error::{Error, ErrorKind, Location, Warning, WarningKind};
 pub use twcodec_schema as schema;
+pub use twcodec_schema::datafile::Version;
 pub use twcodec_schema::uuid::Uuid;
 pub use write::{DatafileWriter, DEFAULT_COMPRESSION_LEVEL};
 

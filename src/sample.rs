@@ -1,6 +1,7 @@
 //! The built-in sample: a tiny DDNet map that twcodec generates itself, so the CLI has
 //! something to show on a fresh machine (`twcodec` with no arguments prints its `info`).
 
+use twcodec_schema::packing::ints_from_be_bytes;
 use twcodec_schema::uuid::uuid_from_name;
 
 use crate::write::DatafileWriter;
@@ -17,14 +18,7 @@ fn i32_string<const N: usize>(text: &str) -> [i32; N] {
         *slot = byte.wrapping_add(128);
     }
     bytes[4 * N - 1] = 0;
-    std::array::from_fn(|i| {
-        i32::from_be_bytes([
-            bytes[4 * i],
-            bytes[4 * i + 1],
-            bytes[4 * i + 2],
-            bytes[4 * i + 3],
-        ])
-    })
+    ints_from_be_bytes(&bytes)
 }
 
 /// The game tiles: a solid border (tile 1) around air, with a spawn (192) inside.

@@ -17,10 +17,10 @@ use std::path::Path;
 use binrw::io::NoSeek;
 use binrw::BinWrite;
 use bytes::Bytes;
-use twcodec_schema::datafile::{DataBlock, DatafileLayout, Item, Magic};
+use twcodec_schema::datafile::{DataBlock, DatafileLayout, Item, Magic, Version};
 use twcodec_schema::uuid::{uuid_from_ints, uuid_to_ints, Uuid, OFFSET_UUID_TYPE, UUID_INDEX_TYPE};
 
-use crate::datafile::{data_error, Datafile, SizeFields, Version};
+use crate::datafile::{data_error, Datafile, SizeFields};
 use crate::error::{Error, ErrorKind};
 use crate::zlib;
 
@@ -255,7 +255,7 @@ impl DatafileWriter {
         let items = self.sorted_items();
         let layout = DatafileLayout {
             magic: self.magic,
-            version: self.version.number(),
+            version: self.version,
             old_size_fields: self.old_size_fields && self.version == Version::V4,
             items: &items,
             data: &blocks,

@@ -12,6 +12,13 @@ fn kinds(df: &Datafile) -> Vec<WarningKind> {
     df.warnings().iter().map(|w| w.kind.clone()).collect()
 }
 
+/// What `Datafile::write` gives.
+fn resave(df: &Datafile) -> Vec<u8> {
+    let mut out = Vec::new();
+    df.write(&mut out).unwrap();
+    out
+}
+
 /// Items and uncompressed data of two datafiles are equal.
 fn assert_same_content(a: &Datafile, b: &Datafile) {
     assert_eq!(a.items(), b.items());
@@ -52,9 +59,7 @@ fn small_v4_decodes_as_written() {
     assert_eq!(&*df.data(1).unwrap(), [1u8; 64]);
     assert_eq!(df.data_size(1), Some(64));
     assert!(df.data(2).is_err());
-    let mut out = Vec::new();
-    df.write(&mut out).unwrap();
-    assert_eq!(out, bytes);
+    assert_eq!(resave(&df), bytes);
 }
 
 #[test]
@@ -70,9 +75,11 @@ fn version_3_stores_data_as_is() {
     assert_eq!(df.data_size(1), Some(64));
     assert_same_content(&df, &Datafile::parse(&small_v4()).unwrap());
 
-    let mut out = Vec::new();
-    df.write(&mut out).unwrap();
-    assert_eq!(out, bytes, "a version-3 file re-saves byte for byte");
+    assert_eq!(
+        resave(&df),
+        bytes,
+        "a version-3 file re-saves byte for byte"
+    );
     let v4 = DatafileWriter::from_datafile(&df)
         .version(Version::V4)
         .to_vec()
@@ -91,9 +98,7 @@ fn atad_magic_reads_little_endian_and_is_kept() {
     let df = Datafile::parse(&bytes).unwrap();
     assert_eq!(df.magic(), Magic::Atad);
     assert_same_content(&df, &Datafile::parse(&small_v4()).unwrap());
-    let mut out = Vec::new();
-    df.write(&mut out).unwrap();
-    assert_eq!(out, bytes);
+    assert_eq!(resave(&df), bytes);
 }
 
 #[test]
@@ -105,9 +110,11 @@ fn old_size_fields_are_a_warning_and_are_kept() {
     let table = 4 * df.header().num_data;
     assert_eq!(df.header().size as usize, bytes.len() - 16 - table as usize);
     assert_same_content(&df, &Datafile::parse(&small_v4()).unwrap());
-    let mut out = Vec::new();
-    df.write(&mut out).unwrap();
-    assert_eq!(out, bytes, "the old size fields are reproduced on re-save");
+    assert_eq!(
+        resave(&df),
+        bytes,
+        "the old size fields are reproduced on re-save"
+    );
     let standard = DatafileWriter::from_datafile(&df)
         .old_size_fields(false)
         .to_vec()
@@ -123,9 +130,7 @@ fn duplicate_uuid_index_items_are_tolerated_and_kept() {
     assert_eq!(df.items_of_type(0xFFFF).len(), 2);
     assert_eq!(df.uuid_types(), [(0xFFFE, automapper_uuid())]);
     assert_eq!(df.items_of_uuid(automapper_uuid()).len(), 1);
-    let mut out = Vec::new();
-    df.write(&mut out).unwrap();
-    assert_eq!(out, bytes);
+    assert_eq!(resave(&df), bytes);
 }
 
 #[test]
@@ -137,9 +142,7 @@ fn unsorted_item_types_are_a_warning_and_a_resave_sorts_them() {
     assert_eq!(df.item(1, 0).unwrap().data, [7]);
     assert_eq!(df.item(0, 0).unwrap().data, [8]);
 
-    let mut out = Vec::new();
-    df.write(&mut out).unwrap();
-    let resaved = Datafile::parse(&out).unwrap();
+    let resaved = Datafile::parse(&resave(&df)).unwrap();
     assert!(resaved.warnings().is_empty());
     assert_eq!(resaved.type_ids().collect::<Vec<_>>(), [0, 1]);
     assert_eq!(resaved.item(1, 0).unwrap().data, [7]);
@@ -153,9 +156,7 @@ fn trailing_bytes_are_a_warning_and_dropped_on_resave() {
     let df = Datafile::parse(&bytes).unwrap();
     assert_eq!(kinds(&df), [WarningKind::TrailingBytes { len: 7 }]);
     assert_eq!(df.trailing_len(), 7);
-    let mut out = Vec::new();
-    df.write(&mut out).unwrap();
-    assert_eq!(out, small_v4());
+    assert_eq!(resave(&df), small_v4());
 }
 
 #[test]

@@ -66,6 +66,42 @@ impl std::fmt::Display for Magic {
     }
 }
 
+/// The datafile versions that exist (datafile.md, "Version header"), stored as an i32.
+#[binrw]
+#[brw(little, repr = i32)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Version {
+    /// Data items stored as they are.
+    V3 = 3,
+    /// Data items zlib-compressed, with a table of their uncompressed sizes.
+    V4 = 4,
+}
+
+impl Version {
+    /// The version number in the file.
+    pub const fn number(self) -> i32 {
+        match self {
+            Version::V3 => 3,
+            Version::V4 => 4,
+        }
+    }
+
+    /// The version with this number.
+    pub const fn from_number(number: i32) -> Option<Version> {
+        match number {
+            3 => Some(Version::V3),
+            4 => Some(Version::V4),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Version {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.number())
+    }
+}
+
 /// Version header (datafile.md, "Version header"; DDNet `CDatafileHeader::m_aId`,
 /// `m_Version`).
 #[binrw]
@@ -76,9 +112,9 @@ pub struct VersionHeader {
     #[br(try_map = |bytes: [u8; 4]| Magic::from_bytes(bytes).ok_or(SchemaError::BadMagic(bytes)))]
     #[bw(map = |magic: &Magic| magic.bytes())]
     pub magic: Magic,
-    /// 3 (data stored as is) or 4 (data zlib-compressed, with a table of uncompressed sizes).
-    #[br(assert(version == 3 || version == 4, SchemaError::UnsupportedVersion(version)))]
-    pub version: i32,
+    /// 3 or 4.
+    #[br(try_map = |number: i32| Version::from_number(number).ok_or(SchemaError::UnsupportedVersion(number)))]
+    pub version: Version,
 }
 
 impl VersionHeader {
@@ -217,7 +253,7 @@ impl Item {
 /// checked against the length of the file.
 #[binrw]
 #[brw(little)]
-#[br(import { version: i32, header: Header })]
+#[br(import { version: Version, header: Header })]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Tables {
     /// One entry per item type.
@@ -230,7 +266,7 @@ pub struct Tables {
     #[br(count = header.num_data)]
     pub data_offsets: Vec<i32>,
     /// Uncompressed size of each data item; version 4 only.
-    #[br(if(version >= 4), count = header.num_data)]
+    #[br(if(version == Version::V4), count = header.num_data)]
     pub data_sizes: Option<Vec<i32>>,
 }
 
@@ -256,15 +292,14 @@ pub struct DatafileLayout<'a> {
     #[bw(map = |magic: &Magic| magic.bytes())]
     pub magic: Magic,
     /// 3 or 4.
-    pub version: i32,
+    pub version: Version,
     /// Compute `size` and `swaplen` the way old version-4 writers did, without the data-size
     /// table (NOTES.md; libtw2's "V4Crude"). Only for reproducing such files.
     #[bw(ignore)]
     pub old_size_fields: bool,
-    #[bw(try_calc = size_fields(*version, *old_size_fields, items, data).map(|(size, _)| size))]
-    size: i32,
-    #[bw(try_calc = size_fields(*version, *old_size_fields, items, data).map(|(_, swaplen)| swaplen))]
-    swaplen: i32,
+    /// `size`, then `swaplen`.
+    #[bw(try_calc = size_fields(*version, *old_size_fields, items, data))]
+    size_and_swaplen: (i32, i32),
     #[bw(try_calc = item_type_table(items).and_then(|t| to_i32("num_item_types", t.len())))]
     num_item_types: i32,
     #[bw(try_calc = to_i32("num_items", items.len()))]
@@ -290,9 +325,6 @@ pub struct DatafileLayout<'a> {
     pub data: &'a [DataBlock<'a>],
 }
 
-/// Bytes of the version header, `size` and `swaplen`: what `size` does not count.
-const SIZE_OFFSET: usize = 16;
-
 fn item_block_size(items: &[Item]) -> usize {
     items.iter().map(Item::stored_size).sum()
 }
@@ -303,13 +335,13 @@ fn data_block_size(data: &[DataBlock<'_>]) -> usize {
 
 /// `size` and `swaplen` for a file holding `items` and `data`.
 fn size_fields(
-    version: i32,
+    version: Version,
     old_size_fields: bool,
     items: &[Item],
     data: &[DataBlock<'_>],
 ) -> Result<(i32, i32), SchemaError> {
     let num_types = item_type_table(items)?.len();
-    let data_sizes_table = if version >= 4 && !old_size_fields {
+    let data_sizes_table = if version == Version::V4 && !old_size_fields {
         data.len() * 4
     } else {
         0
@@ -355,8 +387,11 @@ fn running_offsets(
         .collect()
 }
 
-fn data_size_table(version: i32, data: &[DataBlock<'_>]) -> Result<Option<Vec<i32>>, SchemaError> {
-    if version < 4 {
+fn data_size_table(
+    version: Version,
+    data: &[DataBlock<'_>],
+) -> Result<Option<Vec<i32>>, SchemaError> {
+    if version == Version::V3 {
         return Ok(None);
     }
     data.iter()
@@ -371,13 +406,6 @@ fn write_data_blocks(data: &&[DataBlock<'_>]) -> BinResult<()> {
         writer.write_all(block.stored)?;
     }
     Ok(())
-}
-
-/// Size of the file [`DatafileLayout`] writes for these items and data, or `None` if it would
-/// not fit the format.
-pub fn layout_file_size(version: i32, items: &[Item], data: &[DataBlock<'_>]) -> Option<usize> {
-    let (size, _) = size_fields(version, false, items, data).ok()?;
-    usize::try_from(size).ok().map(|size| size + SIZE_OFFSET)
 }
 
 #[cfg(test)]
@@ -403,13 +431,13 @@ mod tests {
         let bytes = [b"DATA".as_slice(), &4i32.to_le_bytes()].concat();
         let header = VersionHeader::read(&mut Cursor::new(&bytes)).unwrap();
         assert_eq!(header.magic, Magic::Data);
-        assert_eq!(header.version, 4);
+        assert_eq!(header.version, Version::V4);
         assert_eq!(write(&header), bytes);
 
         let bytes = [b"ATAD".as_slice(), &3i32.to_le_bytes()].concat();
         let header = VersionHeader::read(&mut Cursor::new(&bytes)).unwrap();
         assert_eq!(header.magic, Magic::Atad);
-        assert_eq!(header.version, 3);
+        assert_eq!(header.version, Version::V3);
         assert_eq!(write(&header), bytes);
     }
 
@@ -555,9 +583,11 @@ mod tests {
             0, 30, // data offsets
             100, 200, // data sizes
         ]);
-        let tables =
-            Tables::read_le_args(&mut Cursor::new(&v4), binrw::args! { version: 4, header })
-                .unwrap();
+        let tables = Tables::read_le_args(
+            &mut Cursor::new(&v4),
+            binrw::args! { version: Version::V4, header },
+        )
+        .unwrap();
         assert_eq!(
             tables.item_types,
             vec![ItemType {
@@ -572,9 +602,11 @@ mod tests {
         assert_eq!(write(&tables), v4);
 
         let v3 = &v4[..v4.len() - 8];
-        let tables =
-            Tables::read_le_args(&mut Cursor::new(v3), binrw::args! { version: 3, header })
-                .unwrap();
+        let tables = Tables::read_le_args(
+            &mut Cursor::new(v3),
+            binrw::args! { version: Version::V3, header },
+        )
+        .unwrap();
         assert_eq!(tables.data_sizes, None);
         assert_eq!(write(&tables), v3);
     }
@@ -598,7 +630,7 @@ mod tests {
         ];
         let layout = DatafileLayout {
             magic: Magic::Data,
-            version: 4,
+            version: Version::V4,
             old_size_fields: false,
             items: &items,
             data: &data,
@@ -642,7 +674,6 @@ mod tests {
         ]
         .concat();
         assert_eq!(bytes, expected);
-        assert_eq!(layout_file_size(4, &items, &data), Some(bytes.len()));
 
         let old = DatafileLayout {
             old_size_fields: true,
@@ -653,7 +684,7 @@ mod tests {
         assert_eq!((header.size, header.swaplen), (113 - 8, 108 - 8));
 
         let v3 = DatafileLayout {
-            version: 3,
+            version: Version::V3,
             ..layout
         };
         let bytes = write(&v3);

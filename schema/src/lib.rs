@@ -9,6 +9,7 @@
 //! | datafile.md: version header, header, item types, offsets, items, data | [`datafile`] |
 //! | NOTES.md: UUID item types, UUID index items | [`uuid`] |
 //! | map.md: item type overview | [`map`] |
+//! | NOTES.md, map.md: values packed big-endian into i32s | [`packing`] |
 //!
 //! Errors that the layout itself defines (bad magic, unsupported version, item sizes) are
 //! [`SchemaError`]s carried inside binrw's error.
@@ -19,6 +20,7 @@
 pub mod datafile;
 mod error;
 pub mod map;
+pub mod packing;
 pub mod uuid;
 
 pub use error::SchemaError;

@@ -8,6 +8,8 @@
 
 pub use ::uuid::Uuid;
 
+use crate::packing::{be_bytes_of_ints, ints_from_be_bytes};
+
 /// Type id of the UUID index items (DDNet `ITEMTYPE_EX`).
 #[doc(alias = "ITEMTYPE_EX")]
 pub const UUID_INDEX_TYPE: u16 = 0xFFFF;
@@ -45,23 +47,15 @@ pub fn known_item_type_name(uuid: Uuid) -> Option<&'static str> {
 /// int `i` read big-endian (NOTES.md).
 pub fn uuid_from_ints(ints: [i32; 4]) -> Uuid {
     let mut bytes = [0u8; 16];
-    for (chunk, int) in bytes.chunks_exact_mut(4).zip(ints) {
-        chunk.copy_from_slice(&int.to_be_bytes());
+    for (slot, byte) in bytes.iter_mut().zip(be_bytes_of_ints(&ints)) {
+        *slot = byte;
     }
     Uuid::from_bytes(bytes)
 }
 
 /// The 4 ints of a UUID index item for `uuid`; the inverse of [`uuid_from_ints`].
 pub fn uuid_to_ints(uuid: Uuid) -> [i32; 4] {
-    let bytes = uuid.as_bytes();
-    std::array::from_fn(|i| {
-        i32::from_be_bytes([
-            bytes[4 * i],
-            bytes[4 * i + 1],
-            bytes[4 * i + 2],
-            bytes[4 * i + 3],
-        ])
-    })
+    ints_from_be_bytes(uuid.as_bytes())
 }
 
 #[cfg(test)]

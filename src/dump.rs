@@ -2,10 +2,11 @@
 
 use std::fmt::Write;
 
-use twcodec_schema::map::MapItemType;
+use twcodec_schema::map::MapItemKind;
 use twcodec_schema::uuid::{known_item_type_name, Uuid, OFFSET_UUID_TYPE};
 
 use crate::datafile::Datafile;
+use crate::items::decode_items;
 
 /// Which items [`items`] lists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,8 +32,12 @@ impl std::str::FromStr for TypeFilter {
             return Ok(TypeFilter::Id(type_id));
         }
         let name = text.replace('-', " ").to_ascii_lowercase();
-        if let Some(kind) = MapItemType::ALL.iter().find(|kind| kind.name() == name) {
-            return Ok(TypeFilter::Id(kind.type_id()));
+        if let Some(type_id) = MapItemKind::NUMBERED
+            .iter()
+            .find(|kind| kind.name() == name)
+            .and_then(|kind| kind.type_id())
+        {
+            return Ok(TypeFilter::Id(type_id));
         }
         if let Ok(uuid) = Uuid::parse_str(text) {
             return Ok(TypeFilter::Uuid(uuid));
@@ -54,10 +59,11 @@ pub fn type_name(datafile: &Datafile, type_id: u16) -> String {
             None => format!("uuid {uuid}"),
         };
     }
-    match MapItemType::from_type_id(type_id) {
-        Some(kind) => kind.name().to_string(),
-        None if type_id > OFFSET_UUID_TYPE => "unknown (no UUID index item)".to_string(),
-        None => "unknown".to_string(),
+    match MapItemKind::of(type_id, None) {
+        MapItemKind::Unknown if type_id > OFFSET_UUID_TYPE => {
+            "unknown (no UUID index item)".to_string()
+        }
+        kind => kind.name().to_string(),
     }
 }
 
@@ -147,6 +153,128 @@ pub fn items(datafile: &Datafile, filter: Option<TypeFilter>) -> String {
         );
     }
     out
+}
+
+/// `twcodec items --decode`: every item (or those of one type) decoded as its map item type, one
+/// field per line. Items that do not decode show their error and their ints.
+pub fn decoded_items(datafile: &Datafile, filter: Option<TypeFilter>) -> String {
+    let type_id = filter.map(|filter| match filter {
+        TypeFilter::Id(type_id) => Some(type_id),
+        TypeFilter::Uuid(uuid) => datafile.type_of_uuid(uuid),
+    });
+    let mut out = String::new();
+    for (index, (item, decoded)) in datafile
+        .items()
+        .iter()
+        .zip(decode_items(datafile))
+        .enumerate()
+    {
+        if type_id.is_some_and(|t| t != Some(item.type_id())) {
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "#{index} type {} ({}) id {}",
+            item.type_id(),
+            type_name(datafile, item.type_id()),
+            item.id()
+        );
+        match decoded {
+            Ok(decoded) => match serde_json::to_value(&decoded) {
+                Ok(mut value) => {
+                    // The line above names the kind already.
+                    if let Some(fields) = value.as_object_mut() {
+                        fields.shift_remove("kind");
+                    }
+                    render_value(&value, 1, &mut out)
+                }
+                Err(error) => {
+                    let _ = writeln!(out, "  cannot render: {error}");
+                }
+            },
+            Err(error) => {
+                let ints: Vec<String> = item.data.iter().map(i32::to_string).collect();
+                let _ = writeln!(out, "  error: {error}");
+                let _ = writeln!(out, "  ints: [{}]", ints.join(", "));
+            }
+        }
+    }
+    out
+}
+
+/// Longest line an inline structure may take.
+const INLINE_WIDTH: usize = 100;
+
+/// A scalar, an array of scalars, or a small structure of those (a point, a color, an envelope
+/// point) on one line; `None` for what needs several lines.
+fn inline_value(value: &serde_json::Value) -> Option<String> {
+    use serde_json::Value;
+    match value {
+        Value::Object(fields) => {
+            let parts: Option<Vec<String>> = fields
+                .iter()
+                .map(|(key, field)| match field {
+                    Value::Object(_) => None,
+                    other => inline_value(other).map(|text| format!("{key}: {text}")),
+                })
+                .collect();
+            parts
+                .map(|parts| format!("{{{}}}", parts.join(", ")))
+                .filter(|text| text.len() <= INLINE_WIDTH)
+        }
+        Value::Null => Some("none".to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::String(s) => Some(format!("{s:?}")),
+        Value::Array(items) => {
+            let parts: Option<Vec<String>> = items
+                .iter()
+                .map(|item| match item {
+                    Value::Array(_) | Value::Object(_) => None,
+                    scalar => inline_value(scalar),
+                })
+                .collect();
+            parts.map(|parts| format!("[{}]", parts.join(", ")))
+        }
+    }
+}
+
+/// Renders a value as `key: value` lines, nesting by indentation; arrays of structures list
+/// their elements as `- ` entries.
+fn render_value(value: &serde_json::Value, depth: usize, out: &mut String) {
+    use serde_json::Value;
+    let indent = "  ".repeat(depth);
+    match value {
+        Value::Object(fields) => {
+            for (key, field) in fields {
+                match inline_value(field) {
+                    Some(text) => {
+                        let _ = writeln!(out, "{indent}{key}: {text}");
+                    }
+                    None => {
+                        let _ = writeln!(out, "{indent}{key}:");
+                        render_value(field, depth + 1, out);
+                    }
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (index, item) in items.iter().enumerate() {
+                match inline_value(item) {
+                    Some(text) => {
+                        let _ = writeln!(out, "{indent}- {text}");
+                    }
+                    None => {
+                        let _ = writeln!(out, "{indent}- #{index}");
+                        render_value(item, depth + 1, out);
+                    }
+                }
+            }
+        }
+        scalar => {
+            let _ = writeln!(out, "{indent}{}", inline_value(scalar).unwrap_or_default());
+        }
+    }
 }
 
 #[cfg(test)]

@@ -128,6 +128,13 @@ impl Error {
         self
     }
 
+    /// Makes an offset relative to a part of the input absolute, given where that part starts;
+    /// an error without offset gets the start.
+    pub(crate) fn offset_by(mut self, base: u64) -> Error {
+        self.inner.offset = Some(base + self.inner.offset.unwrap_or(0));
+        self
+    }
+
     /// Sets the part of the file the error is about, unless one is set already.
     pub(crate) fn located(mut self, location: Location) -> Error {
         self.inner.location.get_or_insert(location);
@@ -169,6 +176,23 @@ impl Error {
             binrw::Error::BadMagic { pos, .. } => {
                 Error::malformed(format!("{what}: bad magic")).at(pos)
             }
+            // An enum whose variants are picked by an earlier field: the picked variant's error
+            // is the one that matters; the others only say that their layout does not apply.
+            binrw::Error::EnumErrors {
+                pos,
+                variant_errors,
+            } => match variant_errors
+                .into_iter()
+                .map(|(_, error)| error)
+                .find(|error| {
+                    !matches!(
+                        error.custom_err::<SchemaError>(),
+                        Some(SchemaError::OtherLayout)
+                    )
+                }) {
+                Some(error) => Error::from_binrw(error, what),
+                None => Error::malformed(format!("{what}: no layout applies")).at(pos),
+            },
             other => Error::malformed(format!("{what}: no layout matches ({})", kind_of(&other))),
         }
     }

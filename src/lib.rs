@@ -59,6 +59,7 @@
 pub mod datafile;
 pub mod dump;
 mod error;
+pub mod items;
 pub mod sample;
 pub mod write;
 mod zlib;

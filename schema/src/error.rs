@@ -16,6 +16,10 @@ pub enum SchemaError {
     /// An item's `size` field is negative or not a multiple of 4.
     #[error("item size {0} is negative or not a multiple of 4")]
     ItemSize(i32),
+    /// An enum variant's layout does not apply to these bytes (a `pre_assert` of a variant other
+    /// than the one an earlier field picks); never the error of a whole item.
+    #[error("another layout applies")]
+    OtherLayout,
     /// A count, size or offset to be written does not fit into the i32 the format stores it in.
     #[error("{what} {value} does not fit into the 32-bit field of the format")]
     TooLarge {

@@ -8,7 +8,7 @@
 //! |---|---|
 //! | datafile.md: version header, header, item types, offsets, items, data | [`datafile`] |
 //! | NOTES.md: UUID item types, UUID index items | [`uuid`] |
-//! | map.md: item type overview | [`map`] |
+//! | map.md: every map item, tile and shared type | [`map`] and its modules |
 //! | NOTES.md, map.md: values packed big-endian into i32s | [`packing`] |
 //!
 //! Errors that the layout itself defines (bad magic, unsupported version, item sizes) are

@@ -8,6 +8,10 @@
 
 pub use ::uuid::Uuid;
 
+use binrw::binrw;
+use binrw::helpers::until_eof;
+use serde::Serialize;
+
 use crate::packing::{be_bytes_of_ints, ints_from_be_bytes};
 
 /// Type id of the UUID index items (DDNet `ITEMTYPE_EX`).
@@ -43,6 +47,23 @@ pub fn known_item_type_name(uuid: Uuid) -> Option<&'static str> {
         .find(|name| uuid_from_name(name) == uuid)
 }
 
+/// A UUID index item (NOTES.md; DDNet `CItemEx`): type [`UUID_INDEX_TYPE`], id = the internal
+/// type id it names, 4 ints = the UUID.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[doc(alias = "CItemEx")]
+pub struct UuidIndexItem {
+    /// The UUID of the item type.
+    #[br(map = uuid_from_ints)]
+    #[bw(map = |uuid: &Uuid| uuid_to_ints(*uuid))]
+    pub uuid: Uuid,
+    /// Ints past the UUID, kept so that writing is lossless.
+    #[br(parse_with = until_eof)]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unknown_tail: Vec<i32>,
+}
+
 /// The UUID stored in the 4 ints of a UUID index item: byte `4*i+k` of the UUID is byte `k` of
 /// int `i` read big-endian (NOTES.md).
 pub fn uuid_from_ints(ints: [i32; 4]) -> Uuid {
@@ -76,6 +97,15 @@ mod tests {
             Some("mapitemtype-envpoints-bezier@ddnet.tw")
         );
         assert_eq!(known_item_type_name(Uuid::nil()), None);
+    }
+
+    #[test]
+    fn uuid_index_item() {
+        let uuid = uuid_from_name("mapitemtype-automapper-config@ddnet.tw");
+        let ints = uuid_to_ints(uuid);
+        let item: UuidIndexItem = crate::map::decode_ints(&ints, ()).unwrap();
+        assert_eq!(item.uuid, uuid);
+        assert_eq!(crate::map::encode_ints(&item, ()).unwrap(), ints);
     }
 
     #[test]

@@ -35,6 +35,9 @@ enum Command {
         /// or a UUID name (mapitemtype-automapper-config@ddnet.tw).
         #[arg(long = "type", value_name = "T")]
         type_filter: Option<TypeFilter>,
+        /// Show each item decoded as its map item type, one field per line.
+        #[arg(long)]
+        decode: bool,
     },
     /// Write a datafile back; lossless unless asked to change something.
     Resave {
@@ -81,8 +84,17 @@ fn run(command: Option<Command>) -> Result<(), Error> {
             print!("{}", dump::info(&sample));
         }
         Some(Command::Info { file }) => print!("{}", dump::info(&open(&file)?)),
-        Some(Command::Items { file, type_filter }) => {
-            print!("{}", dump::items(&open(&file)?, type_filter))
+        Some(Command::Items {
+            file,
+            type_filter,
+            decode,
+        }) => {
+            let datafile = open(&file)?;
+            if decode {
+                print!("{}", dump::decoded_items(&datafile, type_filter));
+            } else {
+                print!("{}", dump::items(&datafile, type_filter));
+            }
         }
         Some(Command::Resave {
             input,

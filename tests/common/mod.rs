@@ -170,3 +170,115 @@ pub fn layout(bytes: &[u8]) -> Layout {
         data: items_start + item_size,
     }
 }
+
+/// The ints of an I32String of `N` ints.
+pub fn name<const N: usize>(text: &str) -> [i32; N] {
+    twcodec::schema::map::I32String::<N>::new(text.as_bytes()).ints
+}
+
+/// A datafile with an item of every map item type in every version and layout, including the
+/// ones no corpus map has. With `teeworlds_07`, one envelope has version 3, which makes the
+/// envelope points 22 ints each; without, points are DDNet's 6 ints plus the bezier UUID item.
+pub fn every_item_writer(teeworlds_07: bool) -> DatafileWriter {
+    let mut w = DatafileWriter::new();
+    // Version and info, with and without DDNet settings.
+    w.add_item(0, 0, vec![1]);
+    w.add_item(1, 0, vec![1, 0, -1, 1, -1, 2]);
+    w.add_item(1, 1, vec![1, 0, -1, 1, -1]);
+    // Images: v1 external and embedded, v1 with a stray int, v2 RGB, RGBA and "auto" (-1).
+    w.add_item(2, 0, vec![1, 1024, 1024, 1, 3, -1]);
+    w.add_item(2, 1, vec![1, 2, 2, 0, 3, 4]);
+    w.add_item(2, 2, vec![1, 1024, 1024, 1, 3, -1, 55566072]);
+    w.add_item(2, 3, vec![2, 2, 2, 0, 3, 5, 0]);
+    w.add_item(2, 4, vec![2, 2, 2, 0, 3, 4, 1]);
+    w.add_item(2, 5, vec![2, 1024, 1024, 1, 3, -1, -1]);
+    // Envelopes: the 0.4 form without a name, v1 named, v2 of each kind, and v3 (0.7).
+    w.add_item(3, 0, vec![1, 3, 0, 2, -1]);
+    let mut v1 = vec![1, 4, 2, 1];
+    v1.extend(name::<8>("v1 color"));
+    w.add_item(3, 1, v1);
+    for (id, channels) in [(2u16, 1), (3, 3), (4, 4)] {
+        let mut v2 = vec![2, channels, 0, 2];
+        v2.extend(name::<8>("v2"));
+        v2.push(id as i32 % 2);
+        w.add_item(3, id, v2);
+    }
+    if teeworlds_07 {
+        let mut v3 = vec![3, 4, 0, 3];
+        v3.extend(name::<8>("bezier"));
+        v3.push(1);
+        w.add_item(3, 5, v3);
+    }
+    // Envelope points: every curve type and an unknown one.
+    let curves = [0, 1, 2, 3, 4, 5, 527];
+    let mut points = Vec::new();
+    for (i, curve) in curves.iter().enumerate() {
+        points.extend([i as i32 * 100, *curve, 1024, -512, 90 * 1024, 255]);
+        if teeworlds_07 {
+            points.extend((0..16).map(|k| if *curve == 5 { k + 1 } else { 0 }));
+        }
+    }
+    w.add_item(6, 0, points);
+    // Groups: v1, v2 with clipping, v3 named, and DDNet's group extension.
+    w.add_item(4, 0, vec![1, 0, 0, 100, 100, 0, 2]);
+    w.add_item(4, 1, vec![2, 32, -64, 50, 50, 2, 3, 1, 0, 0, 640, 480]);
+    let mut v3 = vec![3, 0, 0, 100, 100, 5, 9, 0, 0, 0, 0, 0];
+    v3.extend(name::<3>("Game"));
+    w.add_item(4, 2, v3);
+    let group_ex = twcodec::schema::uuid::uuid_from_name("mapitemtype-group@ddnet.tw");
+    for id in 0..3 {
+        w.add_uuid_item(group_ex, id, vec![1, [100, 50, 100][id as usize]])
+            .unwrap();
+    }
+    // Layers: every tilemap layout, quads v1 and v2, sounds, deprecated sounds, unknown.
+    let tilemap = |version: i32, flags: i32| {
+        vec![
+            0, 2, 0, version, 4, 3, flags, 255, 255, 255, 255, -1, 0, -1, 6,
+        ]
+    };
+    let with = |mut base: Vec<i32>, rest: &[i32]| {
+        base.extend_from_slice(rest);
+        base
+    };
+    let layers: Vec<Vec<i32>> = vec![
+        tilemap(2, 0),
+        with(tilemap(2, 4), &[7, 8, 9, 10]),
+        with(tilemap(3, 0), &name::<3>("Tiles")),
+        with(
+            with(tilemap(3, 1), &name::<3>("Game")),
+            &[-1, -1, -1, -1, -1],
+        ),
+        with(
+            with(tilemap(3, 0), &name::<3>("Garbage")),
+            &[1044891068, 1065353216, 0, 1081610240],
+        ),
+        with(tilemap(4, 0), &name::<3>("0.7 tiles")),
+        with(
+            with(tilemap(322, 1), &name::<3>("Game")),
+            &[-1, -1, -1, -1, -1],
+        ),
+        vec![0, 3, 1, 1, 1, 11, -1],
+        with(vec![0, 3, 0, 2, 1, 11, 0], &name::<3>("Quads")),
+        with(vec![0, 10, 0, 2, 1, 12, 0], &name::<3>("Sounds")),
+        with(vec![0, 9, 0, 1, 1, 13, 0], &name::<3>("Old sounds")),
+        vec![0, 7, 0, 5, 6, 7],
+    ];
+    for (id, layer) in layers.into_iter().enumerate() {
+        w.add_item(5, id as u16, layer);
+    }
+    // A sound, DDNet's auto-mapper and test items, bezier tangents, unknown types.
+    w.add_item(7, 0, vec![1, 0, 3, 14, 9000]);
+    w.add_uuid_item(automapper_uuid(), 0, vec![1, 2, 0, 0, 42, 1])
+        .unwrap();
+    let test = twcodec::schema::uuid::uuid_from_name("mapitemtype-test@ddnet.tw");
+    w.add_uuid_item(test, 0, vec![1, 2, 3, 4, 5]).unwrap();
+    if !teeworlds_07 {
+        let bezier = twcodec::schema::uuid::uuid_from_name("mapitemtype-envpoints-bezier@ddnet.tw");
+        let tangents: Vec<i32> = (0..curves.len() as i32 * 16).collect();
+        w.add_uuid_item(bezier, 0, tangents).unwrap();
+    }
+    let unknown = twcodec::schema::uuid::uuid_from_name("unknown@twcodec.invalid");
+    w.add_uuid_item(unknown, 0, vec![7, 7]).unwrap();
+    w.add_item(9, 0, vec![1, 2, 3]);
+    w
+}

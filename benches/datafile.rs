@@ -4,8 +4,9 @@
 //! `cargo bench --bench datafile`; the corpus comes from `TWCODEC_CORPUS` (default
 //! `../shared/corpus`). Compare the medians of `inflate_all/twcodec` and `inflate_all/flate2`.
 
+mod common;
+
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use flate2::{Decompress, FlushDecompress};
@@ -19,19 +20,8 @@ struct Map {
 }
 
 fn corpus() -> Vec<Map> {
-    let dir = std::env::var_os("TWCODEC_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"))
-        .join("maps");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        eprintln!("skipped: no corpus at {}", dir.display());
-        return Vec::new();
-    };
-    let mut paths: Vec<PathBuf> = entries.map(|e| e.unwrap().path()).collect();
-    paths.sort();
-    paths
+    common::map_paths()
         .into_iter()
-        .filter(|p| p.extension().is_some_and(|e| e == "map"))
         .map(|path| {
             let bytes = std::fs::read(&path).unwrap();
             let df = Datafile::parse(&bytes).unwrap();

@@ -20,8 +20,9 @@ pub enum TypeFilter {
 impl std::str::FromStr for TypeFilter {
     type Err = String;
 
-    /// A type id (`5`, `0xfffe`), a map item type name (`layer`, `uuid-index`), a UUID, or the
-    /// name a UUID item type is derived from (`mapitemtype-automapper-config@ddnet.tw`).
+    /// A type id (`5`, `0xfffe`), a map item type name (`layer`, `uuid-index`, `automapper`,
+    /// `group-ex`), a UUID, or the name a UUID is derived from
+    /// (`mapitemtype-automapper-config@ddnet.tw`).
     fn from_str(text: &str) -> Result<TypeFilter, String> {
         let text = text.trim();
         let number = match text.strip_prefix("0x") {
@@ -38,6 +39,13 @@ impl std::str::FromStr for TypeFilter {
             .and_then(|kind| kind.type_id())
         {
             return Ok(TypeFilter::Id(type_id));
+        }
+        if let Some(uuid) = MapItemKind::WITH_UUID
+            .iter()
+            .find(|kind| kind.name() == name)
+            .and_then(|kind| kind.uuid())
+        {
+            return Ok(TypeFilter::Uuid(uuid));
         }
         if let Ok(uuid) = Uuid::parse_str(text) {
             return Ok(TypeFilter::Uuid(uuid));
@@ -295,6 +303,12 @@ mod tests {
         );
         assert_eq!(
             "mapitemtype-automapper-config@ddnet.tw".parse(),
+            Ok(TypeFilter::Uuid(uuid::uuid!(
+                "3e1b2716-178c-3978-9bd9-b11ae0410dd8"
+            )))
+        );
+        assert_eq!(
+            "automapper".parse(),
             Ok(TypeFilter::Uuid(uuid::uuid!(
                 "3e1b2716-178c-3978-9bd9-b11ae0410dd8"
             )))

@@ -31,8 +31,8 @@ enum Command {
     Items {
         /// The datafile (a .map file).
         file: PathBuf,
-        /// Only items of this type: a type id (5, 0xfffe), a name (layer, uuid-index), a UUID
-        /// or a UUID name (mapitemtype-automapper-config@ddnet.tw).
+        /// Only items of this type: a type id (5, 0xfffe), a name (layer, uuid-index,
+        /// automapper), a UUID or a UUID name (mapitemtype-automapper-config@ddnet.tw).
         #[arg(long = "type", value_name = "T")]
         type_filter: Option<TypeFilter>,
         /// Show each item decoded as its map item type, one field per line.

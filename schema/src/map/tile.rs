@@ -618,7 +618,23 @@ pub fn expand_skip(compressed: &[Tile], count: usize) -> Result<Vec<Tile>, TileE
     let mut tiles = Vec::with_capacity(count);
     // What is left of `count` after the entries so far; a run longer than that overflows.
     let mut left = count;
-    for (entry, tile) in compressed.iter().enumerate() {
+    let mut entry = 0;
+    while let Some(tile) = compressed.get(entry) {
+        if tile.skip == 0 {
+            // A stretch of single tiles is its own expansion: copy it at once.
+            let stretch = compressed[entry..]
+                .iter()
+                .take(left)
+                .take_while(|t| t.skip == 0)
+                .count();
+            if stretch == 0 {
+                return Err(TileError::SkipOverflow { entry, count });
+            }
+            tiles.extend_from_slice(&compressed[entry..entry + stretch]);
+            left -= stretch;
+            entry += stretch;
+            continue;
+        }
         let run = usize::from(tile.skip) + 1;
         left = match left.checked_sub(run) {
             Some(left) => left,
@@ -626,6 +642,7 @@ pub fn expand_skip(compressed: &[Tile], count: usize) -> Result<Vec<Tile>, TileE
         };
         // A bulk fill per entry; `run` fits, as `left` just showed.
         tiles.resize(tiles.len() + run, Tile { skip: 0, ..*tile });
+        entry += 1;
     }
     if left != 0 {
         return Err(TileError::SkipShort {

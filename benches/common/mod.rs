@@ -1,0 +1,40 @@
+//! Shared by the benchmarks: where the corpus is.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+/// `$TWCODEC_CORPUS/maps`, default `../shared/corpus/maps` beside the project.
+pub fn maps_dir() -> PathBuf {
+    std::env::var_os("TWCODEC_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"))
+        .join("maps")
+}
+
+/// Every corpus map's path, sorted, or nothing (with a note) when the corpus is missing.
+pub fn map_paths() -> Vec<PathBuf> {
+    let dir = maps_dir();
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        eprintln!("skipped: no corpus at {}", dir.display());
+        return Vec::new();
+    };
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "map"))
+        .collect();
+    paths.sort();
+    paths
+}
+
+/// One corpus map's bytes, or `None` (with a note) when the corpus is missing.
+pub fn map_bytes(name: &str) -> Option<Vec<u8>> {
+    let path = maps_dir().join(name);
+    match std::fs::read(&path) {
+        Ok(bytes) => Some(bytes),
+        Err(_) => {
+            eprintln!("skipped: no corpus map at {}", path.display());
+            None
+        }
+    }
+}

@@ -6,6 +6,8 @@ use binrw::helpers::until_eof;
 use modular_bitfield::prelude::*;
 use serde::{Serialize, Serializer};
 
+use super::common::flag_names;
+
 /// The auto-mapper settings of one tiles layer (DDNet `CMapItemAutoMapperConfig`).
 #[binrw]
 #[brw(little)]
@@ -44,14 +46,8 @@ pub struct AutomapperFlags {
 
 impl Serialize for AutomapperFlags {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut names = Vec::new();
-        if self.automatic() {
-            names.push("automatic".to_string());
-        }
-        if self.unknown() != 0 {
-            names.push(format!("unknown({:#x})", self.unknown() << 1));
-        }
-        names.serialize(serializer)
+        let unknown = u64::from(self.unknown()) << 1;
+        flag_names(&[(self.automatic(), "automatic")], unknown).serialize(serializer)
     }
 }
 

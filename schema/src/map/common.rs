@@ -117,6 +117,20 @@ impl<const N: usize> Serialize for I32String<N> {
     }
 }
 
+/// The names of the set flags of a bit field, then `unknown(0x..)` with the mask of any other
+/// set bits: how every flags type of the schema serializes.
+pub fn flag_names(flags: &[(bool, &str)], unknown_mask: u64) -> Vec<String> {
+    let mut names: Vec<String> = flags
+        .iter()
+        .filter(|(set, _)| *set)
+        .map(|(_, name)| name.to_string())
+        .collect();
+    if unknown_mask != 0 {
+        names.push(format!("unknown({unknown_mask:#x})"));
+    }
+    names
+}
+
 /// The text of a CString data item (map.md, "Terminology": CString): the bytes before the first
 /// NUL, or all of them when there is none.
 pub fn cstring(data: &[u8]) -> &[u8] {
@@ -353,6 +367,16 @@ mod tests {
             }
         );
         assert_eq!(encode_ints(&color, ()).unwrap(), ints);
+    }
+
+    #[test]
+    fn flag_names_list_set_flags_and_unknown_bits() {
+        assert_eq!(
+            flag_names(&[(true, "a"), (false, "b"), (true, "c")], 0),
+            ["a", "c"]
+        );
+        assert_eq!(flag_names(&[(false, "a")], 0x40), ["unknown(0x40)"]);
+        assert!(flag_names(&[], 0).is_empty());
     }
 
     #[test]

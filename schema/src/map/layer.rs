@@ -6,7 +6,7 @@ use binrw::helpers::until_eof;
 use modular_bitfield::prelude::*;
 use serde::{Serialize, Serializer};
 
-use super::common::{when, Color, I32String};
+use super::common::{flag_names, when, Color, I32String};
 use crate::SchemaError;
 
 /// A layer item (map.md, "Layers"; DDNet `CMapItemLayer` and the layer structs after it).
@@ -85,14 +85,8 @@ pub struct LayerFlags {
 
 impl Serialize for LayerFlags {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut names = Vec::new();
-        if self.detail() {
-            names.push("detail".to_string());
-        }
-        if self.unknown() != 0 {
-            names.push(format!("unknown({:#x})", self.unknown() << 1));
-        }
-        names.serialize(serializer)
+        let unknown = u64::from(self.unknown()) << 1;
+        flag_names(&[(self.detail(), "detail")], unknown).serialize(serializer)
     }
 }
 
@@ -259,22 +253,15 @@ impl TilemapFlags {
 
 impl Serialize for TilemapFlags {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut names: Vec<String> = [
+        let flags = [
             (self.game(), "game"),
             (self.tele(), "tele"),
             (self.speedup(), "speedup"),
             (self.front(), "front"),
             (self.switch(), "switch"),
             (self.tune(), "tune"),
-        ]
-        .iter()
-        .filter(|(on, _)| *on)
-        .map(|&(_, name)| name.to_string())
-        .collect();
-        if self.unknown() != 0 {
-            names.push(format!("unknown({:#x})", self.unknown() << 6));
-        }
-        names.serialize(serializer)
+        ];
+        flag_names(&flags, u64::from(self.unknown()) << 6).serialize(serializer)
     }
 }
 

@@ -46,7 +46,11 @@
 //! the length. The binrw derives are there for single tiles and tests.
 
 use binrw::binrw;
+use bytemuck::{Pod, Zeroable};
 use modular_bitfield::prelude::*;
+use serde::Serialize;
+
+use super::common::flag_names;
 
 /// The tile id an upgraded [`OldSpeedup`] tile gets (map.md, "Layers"; DDNet `TILE_SPEED_BOOST_OLD`).
 ///
@@ -154,30 +158,24 @@ impl TileFlags {
         byte
     }
 
-    /// The names of the set flags, then `unknown(N)` (`N` the value of bits 4 to 7) when any
-    /// unknown bit is set.
+    /// The names of the set flags, then `unknown(0x..)` with the mask of bits 4 to 7 when any is
+    /// set.
     fn names(self) -> Vec<String> {
-        let mut names = Vec::new();
-        for (set, name) in [
-            (self.x_flip(), "x_flip"),
-            (self.y_flip(), "y_flip"),
-            (self.opaque(), "opaque"),
-            (self.rotate(), "rotate"),
-        ] {
-            if set {
-                names.push(name.to_owned());
-            }
-        }
-        if self.unknown() != 0 {
-            names.push(format!("unknown({})", self.unknown()));
-        }
-        names
+        flag_names(
+            &[
+                (self.x_flip(), "x_flip"),
+                (self.y_flip(), "y_flip"),
+                (self.opaque(), "opaque"),
+                (self.rotate(), "rotate"),
+            ],
+            u64::from(self.unknown()) << 4,
+        )
     }
 }
 
-impl serde::Serialize for TileFlags {
-    /// Serializes as the list of set flag names, e.g. `["x_flip", "rotate"]`, plus `"unknown(N)"`
-    /// (`N` the value of bits 4 to 7) when unknown bits are set.
+impl Serialize for TileFlags {
+    /// Serializes as the list of set flag names, e.g. `["x_flip", "rotate"]`, plus
+    /// `"unknown(0x..)"` when unknown bits are set.
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_seq(self.names())
     }
@@ -186,18 +184,7 @@ impl serde::Serialize for TileFlags {
 /// A tile of a tiles, game or front layer (map.md, "Layers", 'Tile'; DDNet `CTile`).
 #[binrw]
 #[brw(little)]
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    bytemuck::Pod,
-    bytemuck::Zeroable,
-    serde::Serialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
 #[repr(C)]
 #[doc(alias = "CTile")]
 pub struct Tile {
@@ -233,18 +220,7 @@ impl Tile {
 /// A tile of a tele layer (map.md, "Layers", 'Tele'; DDNet `CTeleTile`).
 #[binrw]
 #[brw(little)]
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    bytemuck::Pod,
-    bytemuck::Zeroable,
-    serde::Serialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
 #[repr(C)]
 #[doc(alias = "CTeleTile")]
 pub struct Tele {
@@ -257,18 +233,7 @@ pub struct Tele {
 /// A tile of a speedup layer (map.md, "Layers", 'Speedup'; DDNet `CSpeedupTile`).
 #[binrw]
 #[brw(little)]
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    bytemuck::Pod,
-    bytemuck::Zeroable,
-    serde::Serialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
 #[repr(C)]
 #[doc(alias = "CSpeedupTile")]
 pub struct Speedup {
@@ -300,18 +265,7 @@ impl Speedup {
 /// A tile of a switch layer (map.md, "Layers", 'Switch'; DDNet `CSwitchTile`).
 #[binrw]
 #[brw(little)]
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    bytemuck::Pod,
-    bytemuck::Zeroable,
-    serde::Serialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
 #[repr(C)]
 #[doc(alias = "CSwitchTile")]
 pub struct Switch {
@@ -340,18 +294,7 @@ impl Switch {
 /// A tile of a tune layer (map.md, "Layers", 'Tune'; DDNet `CTuneTile`).
 #[binrw]
 #[brw(little)]
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    bytemuck::Pod,
-    bytemuck::Zeroable,
-    serde::Serialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
 #[repr(C)]
 #[doc(alias = "CTuneTile")]
 pub struct Tune {
@@ -367,18 +310,7 @@ pub struct Tune {
 /// `{ unsigned char m_Force; short m_Angle; }` with a padding byte after the force.
 #[binrw]
 #[brw(little)]
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    bytemuck::Pod,
-    bytemuck::Zeroable,
-    serde::Serialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
 #[repr(C)]
 #[doc(alias = "CSpeedupTile")]
 pub struct OldSpeedup {
@@ -416,18 +348,7 @@ impl OldSpeedup {
 /// Recognised by switch data of `width * height * 2` bytes.
 #[binrw]
 #[brw(little)]
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    bytemuck::Pod,
-    bytemuck::Zeroable,
-    serde::Serialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
 #[repr(C)]
 #[doc(alias = "CSwitchTile")]
 pub struct OldSwitch2 {
@@ -455,18 +376,7 @@ impl OldSwitch2 {
 /// Recognised by switch data of `width * height * 3` bytes.
 #[binrw]
 #[brw(little)]
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    bytemuck::Pod,
-    bytemuck::Zeroable,
-    serde::Serialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
 #[repr(C)]
 #[doc(alias = "CSwitchTile")]
 pub struct OldSwitch3 {
@@ -494,18 +404,7 @@ impl OldSwitch3 {
 /// flags, 2 bytes; the Teeworlds 0.4/0.5 editor reads it that way when importing such maps.
 #[binrw]
 #[brw(little)]
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    bytemuck::Pod,
-    bytemuck::Zeroable,
-    serde::Serialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
 #[repr(C)]
 pub struct LegacyTile {
     /// The tile index.
@@ -918,9 +817,9 @@ mod tests {
         assert_eq!(TileFlags::from_byte(0b0110).names(), ["y_flip", "opaque"]);
         assert_eq!(
             TileFlags::from_byte(0xff).names(),
-            ["x_flip", "y_flip", "opaque", "rotate", "unknown(15)"]
+            ["x_flip", "y_flip", "opaque", "rotate", "unknown(0xf0)"]
         );
-        assert_eq!(TileFlags::from_byte(0x20).names(), ["unknown(2)"]);
+        assert_eq!(TileFlags::from_byte(0x20).names(), ["unknown(0x20)"]);
     }
 
     #[test]

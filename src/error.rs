@@ -61,6 +61,17 @@ pub enum Location {
         /// Index of the data item.
         index: usize,
     },
+    /// A map item, by its kind and index among the items of its kind (the map graph's view).
+    MapItem {
+        /// What kind of item (`layer`, `image`, ...).
+        kind: &'static str,
+        /// Index among the items of its kind.
+        index: usize,
+        /// Type id in the datafile.
+        type_id: u16,
+        /// Id in the datafile.
+        id: u16,
+    },
 }
 
 impl fmt::Display for Location {
@@ -75,6 +86,12 @@ impl fmt::Display for Location {
             }
             Location::ItemIndex { index } => write!(f, "item #{index}"),
             Location::Data { index } => write!(f, "data #{index}"),
+            Location::MapItem {
+                kind,
+                index,
+                type_id,
+                id,
+            } => write!(f, "{kind} #{index} (type {type_id}, id {id})"),
         }
     }
 }

@@ -60,12 +60,14 @@ pub mod datafile;
 pub mod dump;
 mod error;
 pub mod items;
+pub mod map;
 pub mod sample;
 pub mod write;
 mod zlib;
 
 pub use datafile::{Datafile, SizeFields};
 pub use error::{Error, ErrorKind, Location, Warning, WarningKind};
+pub use map::{LoadMode, Map, MapForm};
 pub use twcodec_schema as schema;
 pub use twcodec_schema::datafile::Version;
 pub use twcodec_schema::uuid::Uuid;

@@ -1,0 +1,822 @@
+//! The map graph: a map's items as typed arenas in file order, with checked references between
+//! them.
+//!
+//! [`Map`] keeps every item with its id and its schema struct, and every data item in a store
+//! indexed by its original data index, so writing an unmodified map gives back the same items and
+//! data ([`Map::to_datafile`]). Decoded content (tile grids, quads, sound sources, envelope
+//! points) is loaded eagerly; image pixels and sound data stay lazy.
+//!
+//! References are [`ItemRef`]s, which only this module makes and only for indices that exist;
+//! a reference field reads as a [`Ref`]: none, a valid reference, or dangling (its raw value kept
+//! so that writing stays lossless). The resolver ([`resolve`]) lists every check it makes.
+
+mod convert;
+mod layer;
+mod problem;
+mod resolve;
+mod write;
+
+use std::borrow::Cow;
+use std::fmt;
+use std::marker::PhantomData;
+use std::ops::Index;
+use std::path::Path;
+
+use bytes::Bytes;
+use twcodec_schema::map::automapper::AutomapperItem;
+use twcodec_schema::map::envelope::{EnvPoint, EnvPointBezier, EnvPointsBezierItem, EnvelopeItem};
+use twcodec_schema::map::group::{GroupExItem, GroupItem};
+use twcodec_schema::map::image::{ImageFormat, ImageItem};
+use twcodec_schema::map::info::{InfoItem, VersionItem};
+use twcodec_schema::map::quad::Quad;
+use twcodec_schema::map::sound::{SoundItem, SoundSource};
+use twcodec_schema::map::{cstring, settings};
+use twcodec_schema::uuid::{Uuid, UuidIndexItem};
+
+use crate::datafile::Datafile;
+use crate::error::{Error, ErrorKind};
+
+pub use layer::{Grid, Layer, LayerContent, QuadsLayer, SoundsLayer, TileLayout, TilesLayer};
+pub use problem::{ItemPlace, Problem, Severity};
+pub use resolve::LoadMode;
+
+/// A checked reference to an item of kind `T` of one map: its index in the map's arena.
+pub struct ItemRef<T> {
+    index: u32,
+    marker: PhantomData<fn() -> T>,
+}
+
+impl<T> ItemRef<T> {
+    /// Made only by this module, for indices it has checked.
+    pub(crate) fn new(index: usize) -> ItemRef<T> {
+        ItemRef {
+            index: index as u32,
+            marker: PhantomData,
+        }
+    }
+
+    /// The index in the arena (and in the file's items of this kind).
+    pub fn index(self) -> usize {
+        self.index as usize
+    }
+}
+
+impl<T> Clone for ItemRef<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for ItemRef<T> {}
+impl<T> PartialEq for ItemRef<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.index == other.index
+    }
+}
+impl<T> Eq for ItemRef<T> {}
+impl<T> PartialOrd for ItemRef<T> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl<T> Ord for ItemRef<T> {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.index.cmp(&other.index)
+    }
+}
+impl<T> std::hash::Hash for ItemRef<T> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.index.hash(state);
+    }
+}
+impl<T> fmt::Debug for ItemRef<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = std::any::type_name::<T>()
+            .rsplit("::")
+            .next()
+            .unwrap_or("?");
+        write!(f, "{name}#{}", self.index)
+    }
+}
+
+/// A reference field as stored: -1, an item that exists, or a dangling value.
+pub enum Ref<T> {
+    /// No reference: -1, or any negative value.
+    None,
+    /// An item that exists.
+    To(ItemRef<T>),
+    /// A value that names no item; kept so that writing is lossless.
+    Dangling(i32),
+}
+
+impl<T> Ref<T> {
+    /// Checks a raw index against the number of items it points into. Any negative value means
+    /// none, as DDNet and Teeworlds test `index >= 0` (some editors wrote -2).
+    pub(crate) fn resolve(raw: i32, count: usize) -> Ref<T> {
+        match raw {
+            index if index < 0 => Ref::None,
+            index if (index as usize) < count => Ref::To(ItemRef::new(index as usize)),
+            other => Ref::Dangling(other),
+        }
+    }
+
+    /// The reference, if it names an item.
+    pub fn get(self) -> Option<ItemRef<T>> {
+        match self {
+            Ref::To(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// The value stored in the file.
+    pub fn raw(self) -> i32 {
+        match self {
+            Ref::None => -1,
+            Ref::To(r) => r.index() as i32,
+            Ref::Dangling(raw) => raw,
+        }
+    }
+}
+
+impl<T> Clone for Ref<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for Ref<T> {}
+impl<T> PartialEq for Ref<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.raw() == other.raw()
+    }
+}
+impl<T> Eq for Ref<T> {}
+impl<T> fmt::Debug for Ref<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Ref::None => f.write_str("None"),
+            Ref::To(r) => write!(f, "{r:?}"),
+            Ref::Dangling(raw) => write!(f, "Dangling({raw})"),
+        }
+    }
+}
+
+/// Which game a map is written for: how tiles, images and envelope points are stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum MapForm {
+    /// DDNet and Teeworlds 0.6: tilemap version 3, image version 1, 6-int envelope points with
+    /// DDNet's bezier item.
+    Ddnet,
+    /// Teeworlds 0.7: tilemap version 4 with skip-compressed tiles, image version 2, envelope
+    /// version 3 with 22-int points when bezier curves are used.
+    Teeworlds07,
+    /// Teeworlds 0.3 (no version item): items kept as they are, not resolved.
+    Teeworlds03,
+}
+
+/// The map info (map.md, "Info").
+#[derive(Debug, Clone, PartialEq)]
+pub struct Info {
+    pub(crate) id: u16,
+    pub(crate) item: InfoItem,
+    /// The ints of an item too short for its layout, written back as they are.
+    pub(crate) verbatim: Option<Vec<i32>>,
+}
+
+/// An image (map.md, "Images").
+#[derive(Debug, Clone, PartialEq)]
+pub struct Image {
+    pub(crate) id: u16,
+    pub(crate) item: ImageItem,
+    /// The ints of an item too short for its layout, written back as they are.
+    pub(crate) verbatim: Option<Vec<i32>>,
+}
+
+/// An envelope (map.md, "Envelopes").
+#[derive(Debug, Clone, PartialEq)]
+pub struct Envelope {
+    pub(crate) id: u16,
+    pub(crate) item: EnvelopeItem,
+    /// The ints of an item too short for its layout, written back as they are.
+    pub(crate) verbatim: Option<Vec<i32>>,
+}
+
+/// A group of layers (map.md, "Groups").
+#[derive(Debug, Clone, PartialEq)]
+pub struct Group {
+    pub(crate) id: u16,
+    pub(crate) item: GroupItem,
+    /// The ints of an item too short for its layout, written back as they are.
+    pub(crate) verbatim: Option<Vec<i32>>,
+}
+
+/// A sound (map.md, "Sounds").
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sound {
+    pub(crate) id: u16,
+    pub(crate) item: SoundItem,
+    /// The ints of an item too short for its layout, written back as they are.
+    pub(crate) verbatim: Option<Vec<i32>>,
+}
+
+/// DDNet's auto-mapper configuration of a tiles layer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Automapper {
+    pub(crate) id: u16,
+    pub(crate) item: AutomapperItem,
+    /// The ints of an item too short for its layout, written back as they are.
+    pub(crate) verbatim: Option<Vec<i32>>,
+    pub(crate) layer: Option<ItemRef<Layer>>,
+}
+
+/// A marker for data items: `ItemRef<DataItem>` names one.
+#[derive(Debug)]
+pub enum DataItem {}
+
+/// A data item of the map: the source file's, or one set since.
+#[derive(Debug, Clone)]
+pub(crate) enum DataSlot {
+    /// Data item `index` of the source datafile, unchanged.
+    Source(usize),
+    /// Uncompressed bytes set after loading.
+    Owned(Bytes),
+}
+
+/// All envelope points of the map (map.md, "Envelope Points"), with bezier tangents from either
+/// form: Teeworlds 0.7's 22-int points, or DDNet's bezier item when it matches the points.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct EnvelopePoints {
+    pub(crate) id: u16,
+    pub(crate) points: Vec<EnvPoint>,
+    pub(crate) bezier: Option<Vec<EnvPointBezier>>,
+    /// The points were 22 ints each.
+    pub(crate) wide: bool,
+    pub(crate) unknown_tail: Vec<i32>,
+    /// DDNet's bezier item as read, with its id.
+    pub(crate) bezier_item: Option<(u16, EnvPointsBezierItem)>,
+    pub(crate) modified: bool,
+}
+
+/// An item the graph does not model, kept as read: unknown types, unknown UUID types, the UUID
+/// index, DDNet's test and group extension items, or anything of a Teeworlds 0.3 map.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OtherItem {
+    /// Type id as stored.
+    pub type_id: u16,
+    /// Id.
+    pub id: u16,
+    /// The UUID of its type, when the UUID index names one.
+    pub uuid: Option<Uuid>,
+    /// The ints.
+    pub ints: Vec<i32>,
+}
+
+/// A map: every item and data item of a map file, resolved into typed arenas.
+#[derive(Clone)]
+pub struct Map {
+    pub(crate) source: Option<Datafile>,
+    pub(crate) form: MapForm,
+    pub(crate) version: Option<(u16, VersionItem)>,
+    pub(crate) info: Option<Info>,
+    pub(crate) images: Vec<Image>,
+    pub(crate) envelopes: Vec<Envelope>,
+    pub(crate) points: Option<EnvelopePoints>,
+    pub(crate) groups: Vec<Group>,
+    pub(crate) layers: Vec<Layer>,
+    pub(crate) sounds: Vec<Sound>,
+    pub(crate) automappers: Vec<Automapper>,
+    pub(crate) group_ex: Vec<(u16, GroupExItem)>,
+    pub(crate) uuid_index: Vec<(u16, UuidIndexItem)>,
+    pub(crate) others: Vec<OtherItem>,
+    pub(crate) data: Vec<DataSlot>,
+    /// Group of each layer (the last group whose range holds it).
+    pub(crate) layer_groups: Vec<Option<ItemRef<Group>>>,
+    pub(crate) problems: Vec<Problem>,
+}
+
+impl fmt::Debug for Map {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Map")
+            .field("form", &self.form)
+            .field("images", &self.images.len())
+            .field("envelopes", &self.envelopes.len())
+            .field("groups", &self.groups.len())
+            .field("layers", &self.layers.len())
+            .field("sounds", &self.sounds.len())
+            .field("data", &self.data.len())
+            .field("problems", &self.problems.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Map {
+    /// Reads and resolves the map at `path`, leniently: every problem becomes a warning.
+    pub fn load(path: impl AsRef<Path>) -> Result<Map, Error> {
+        Map::load_with(path, LoadMode::Lenient)
+    }
+
+    /// Reads and resolves the map at `path` in the given mode.
+    pub fn load_with(path: impl AsRef<Path>, mode: LoadMode) -> Result<Map, Error> {
+        let path = path.as_ref();
+        let datafile = Datafile::open(path)?;
+        Map::from_datafile_with(&datafile, mode).map_err(|e| e.with_path(path))
+    }
+
+    /// Parses and resolves a map held in memory, leniently.
+    pub fn parse(bytes: &[u8]) -> Result<Map, Error> {
+        Map::from_datafile(&Datafile::parse(bytes)?)
+    }
+
+    /// Resolves a parsed datafile, leniently.
+    pub fn from_datafile(datafile: &Datafile) -> Result<Map, Error> {
+        Map::from_datafile_with(datafile, LoadMode::Lenient)
+    }
+
+    /// Resolves a parsed datafile in the given mode; strict mode fails on the first error.
+    pub fn from_datafile_with(datafile: &Datafile, mode: LoadMode) -> Result<Map, Error> {
+        resolve::resolve(datafile, mode)
+    }
+
+    /// Which game the map is written for.
+    pub fn form(&self) -> MapForm {
+        self.form
+    }
+
+    /// What the resolver found: warnings, and errors when loaded leniently.
+    pub fn problems(&self) -> &[Problem] {
+        &self.problems
+    }
+
+    /// The version item's version (1 in every loadable map).
+    pub fn version(&self) -> Option<i32> {
+        self.version.as_ref().map(|(_, v)| v.version)
+    }
+
+    /// The info item.
+    pub fn info(&self) -> Option<&Info> {
+        self.info.as_ref()
+    }
+
+    /// The images, in file order.
+    pub fn images(&self) -> &[Image] {
+        &self.images
+    }
+
+    /// The envelopes, in file order.
+    pub fn envelopes(&self) -> &[Envelope] {
+        &self.envelopes
+    }
+
+    /// The groups, in file order.
+    pub fn groups(&self) -> &[Group] {
+        &self.groups
+    }
+
+    /// The layers, in file order.
+    pub fn layers(&self) -> &[Layer] {
+        &self.layers
+    }
+
+    /// Mutable access to a layer (for its tiles, quads or sources).
+    pub fn layer_mut(&mut self, layer: ItemRef<Layer>) -> &mut Layer {
+        &mut self.layers[layer.index()]
+    }
+
+    /// The sounds, in file order.
+    pub fn sounds(&self) -> &[Sound] {
+        &self.sounds
+    }
+
+    /// DDNet's auto-mapper configurations, in file order.
+    pub fn automappers(&self) -> &[Automapper] {
+        &self.automappers
+    }
+
+    /// Every envelope point, with bezier tangents when the map has them.
+    pub fn envelope_points(&self) -> Option<&EnvelopePoints> {
+        self.points.as_ref()
+    }
+
+    /// Items the graph keeps without modelling them (see [`OtherItem`]).
+    pub fn other_items(&self) -> &[OtherItem] {
+        &self.others
+    }
+
+    /// References to every item of an arena.
+    fn refs<T>(len: usize) -> impl DoubleEndedIterator<Item = ItemRef<T>> {
+        (0..len).map(ItemRef::new)
+    }
+
+    /// References to every layer.
+    pub fn layer_refs(&self) -> impl DoubleEndedIterator<Item = ItemRef<Layer>> {
+        Map::refs(self.layers.len())
+    }
+
+    /// References to every group.
+    pub fn group_refs(&self) -> impl DoubleEndedIterator<Item = ItemRef<Group>> {
+        Map::refs(self.groups.len())
+    }
+
+    /// The game layer: the last one, as DDNet uses the last of several.
+    pub fn game_layer(
+        &self,
+    ) -> Option<(ItemRef<Layer>, &TilesLayer<twcodec_schema::map::tile::Tile>)> {
+        self.layer_refs()
+            .rev()
+            .find_map(|r| match &self[r].content {
+                LayerContent::Game(tiles) => Some((r, tiles)),
+                _ => None,
+            })
+    }
+
+    /// The physics layers (game, front, tele, speedup, switch, tune), in file order.
+    pub fn physics_layers(&self) -> impl Iterator<Item = (ItemRef<Layer>, &Layer)> {
+        self.layer_refs()
+            .map(|r| (r, &self[r]))
+            .filter(|(_, layer)| layer.is_physics())
+    }
+
+    /// The group holding a layer.
+    pub fn group_of(&self, layer: ItemRef<Layer>) -> Option<ItemRef<Group>> {
+        self.layer_groups.get(layer.index()).copied().flatten()
+    }
+
+    /// The auto-mapper configuration attached to a layer.
+    pub fn automapper_of(&self, layer: ItemRef<Layer>) -> Option<&Automapper> {
+        self.automappers.iter().find(|a| a.layer == Some(layer))
+    }
+
+    /// Resolves a raw image index.
+    pub fn image_ref(&self, raw: i32) -> Ref<Image> {
+        Ref::resolve(raw, self.images.len())
+    }
+
+    /// Resolves a raw envelope index.
+    pub fn envelope_ref(&self, raw: i32) -> Ref<Envelope> {
+        Ref::resolve(raw, self.envelopes.len())
+    }
+
+    /// Resolves a raw sound index.
+    pub fn sound_ref(&self, raw: i32) -> Ref<Sound> {
+        Ref::resolve(raw, self.sounds.len())
+    }
+
+    /// Resolves a raw data index.
+    pub fn data_ref(&self, raw: i32) -> Ref<DataItem> {
+        Ref::resolve(raw, self.data.len())
+    }
+
+    /// Number of data items.
+    pub fn data_count(&self) -> usize {
+        self.data.len()
+    }
+
+    /// The bytes of a data item, uncompressed (inflated now when it comes from the file).
+    pub fn data(&self, data: ItemRef<DataItem>) -> Result<Cow<'_, [u8]>, Error> {
+        match &self.data[data.index()] {
+            DataSlot::Owned(bytes) => Ok(Cow::Borrowed(bytes)),
+            DataSlot::Source(index) => match &self.source {
+                Some(source) => source.data(*index),
+                None => Err(Error::new(
+                    ErrorKind::Malformed,
+                    "the map has no source file for its data",
+                )),
+            },
+        }
+    }
+
+    /// A data item read as a CString (bytes before the first NUL), with invalid UTF-8 replaced.
+    pub fn text(&self, data: Ref<DataItem>) -> Option<String> {
+        let bytes = self.data(data.get()?).ok()?;
+        Some(String::from_utf8_lossy(cstring(&bytes)).into_owned())
+    }
+
+    /// Replaces a data item's bytes (uncompressed).
+    pub fn set_data(&mut self, data: ItemRef<DataItem>, bytes: impl Into<Bytes>) {
+        self.data[data.index()] = DataSlot::Owned(bytes.into());
+    }
+
+    /// Adds a data item; returns its reference.
+    pub fn add_data(&mut self, bytes: impl Into<Bytes>) -> ItemRef<DataItem> {
+        self.data.push(DataSlot::Owned(bytes.into()));
+        ItemRef::new(self.data.len() - 1)
+    }
+}
+
+macro_rules! arena_index {
+    ($($kind:ty => $field:ident),* $(,)?) => {$(
+        impl Index<ItemRef<$kind>> for Map {
+            type Output = $kind;
+            fn index(&self, r: ItemRef<$kind>) -> &$kind {
+                &self.$field[r.index()]
+            }
+        }
+    )*};
+}
+
+arena_index!(Image => images, Envelope => envelopes, Group => groups, Layer => layers, Sound => sounds);
+
+impl Info {
+    /// The item's id.
+    pub fn id(&self) -> u16 {
+        self.id
+    }
+
+    /// The item as stored.
+    pub fn item(&self) -> &InfoItem {
+        &self.item
+    }
+
+    /// The author.
+    pub fn author(&self, map: &Map) -> Option<String> {
+        map.text(map.data_ref(self.item.author))
+    }
+
+    /// The map's own version string.
+    pub fn map_version(&self, map: &Map) -> Option<String> {
+        map.text(map.data_ref(self.item.map_version))
+    }
+
+    /// The credits.
+    pub fn credits(&self, map: &Map) -> Option<String> {
+        map.text(map.data_ref(self.item.credits))
+    }
+
+    /// The license.
+    pub fn license(&self, map: &Map) -> Option<String> {
+        map.text(map.data_ref(self.item.license))
+    }
+
+    /// DDNet's server settings (commands run when the map loads).
+    pub fn settings(&self, map: &Map) -> Vec<String> {
+        let Some(data) = self
+            .item
+            .settings
+            .and_then(|raw| map.data_ref(raw).get())
+            .and_then(|r| map.data(r).ok())
+        else {
+            return Vec::new();
+        };
+        settings(&data)
+            .into_iter()
+            .map(|s| String::from_utf8_lossy(s).into_owned())
+            .collect()
+    }
+}
+
+/// An image's pixels, as found in the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pixels<'a> {
+    /// Width in pixels.
+    pub width: usize,
+    /// Height in pixels.
+    pub height: usize,
+    /// 3 (RGB) or 4 (RGBA) bytes per pixel.
+    pub bytes_per_pixel: usize,
+    /// Row by row, exactly `width * height * bytes_per_pixel` bytes.
+    pub bytes: Cow<'a, [u8]>,
+}
+
+impl Image {
+    /// The item's id.
+    pub fn id(&self) -> u16 {
+        self.id
+    }
+
+    /// The item as stored.
+    pub fn item(&self) -> &ImageItem {
+        &self.item
+    }
+
+    /// The name (the file name in `mapres` for external images).
+    pub fn name(&self, map: &Map) -> Option<String> {
+        map.text(map.data_ref(self.item.name))
+    }
+
+    /// Whether the image is loaded from the client's `mapres` by name.
+    pub fn is_external(&self) -> bool {
+        self.item.external != 0
+    }
+
+    /// The embedded pixel data reference.
+    pub fn data(&self, map: &Map) -> Ref<DataItem> {
+        map.data_ref(self.item.data)
+    }
+
+    /// Bytes per pixel of embedded data of `len` bytes: the format of a version-2 image, else 4,
+    /// or 3 when the data holds exactly RGB pixels (a real version-1 map does; NOTES.md).
+    pub fn bytes_per_pixel(&self, len: usize) -> Option<usize> {
+        let pixels =
+            (self.item.width.max(0) as usize).checked_mul(self.item.height.max(0) as usize)?;
+        match self.item.format {
+            Some(ImageFormat::Rgb) => Some(3),
+            Some(ImageFormat::Rgba) => Some(4),
+            Some(ImageFormat::Other(_)) => None,
+            None if pixels.checked_mul(3) == Some(len) && pixels.checked_mul(4) != Some(len) => {
+                Some(3)
+            }
+            None => Some(4),
+        }
+    }
+
+    /// The embedded pixels, inflated now; an error for external images or data too small.
+    pub fn pixels<'m>(&self, map: &'m Map) -> Result<Pixels<'m>, Error> {
+        let data = self
+            .data(map)
+            .get()
+            .ok_or_else(|| Error::new(ErrorKind::Malformed, "the image has no embedded data"))?;
+        let bytes = map.data(data)?;
+        let width = self.item.width.max(0) as usize;
+        let height = self.item.height.max(0) as usize;
+        let bytes_per_pixel = self.bytes_per_pixel(bytes.len()).ok_or_else(|| {
+            Error::new(
+                ErrorKind::Unsupported,
+                format!("image format {:?}", self.item.format),
+            )
+        })?;
+        let need = width
+            .checked_mul(height)
+            .and_then(|n| n.checked_mul(bytes_per_pixel))
+            .ok_or_else(|| Error::limit("image dimensions overflow"))?;
+        if bytes.len() < need {
+            return Err(Error::malformed(format!(
+                "image data has {} bytes, {width}x{height} pixels need {need}",
+                bytes.len()
+            )));
+        }
+        let bytes = match bytes {
+            Cow::Borrowed(b) => Cow::Borrowed(&b[..need]),
+            Cow::Owned(mut v) => {
+                v.truncate(need);
+                Cow::Owned(v)
+            }
+        };
+        Ok(Pixels {
+            width,
+            height,
+            bytes_per_pixel,
+            bytes,
+        })
+    }
+}
+
+impl Envelope {
+    /// The item's id.
+    pub fn id(&self) -> u16 {
+        self.id
+    }
+
+    /// The item as stored.
+    pub fn item(&self) -> &EnvelopeItem {
+        &self.item
+    }
+
+    /// The name.
+    pub fn name(&self) -> String {
+        self.item
+            .name
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default()
+    }
+
+    /// The envelope's points (empty when its range lies outside the points).
+    pub fn points<'m>(&self, map: &'m Map) -> &'m [EnvPoint] {
+        let Some(points) = &map.points else {
+            return &[];
+        };
+        self.range(points.points.len())
+            .map_or(&[], |range| &points.points[range])
+    }
+
+    /// The bezier tangents of the envelope's points, when the map has them.
+    pub fn bezier<'m>(&self, map: &'m Map) -> Option<&'m [EnvPointBezier]> {
+        let points = map.points.as_ref()?;
+        let bezier = points.bezier.as_ref()?;
+        self.range(bezier.len()).map(|range| &bezier[range])
+    }
+
+    /// The envelope's point range, if it lies inside `len` points.
+    pub(crate) fn range(&self, len: usize) -> Option<std::ops::Range<usize>> {
+        let start = usize::try_from(self.item.start_point).ok()?;
+        let end = start.checked_add(usize::try_from(self.item.num_points).ok()?)?;
+        (end <= len).then_some(start..end)
+    }
+}
+
+impl EnvelopePoints {
+    /// Every point.
+    pub fn points(&self) -> &[EnvPoint] {
+        &self.points
+    }
+
+    /// Bezier tangents per point, when the map has them.
+    pub fn bezier(&self) -> Option<&[EnvPointBezier]> {
+        self.bezier.as_deref()
+    }
+}
+
+impl Group {
+    /// The item's id.
+    pub fn id(&self) -> u16 {
+        self.id
+    }
+
+    /// The item as stored.
+    pub fn item(&self) -> &GroupItem {
+        &self.item
+    }
+
+    /// The name.
+    pub fn name(&self) -> String {
+        self.item
+            .name
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default()
+    }
+
+    /// The group's layers: its range, clamped to the layers that exist.
+    pub fn layers(&self, map: &Map) -> impl Iterator<Item = ItemRef<Layer>> {
+        let start = (self.item.start_layer.max(0) as usize).min(map.layers.len());
+        let end = start
+            .saturating_add(self.item.num_layers.max(0) as usize)
+            .min(map.layers.len());
+        (start..end).map(ItemRef::new)
+    }
+}
+
+impl Sound {
+    /// The item's id.
+    pub fn id(&self) -> u16 {
+        self.id
+    }
+
+    /// The item as stored.
+    pub fn item(&self) -> &SoundItem {
+        &self.item
+    }
+
+    /// The name.
+    pub fn name(&self, map: &Map) -> Option<String> {
+        map.text(map.data_ref(self.item.name))
+    }
+
+    /// The opus data, inflated now.
+    pub fn data<'m>(&self, map: &'m Map) -> Result<Cow<'m, [u8]>, Error> {
+        let data = map
+            .data_ref(self.item.data)
+            .get()
+            .ok_or_else(|| Error::new(ErrorKind::Malformed, "the sound has no data"))?;
+        map.data(data)
+    }
+}
+
+impl Automapper {
+    /// The item's id.
+    pub fn id(&self) -> u16 {
+        self.id
+    }
+
+    /// The item as stored.
+    pub fn item(&self) -> &AutomapperItem {
+        &self.item
+    }
+
+    /// The layer it configures.
+    pub fn layer(&self) -> Option<ItemRef<Layer>> {
+        self.layer
+    }
+}
+
+/// References of a quad (an extension of the schema's [`Quad`]).
+pub trait QuadRefs {
+    /// The position envelope.
+    fn position_envelope(&self, map: &Map) -> Ref<Envelope>;
+    /// The color envelope.
+    fn color_envelope(&self, map: &Map) -> Ref<Envelope>;
+}
+
+impl QuadRefs for Quad {
+    fn position_envelope(&self, map: &Map) -> Ref<Envelope> {
+        map.envelope_ref(self.position_envelope)
+    }
+
+    fn color_envelope(&self, map: &Map) -> Ref<Envelope> {
+        map.envelope_ref(self.color_envelope)
+    }
+}
+
+/// References of a sound source (an extension of the schema's [`SoundSource`]).
+pub trait SourceRefs {
+    /// The position envelope.
+    fn position_envelope(&self, map: &Map) -> Ref<Envelope>;
+    /// The sound (volume) envelope.
+    fn sound_envelope(&self, map: &Map) -> Ref<Envelope>;
+}
+
+impl SourceRefs for SoundSource {
+    fn position_envelope(&self, map: &Map) -> Ref<Envelope> {
+        map.envelope_ref(self.position_envelope)
+    }
+
+    fn sound_envelope(&self, map: &Map) -> Ref<Envelope> {
+        map.envelope_ref(self.sound_envelope)
+    }
+}

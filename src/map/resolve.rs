@@ -1,0 +1,1179 @@
+//! The resolver: the only place that turns a datafile's items into the map graph and the only
+//! place that checks references. Every check it makes, as a [`Problem`]:
+//!
+//! | check | severity |
+//! |---|---|
+//! | an item too short for its layout (kept verbatim) | error |
+//! | a second version, info or envelope points item (kept as another item) | warning |
+//! | a version item whose version is not 1 | warning |
+//! | duplicate item ids within a type | error |
+//! | dangling references: images, envelopes, sounds, data items, auto-mapper layers | error |
+//! | an envelope used for the wrong channels (color on a tilemap, position on a quad, ...) | warning |
+//! | group layer ranges out of range or overlapping | error |
+//! | a layer in no group | warning |
+//! | no game layer | error |
+//! | several physics layers of one kind (the last wins, as in DDNet) | warning |
+//! | a physics layer outside the game group | error |
+//! | a tilemap with several physics flags, or one whose item lacks its physics data index | error |
+//! | tile data of the wrong size (old speedup/switch layouts are read and upgraded) | error |
+//! | quad or sound source data smaller than its count | error |
+//! | envelope point ranges out of range or overlapping | error |
+//! | an envelope with a channel count other than 1, 3 or 4 | warning |
+//! | unknown curve types (drawn linear) | warning |
+//! | DDNet's bezier item with another point count than the points (ignored, as DDNet does) | warning |
+//! | embedded image data too small for its size and format; unknown image formats | error, warning |
+//! | RGB-sized data in a version-1 image | warning |
+//! | a sound's `data_size` field that differs from its data | warning |
+//! | a Teeworlds 0.3 map (no version item): items kept, not resolved | error |
+//!
+//! Tile, quad and sound source data is inflated in parallel (rayon); image and sound data stays
+//! lazy, its size checked from the datafile's declaration.
+
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
+
+use rayon::prelude::*;
+use twcodec_schema::map::envelope::{EnvPointsItem, EnvelopeKind};
+use twcodec_schema::map::image::ImageFormat;
+use twcodec_schema::map::layer::{LayerBody, LayerItem, PhysicsKind, TilemapLayer};
+use twcodec_schema::map::sound::{DeprecatedSoundSource, SoundSource};
+use twcodec_schema::map::tile::{
+    cast_tiles, expand_skip, grid_len, OldSpeedup, OldSwitch2, OldSwitch3, Speedup, Switch, Tele,
+    Tile, TileKind, Tune,
+};
+use twcodec_schema::map::{cast_ints, quad::Quad, DecodeContext, MapItem, MapItemKind};
+
+use super::layer::{Grid, Layer, LayerContent, QuadsLayer, SoundsLayer, TileLayout, TilesLayer};
+use super::problem::{ItemPlace, Problems, Severity};
+use super::{
+    Automapper, DataSlot, Envelope, EnvelopePoints, Group, Image, Info, ItemRef, Map, MapForm,
+    OtherItem, Ref, Sound,
+};
+use crate::datafile::Datafile;
+use crate::error::Error;
+use crate::items::{decode_context, is_legacy, item_kind};
+
+/// What loading does with an error the resolver finds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum LoadMode {
+    /// Keep the problem and go on, keeping what can be kept (every real map loads).
+    #[default]
+    Lenient,
+    /// Stop at the first error; warnings are kept.
+    Strict,
+}
+
+/// Items shorter than this many ints are padded with zeros to decode as their kind.
+const PADDED_LEN: usize = 64;
+
+pub(crate) fn resolve(df: &Datafile, mode: LoadMode) -> Result<Map, Error> {
+    let mut resolver = Resolver {
+        df,
+        map: Map {
+            source: Some(df.clone()),
+            form: MapForm::Ddnet,
+            version: None,
+            info: None,
+            images: Vec::new(),
+            envelopes: Vec::new(),
+            points: None,
+            groups: Vec::new(),
+            layers: Vec::new(),
+            sounds: Vec::new(),
+            automappers: Vec::new(),
+            group_ex: Vec::new(),
+            uuid_index: Vec::new(),
+            others: Vec::new(),
+            data: (0..df.data_count()).map(DataSlot::Source).collect(),
+            layer_groups: Vec::new(),
+            problems: Vec::new(),
+        },
+        problems: Problems::default(),
+        layer_items: Vec::new(),
+        places: HashMap::new(),
+    };
+    if is_legacy(df) {
+        resolver.keep_legacy();
+    } else {
+        resolver.sort_items();
+        resolver.build_layers();
+        resolver.check();
+    }
+    let Resolver {
+        mut map, problems, ..
+    } = resolver;
+    if mode == LoadMode::Strict {
+        if let Some(error) = problems.list.iter().find(|p| p.severity == Severity::Error) {
+            return Err(error.to_error());
+        }
+    }
+    map.problems = problems.list;
+    Ok(map)
+}
+
+struct Resolver<'a> {
+    df: &'a Datafile,
+    map: Map,
+    problems: Problems,
+    /// Each layer's decoded item, until its content is built.
+    layer_items: Vec<Option<LayerItem>>,
+    /// Where each object came from, for problems: (kind, arena index) -> place.
+    places: HashMap<(&'static str, usize), ItemPlace>,
+}
+
+impl Resolver<'_> {
+    fn place(&self, kind: &'static str, index: usize) -> Option<ItemPlace> {
+        self.places.get(&(kind, index)).copied()
+    }
+
+    /// A Teeworlds 0.3 map: every item kept as it is.
+    fn keep_legacy(&mut self) {
+        self.map.form = MapForm::Teeworlds03;
+        self.map.others = self.df.items().iter().map(other_item(self.df)).collect();
+        self.problems.error(
+            None,
+            None,
+            "a Teeworlds 0.3 map (no version item): its items are kept, not resolved",
+        );
+    }
+
+    /// Decodes every item and puts it in its arena (file order within each kind).
+    fn sort_items(&mut self) {
+        let context = decode_context(self.df);
+        let mut seen: HashSet<(u16, u16)> = HashSet::new();
+        for (index, raw) in self.df.items().iter().enumerate() {
+            let kind = item_kind(self.df, raw.type_id());
+            let (decoded, verbatim) = match self.decode(index, kind, &raw.data, context) {
+                Some(decoded) => decoded,
+                None => {
+                    self.map.others.push(other_item(self.df)(raw));
+                    continue;
+                }
+            };
+            let (name, arena_index) = match decoded {
+                MapItem::Version(item) if self.map.version.is_none() => {
+                    if item.version != 1 {
+                        self.problems.warning(
+                            None,
+                            Some("version"),
+                            format!(
+                                "= {}: DDNet and Teeworlds load only version 1",
+                                item.version
+                            ),
+                        );
+                    }
+                    self.map.version = Some((raw.id(), item));
+                    ("version", 0)
+                }
+                MapItem::Info(item) if self.map.info.is_none() => {
+                    self.map.info = Some(Info {
+                        id: raw.id(),
+                        item,
+                        verbatim,
+                    });
+                    ("info", 0)
+                }
+                MapItem::Image(item) => {
+                    self.map.images.push(Image {
+                        id: raw.id(),
+                        item,
+                        verbatim,
+                    });
+                    ("image", self.map.images.len() - 1)
+                }
+                MapItem::Envelope(item) => {
+                    self.map.envelopes.push(Envelope {
+                        id: raw.id(),
+                        item,
+                        verbatim,
+                    });
+                    ("envelope", self.map.envelopes.len() - 1)
+                }
+                MapItem::Group(item) => {
+                    self.map.groups.push(Group {
+                        id: raw.id(),
+                        item,
+                        verbatim,
+                    });
+                    ("group", self.map.groups.len() - 1)
+                }
+                MapItem::Layer(item) => {
+                    self.map.layers.push(Layer {
+                        id: raw.id(),
+                        header: item.header,
+                        content: LayerContent::Unknown(Vec::new()),
+                        verbatim,
+                    });
+                    self.layer_items.push(Some(item));
+                    ("layer", self.map.layers.len() - 1)
+                }
+                MapItem::EnvPoints(item) if self.map.points.is_none() => {
+                    self.map.points = Some(points(raw.id(), item));
+                    ("envpoints", 0)
+                }
+                MapItem::Sound(item) => {
+                    self.map.sounds.push(Sound {
+                        id: raw.id(),
+                        item,
+                        verbatim,
+                    });
+                    ("sound", self.map.sounds.len() - 1)
+                }
+                MapItem::UuidIndex(item) => {
+                    self.map.uuid_index.push((raw.id(), item));
+                    continue;
+                }
+                MapItem::Automapper(item) => {
+                    self.map.automappers.push(Automapper {
+                        id: raw.id(),
+                        item,
+                        verbatim,
+                        layer: None,
+                    });
+                    ("automapper", self.map.automappers.len() - 1)
+                }
+                MapItem::GroupEx(item) => {
+                    self.map.group_ex.push((raw.id(), item));
+                    continue;
+                }
+                MapItem::EnvPointsBezier(item)
+                    if self
+                        .map
+                        .points
+                        .as_ref()
+                        .is_some_and(|p| p.bezier_item.is_none()) =>
+                {
+                    if let Some(points) = &mut self.map.points {
+                        points.bezier_item = Some((raw.id(), item));
+                    }
+                    continue;
+                }
+                MapItem::Version(_) | MapItem::Info(_) | MapItem::EnvPoints(_) => {
+                    self.problems.warning(
+                        Some(item_place(kind.name(), 1, raw.type_id(), raw.id())),
+                        None,
+                        "a second item of a kind a map has one of; kept, not used",
+                    );
+                    self.map.others.push(other_item(self.df)(raw));
+                    continue;
+                }
+                _ => {
+                    self.map.others.push(other_item(self.df)(raw));
+                    continue;
+                }
+            };
+            self.places.insert(
+                (name, arena_index),
+                item_place(name, arena_index, raw.type_id(), raw.id()),
+            );
+            if raw.type_id() != twcodec_schema::uuid::UUID_INDEX_TYPE
+                && !seen.insert((raw.type_id(), raw.id()))
+            {
+                self.problems.error(
+                    self.place(name, arena_index),
+                    None,
+                    "has the id of an earlier item of its type",
+                );
+            }
+        }
+        self.attach_bezier();
+        self.map.form = if self
+            .layer_items
+            .iter()
+            .flatten()
+            .any(|l| matches!(&l.body, LayerBody::Tilemap(t) if t.uses_tile_skip()))
+            || self.map.envelopes.iter().any(|e| e.item.version >= 3)
+        {
+            MapForm::Teeworlds07
+        } else {
+            MapForm::Ddnet
+        };
+    }
+
+    /// Decodes an item, padding one too short for its layout (kept verbatim, with a problem).
+    fn decode(
+        &mut self,
+        index: usize,
+        kind: MapItemKind,
+        ints: &[i32],
+        context: DecodeContext,
+    ) -> Option<(MapItem, Option<Vec<i32>>)> {
+        let error = match MapItem::decode(kind, ints, context) {
+            Ok(item) => return Some((item, None)),
+            Err(error) => error,
+        };
+        let raw = &self.df.items()[index];
+        let place = item_place(kind.name(), index, raw.type_id(), raw.id());
+        let mut padded = ints.to_vec();
+        padded.resize(PADDED_LEN.max(ints.len()), 0);
+        let message = crate::items::decode_item(self.df, index, context)
+            .err()
+            .map(|e| e.message().to_string())
+            .unwrap_or_else(|| error.to_string());
+        match MapItem::decode(kind, &padded, context) {
+            Ok(item) => {
+                self.problems.error(
+                    Some(place),
+                    None,
+                    format!("is too short for its layout ({message}); kept as it is"),
+                );
+                Some((item, Some(ints.to_vec())))
+            }
+            Err(_) => {
+                self.problems.error(
+                    Some(place),
+                    None,
+                    format!("does not decode ({message}); kept as it is"),
+                );
+                None
+            }
+        }
+    }
+
+    /// DDNet's bezier item counts when it has a tangent set per point, as DDNet requires.
+    fn attach_bezier(&mut self) {
+        let Some(points) = &mut self.map.points else {
+            return;
+        };
+        if points.bezier.is_some() {
+            return;
+        }
+        if let Some((id, item)) = &points.bezier_item {
+            if item.points.len() == points.points.len() {
+                points.bezier = Some(item.points.clone());
+            } else {
+                self.problems.warning(
+                    Some(item_place("envpoints bezier", 0, 0, *id)),
+                    None,
+                    format!(
+                        "holds {} tangent sets for {} points; ignored, as DDNet does",
+                        item.points.len(),
+                        points.points.len()
+                    ),
+                );
+            }
+        }
+    }
+
+    /// Inflates the layers' data in parallel and builds their content.
+    fn build_layers(&mut self) {
+        let wanted: Vec<usize> = self
+            .layer_items
+            .iter()
+            .flatten()
+            .filter_map(|item| content_data(&item.body))
+            .filter_map(|raw| usize::try_from(raw).ok())
+            .filter(|&index| index < self.df.data_count())
+            .collect::<HashSet<_>>()
+            .into_iter()
+            .collect();
+        let df = self.df;
+        let inflated: HashMap<usize, Result<Vec<u8>, Error>> = wanted
+            .par_iter()
+            .map(|&index| (index, df.data(index).map(Cow::into_owned)))
+            .collect();
+        let items = std::mem::take(&mut self.layer_items);
+        for (index, item) in items.into_iter().enumerate() {
+            let Some(item) = item else { continue };
+            let place = self.place("layer", index);
+            let content = self.layer_content(item.body, place, &inflated);
+            self.map.layers[index].content = content;
+        }
+    }
+
+    fn data_bytes<'d>(
+        &mut self,
+        raw: i32,
+        field: &'static str,
+        place: Option<ItemPlace>,
+        inflated: &'d HashMap<usize, Result<Vec<u8>, Error>>,
+    ) -> Option<&'d [u8]> {
+        let index = match Ref::<super::DataItem>::resolve(raw, self.df.data_count()) {
+            Ref::To(r) => r.index(),
+            Ref::None => {
+                self.problems
+                    .error(place, Some(field), "= -1: the layer has no data");
+                return None;
+            }
+            Ref::Dangling(raw) => {
+                self.problems.error(
+                    place,
+                    Some(field),
+                    format!(
+                        "= {raw} points past the {} data items",
+                        self.df.data_count()
+                    ),
+                );
+                return None;
+            }
+        };
+        match inflated.get(&index) {
+            Some(Ok(bytes)) => Some(bytes),
+            Some(Err(error)) => {
+                self.problems
+                    .error(place, Some(field), format!("data does not load: {error}"));
+                None
+            }
+            None => None,
+        }
+    }
+
+    fn layer_content(
+        &mut self,
+        body: LayerBody,
+        place: Option<ItemPlace>,
+        inflated: &HashMap<usize, Result<Vec<u8>, Error>>,
+    ) -> LayerContent {
+        match body {
+            LayerBody::Tilemap(item) => self.tilemap(item, place, inflated),
+            LayerBody::Quads(item) => {
+                let quads = self
+                    .data_bytes(item.data, "data", place, inflated)
+                    .and_then(|bytes| {
+                        self.records::<Quad>(bytes, item.num_quads, Quad::SIZE, "quads", place)
+                    });
+                LayerContent::Quads(QuadsLayer {
+                    item,
+                    quads,
+                    modified: false,
+                })
+            }
+            LayerBody::Sounds(item) => self.sounds(item, false, place, inflated),
+            LayerBody::DeprecatedSounds(item) => self.sounds(item, true, place, inflated),
+            LayerBody::Unknown(ints) => LayerContent::Unknown(ints),
+        }
+    }
+
+    fn sounds(
+        &mut self,
+        item: twcodec_schema::map::layer::SoundsLayer,
+        deprecated: bool,
+        place: Option<ItemPlace>,
+        inflated: &HashMap<usize, Result<Vec<u8>, Error>>,
+    ) -> LayerContent {
+        let sources = self
+            .data_bytes(item.data, "data", place, inflated)
+            .and_then(|bytes| {
+                if deprecated {
+                    self.records::<DeprecatedSoundSource>(
+                        bytes,
+                        item.num_sources,
+                        DeprecatedSoundSource::SIZE,
+                        "sources",
+                        place,
+                    )
+                    .map(|old| old.iter().map(DeprecatedSoundSource::upgrade).collect())
+                } else {
+                    self.records::<SoundSource>(
+                        bytes,
+                        item.num_sources,
+                        SoundSource::SIZE,
+                        "sources",
+                        place,
+                    )
+                }
+            });
+        LayerContent::Sounds(SoundsLayer {
+            item,
+            deprecated,
+            sources,
+            modified: false,
+        })
+    }
+
+    /// `count` records of `size` bytes from the start of `bytes`.
+    fn records<T: bytemuck::Pod>(
+        &mut self,
+        bytes: &[u8],
+        count: i32,
+        size: usize,
+        what: &str,
+        place: Option<ItemPlace>,
+    ) -> Option<Vec<T>> {
+        let need = usize::try_from(count)
+            .ok()
+            .and_then(|n| n.checked_mul(size));
+        match need {
+            Some(need) if need <= bytes.len() => Some(cast_ints(&bytes[..need])),
+            _ => {
+                self.problems.error(
+                    place,
+                    Some("data"),
+                    format!(
+                        "holds {} bytes, too few for {count} {what} of {size} bytes",
+                        bytes.len()
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    fn tilemap(
+        &mut self,
+        item: TilemapLayer,
+        place: Option<ItemPlace>,
+        inflated: &HashMap<usize, Result<Vec<u8>, Error>>,
+    ) -> LayerContent {
+        let mut kind = item.flags.kind();
+        if kind == PhysicsKind::Several {
+            self.problems.error(
+                place,
+                Some("flags"),
+                "sets several physics flags; read as a tiles layer",
+            );
+            kind = PhysicsKind::Tiles;
+        }
+        if item.tile_data().is_none() {
+            self.problems.error(
+                place,
+                Some("flags"),
+                format!(
+                    "make it a {kind:?} layer, but the item has no {kind:?} data index; read as a \
+                     tiles layer"
+                ),
+            );
+            kind = PhysicsKind::Tiles;
+        }
+        let field = match kind {
+            PhysicsKind::Tiles | PhysicsKind::Game | PhysicsKind::Several => "data",
+            PhysicsKind::Tele => "physics.tele",
+            PhysicsKind::Speedup => "physics.speedup",
+            PhysicsKind::Front => "physics.front",
+            PhysicsKind::Switch => "physics.switch",
+            PhysicsKind::Tune => "physics.tune",
+        };
+        let raw = match kind {
+            PhysicsKind::Tiles | PhysicsKind::Game | PhysicsKind::Several => item.data,
+            _ => item.tile_data().unwrap_or(item.data),
+        };
+        let count = match grid_len(item.width, item.height) {
+            Ok(count) => Some(count),
+            Err(error) => {
+                self.problems.error(place, Some("width"), error.to_string());
+                None
+            }
+        };
+        let bytes = self.data_bytes(raw, field, place, inflated);
+        let (width, height) = (item.width.max(0) as usize, item.height.max(0) as usize);
+        let skip = item.uses_tile_skip() && matches!(kind, PhysicsKind::Tiles | PhysicsKind::Game);
+        let mut decoder = TileDecoder {
+            problems: &mut self.problems,
+            place,
+            field,
+            width,
+            height,
+            count,
+            bytes,
+        };
+        match kind {
+            PhysicsKind::Tiles | PhysicsKind::Several => {
+                LayerContent::Tiles(decoder.tiles(item, skip))
+            }
+            PhysicsKind::Game => LayerContent::Game(decoder.tiles(item, skip)),
+            PhysicsKind::Front => LayerContent::Front(decoder.tiles(item, false)),
+            PhysicsKind::Tele => LayerContent::Tele(decoder.plain::<Tele>(item)),
+            PhysicsKind::Tune => LayerContent::Tune(decoder.plain::<Tune>(item)),
+            PhysicsKind::Speedup => LayerContent::Speedup(decoder.speedup(item)),
+            PhysicsKind::Switch => LayerContent::Switch(decoder.switch(item)),
+        }
+    }
+
+    /// Every check that needs the whole map.
+    fn check(&mut self) {
+        self.check_info();
+        self.check_images();
+        self.check_envelopes();
+        self.check_groups();
+        self.check_layers();
+        self.check_sounds();
+        self.check_automappers();
+    }
+
+    fn data_ref(&mut self, raw: i32, field: &'static str, place: Option<ItemPlace>) {
+        if let Ref::Dangling(raw) = Ref::<super::DataItem>::resolve(raw, self.df.data_count()) {
+            self.problems.error(
+                place,
+                Some(field),
+                format!(
+                    "= {raw} points past the {} data items",
+                    self.df.data_count()
+                ),
+            );
+        }
+    }
+
+    fn check_info(&mut self) {
+        let Some(info) = self.map.info.clone() else {
+            return;
+        };
+        let place = self.place("info", 0);
+        for (raw, field) in [
+            (info.item.author, "author"),
+            (info.item.map_version, "map_version"),
+            (info.item.credits, "credits"),
+            (info.item.license, "license"),
+        ] {
+            self.data_ref(raw, field, place);
+        }
+        if let Some(settings) = info.item.settings {
+            self.data_ref(settings, "settings", place);
+        }
+    }
+
+    fn check_images(&mut self) {
+        for index in 0..self.map.images.len() {
+            let item = self.map.images[index].item.clone();
+            let place = self.place("image", index);
+            self.data_ref(item.name, "name", place);
+            if let Some(ImageFormat::Other(format)) = item.format {
+                self.problems.warning(
+                    place,
+                    Some("format"),
+                    format!("= {format}: unknown; DDNet does not load the image"),
+                );
+            }
+            if item.external != 0 {
+                continue;
+            }
+            let data = match Ref::<super::DataItem>::resolve(item.data, self.df.data_count()) {
+                Ref::To(r) => r.index(),
+                Ref::None => {
+                    self.problems
+                        .error(place, Some("data"), "= -1, but the image is embedded");
+                    continue;
+                }
+                Ref::Dangling(raw) => {
+                    self.problems.error(
+                        place,
+                        Some("data"),
+                        format!(
+                            "= {raw} points past the {} data items",
+                            self.df.data_count()
+                        ),
+                    );
+                    continue;
+                }
+            };
+            let len = self.df.data_size(data).unwrap_or(0);
+            let image = &self.map.images[index];
+            let pixels = (item.width.max(0) as usize).saturating_mul(item.height.max(0) as usize);
+            match image.bytes_per_pixel(len) {
+                Some(bpp) if len < pixels.saturating_mul(bpp) => self.problems.error(
+                    place,
+                    Some("data"),
+                    format!(
+                        "holds {len} bytes, {}x{} pixels of {bpp} bytes need {}",
+                        item.width,
+                        item.height,
+                        pixels.saturating_mul(bpp)
+                    ),
+                ),
+                Some(3) if item.format.is_none() => self.problems.warning(
+                    place,
+                    Some("data"),
+                    "holds RGB pixels in a version-1 image (RGBA by the format)",
+                ),
+                _ => {}
+            }
+        }
+    }
+
+    fn check_envelopes(&mut self) {
+        let point_count = self.map.points.as_ref().map_or(0, |p| p.points.len());
+        let mut ranges: Vec<(usize, usize, usize)> = Vec::new();
+        for index in 0..self.map.envelopes.len() {
+            let envelope = self.map.envelopes[index].clone();
+            let place = self.place("envelope", index);
+            if let EnvelopeKind::Other(channels) = envelope.item.kind() {
+                self.problems.warning(
+                    place,
+                    Some("channels"),
+                    format!("= {channels}: not 1 (sound), 3 (position) or 4 (color)"),
+                );
+            }
+            let Some(range) = envelope.range(point_count) else {
+                self.problems.error(
+                    place,
+                    Some("start_point"),
+                    format!(
+                        "and num_points = {}..+{}: outside the {point_count} envelope points",
+                        envelope.item.start_point, envelope.item.num_points
+                    ),
+                );
+                continue;
+            };
+            if let Some(&(other, _, _)) = ranges
+                .iter()
+                .find(|&&(_, start, end)| start < range.end && range.start < end)
+            {
+                self.problems.error(
+                    place,
+                    Some("start_point"),
+                    format!(
+                        "and num_points = {}..+{}: overlap the points of envelope #{other}",
+                        envelope.item.start_point, envelope.item.num_points
+                    ),
+                );
+            }
+            ranges.push((index, range.start, range.end));
+            let unknown: Vec<i32> = envelope
+                .points(&self.map)
+                .iter()
+                .filter_map(|p| match p.curve() {
+                    twcodec_schema::map::envelope::CurveType::Unknown(value) => Some(value),
+                    _ => None,
+                })
+                .collect();
+            if !unknown.is_empty() {
+                self.problems.warning(
+                    place,
+                    None,
+                    format!(
+                        "has {} of unknown curve types {unknown:?}, drawn linear",
+                        if unknown.len() == 1 {
+                            "1 point".to_string()
+                        } else {
+                            format!("{} points", unknown.len())
+                        }
+                    ),
+                );
+            }
+        }
+    }
+
+    fn check_groups(&mut self) {
+        let layer_count = self.map.layers.len();
+        let mut layer_groups: Vec<Option<ItemRef<Group>>> = vec![None; layer_count];
+        for index in 0..self.map.groups.len() {
+            let item = &self.map.groups[index].item;
+            let (start, num) = (item.start_layer, item.num_layers);
+            let place = self.place("group", index);
+            let in_range = start >= 0
+                && num >= 0
+                && (start as usize).saturating_add(num as usize) <= layer_count;
+            if !in_range {
+                self.problems.error(
+                    place,
+                    Some("start_layer"),
+                    format!("and num_layers = {start}..+{num}: outside the {layer_count} layers"),
+                );
+            }
+            for layer in self.map.groups[index].layers(&self.map) {
+                if let Some(other) = layer_groups[layer.index()] {
+                    self.problems.error(
+                        place,
+                        Some("start_layer"),
+                        format!(
+                            "and num_layers = {start}..+{num}: layer #{} is in group #{} too",
+                            layer.index(),
+                            other.index()
+                        ),
+                    );
+                }
+                layer_groups[layer.index()] = Some(ItemRef::new(index));
+            }
+        }
+        for (index, group) in layer_groups.iter().enumerate() {
+            if group.is_none() {
+                let place = self.place("layer", index);
+                self.problems
+                    .warning(place, None, "is in no group; no game draws it");
+            }
+        }
+        self.map.layer_groups = layer_groups;
+    }
+
+    fn check_layers(&mut self) {
+        let mut last_of_kind: HashMap<&'static str, usize> = HashMap::new();
+        let game_group = self
+            .map
+            .game_layer()
+            .and_then(|(r, _)| self.map.group_of(r));
+        if self.map.game_layer().is_none() {
+            self.problems.error(None, None, "the map has no game layer");
+        }
+        for index in 0..self.map.layers.len() {
+            let layer = self.map.layers[index].clone();
+            let place = self.place("layer", index);
+            if layer.is_physics() {
+                if let Some(previous) = last_of_kind.insert(layer.kind_name(), index) {
+                    self.problems.warning(
+                        place,
+                        None,
+                        format!(
+                            "is a second {} layer (after layer #{previous}); the last one counts, \
+                             as in DDNet",
+                            layer.kind_name()
+                        ),
+                    );
+                }
+                let group = self.map.group_of(ItemRef::new(index));
+                if group.is_some() && group != game_group {
+                    self.problems.error(
+                        place,
+                        None,
+                        format!("is a {} layer outside the game group", layer.kind_name()),
+                    );
+                }
+            }
+            match &layer.content {
+                LayerContent::Quads(quads) => {
+                    self.image_ref(quads.item.image, place);
+                    let quads = quads.quads.as_deref().unwrap_or_default();
+                    let position = quads.iter().map(|q| q.position_envelope);
+                    self.envelope_uses(
+                        position,
+                        EnvelopeKind::Position,
+                        "quad.position_envelope",
+                        place,
+                    );
+                    let color = quads.iter().map(|q| q.color_envelope);
+                    self.envelope_uses(color, EnvelopeKind::Color, "quad.color_envelope", place);
+                }
+                LayerContent::Sounds(sounds) => {
+                    if let Ref::Dangling(raw) = self.map.sound_ref(sounds.item.sound) {
+                        self.problems.error(
+                            place,
+                            Some("sound"),
+                            format!("= {raw} points past the {} sounds", self.map.sounds.len()),
+                        );
+                    }
+                    let sources = sounds.sources.as_deref().unwrap_or_default();
+                    let position = sources.iter().map(|s| s.position_envelope);
+                    self.envelope_uses(
+                        position,
+                        EnvelopeKind::Position,
+                        "source.position_envelope",
+                        place,
+                    );
+                    let sound = sources.iter().map(|s| s.sound_envelope);
+                    self.envelope_uses(sound, EnvelopeKind::Sound, "source.sound_envelope", place);
+                }
+                LayerContent::Unknown(_) => {}
+                _ => {
+                    if let Some(tilemap) = layer.tilemap() {
+                        self.image_ref(tilemap.image, place);
+                        let color = std::iter::once(tilemap.color_envelope);
+                        self.envelope_uses(color, EnvelopeKind::Color, "color_envelope", place);
+                    }
+                }
+            }
+        }
+    }
+
+    fn image_ref(&mut self, raw: i32, place: Option<ItemPlace>) {
+        match self.map.image_ref(raw) {
+            Ref::Dangling(raw) => self.problems.error(
+                place,
+                Some("image"),
+                format!("= {raw} points past the {} images", self.map.images.len()),
+            ),
+            Ref::None if raw != -1 => self.problems.warning(
+                place,
+                Some("image"),
+                format!("= {raw}: negative, read as none (as DDNet does)"),
+            ),
+            _ => {}
+        }
+    }
+
+    /// References from a layer's quads or sources (or its tilemap) to envelopes that should
+    /// animate `kind` channels: one problem per field and value, with how many use it.
+    fn envelope_uses(
+        &mut self,
+        raws: impl Iterator<Item = i32>,
+        kind: EnvelopeKind,
+        field: &'static str,
+        place: Option<ItemPlace>,
+    ) {
+        let mut counts: std::collections::BTreeMap<i32, usize> = Default::default();
+        for raw in raws {
+            *counts.entry(raw).or_default() += 1;
+        }
+        let envelopes = self.map.envelopes.len();
+        for (raw, count) in counts {
+            let uses = if count == 1 {
+                String::new()
+            } else {
+                format!(" in {count} places")
+            };
+            match self.map.envelope_ref(raw) {
+                Ref::Dangling(raw) => self.problems.error(
+                    place,
+                    Some(field),
+                    format!("= {raw}{uses} points past the {envelopes} envelopes"),
+                ),
+                Ref::None if raw != -1 => self.problems.warning(
+                    place,
+                    Some(field),
+                    format!("= {raw}{uses}: negative, read as none (as DDNet does)"),
+                ),
+                Ref::To(r) if self.map[r].item.kind() != kind => self.problems.warning(
+                    place,
+                    Some(field),
+                    format!(
+                        "= {raw}{uses}: a {:?} envelope where a {kind:?} one belongs",
+                        self.map[r].item.kind()
+                    ),
+                ),
+                _ => {}
+            }
+        }
+    }
+
+    fn check_sounds(&mut self) {
+        for index in 0..self.map.sounds.len() {
+            let item = self.map.sounds[index].item.clone();
+            let place = self.place("sound", index);
+            self.data_ref(item.name, "name", place);
+            match Ref::<super::DataItem>::resolve(item.data, self.df.data_count()) {
+                Ref::To(r) => {
+                    let size = self.df.data_size(r.index()).unwrap_or(0);
+                    if usize::try_from(item.data_size).ok() != Some(size) {
+                        self.problems.warning(
+                            place,
+                            Some("data_size"),
+                            format!("= {}, but the data holds {size} bytes", item.data_size),
+                        );
+                    }
+                }
+                Ref::None if item.external == 0 => {
+                    self.problems
+                        .error(place, Some("data"), "= -1, but the sound is embedded")
+                }
+                Ref::None => {}
+                Ref::Dangling(raw) => self.problems.error(
+                    place,
+                    Some("data"),
+                    format!(
+                        "= {raw} points past the {} data items",
+                        self.df.data_count()
+                    ),
+                ),
+            }
+        }
+    }
+
+    fn check_automappers(&mut self) {
+        for index in 0..self.map.automappers.len() {
+            let item = self.map.automappers[index].item.clone();
+            let place = self.place("automapper", index);
+            let group = Ref::<Group>::resolve(item.group, self.map.groups.len());
+            let layer = group.get().and_then(|g| {
+                let layers: Vec<_> = self.map.groups[g.index()].layers(&self.map).collect();
+                usize::try_from(item.layer)
+                    .ok()
+                    .and_then(|i| layers.get(i).copied())
+            });
+            match (group, layer) {
+                (Ref::To(_), Some(layer)) => self.map.automappers[index].layer = Some(layer),
+                (Ref::To(_), None) => self.problems.error(
+                    place,
+                    Some("layer"),
+                    format!("= {}: the group has no such layer", item.layer),
+                ),
+                _ => self.problems.error(
+                    place,
+                    Some("group"),
+                    format!(
+                        "= {} points past the {} groups",
+                        item.group,
+                        self.map.groups.len()
+                    ),
+                ),
+            }
+        }
+    }
+}
+
+/// Decodes tile data into a layer's grid, reporting what does not fit.
+struct TileDecoder<'p, 'd> {
+    problems: &'p mut Problems,
+    place: Option<ItemPlace>,
+    field: &'static str,
+    width: usize,
+    height: usize,
+    count: Option<usize>,
+    bytes: Option<&'d [u8]>,
+}
+
+impl TileDecoder<'_, '_> {
+    fn layer<T: TileKind>(
+        item: TilemapLayer,
+        grid: Option<Grid<T>>,
+        layout: TileLayout,
+    ) -> TilesLayer<T> {
+        TilesLayer {
+            item,
+            grid,
+            layout,
+            modified: false,
+        }
+    }
+
+    fn wrong_size(&mut self, name: &str, size: usize) {
+        let (Some(bytes), Some(count)) = (self.bytes, self.count) else {
+            return;
+        };
+        self.problems.error(
+            self.place,
+            Some(self.field),
+            format!(
+                "holds {} bytes, {}x{} {name} tiles of {size} bytes need {}",
+                bytes.len(),
+                self.width,
+                self.height,
+                count.saturating_mul(size)
+            ),
+        );
+    }
+
+    /// Tiles of exactly `T`'s size, cast.
+    fn cast<T: TileKind>(&self) -> Option<Vec<T>> {
+        let (bytes, count) = (self.bytes?, self.count?);
+        (bytes.len() == count.checked_mul(std::mem::size_of::<T>())?)
+            .then(|| cast_tiles::<T>(bytes).ok().map(<[T]>::to_vec))
+            .flatten()
+    }
+
+    fn grid<T: TileKind>(&self, tiles: Vec<T>) -> Option<Grid<T>> {
+        Grid::new(self.width, self.height, tiles)
+    }
+
+    fn plain<T: TileKind>(&mut self, item: TilemapLayer) -> TilesLayer<T> {
+        let tiles = self.cast::<T>();
+        if tiles.is_none() {
+            self.wrong_size(T::NAME, std::mem::size_of::<T>());
+        }
+        let grid = tiles.and_then(|t| self.grid(t));
+        Self::layer(item, grid, TileLayout::Plain)
+    }
+
+    fn tiles(&mut self, item: TilemapLayer, skip: bool) -> TilesLayer<Tile> {
+        if !skip {
+            return self.plain(item);
+        }
+        let expanded = match (self.bytes, self.count) {
+            (Some(bytes), Some(count)) => match cast_tiles::<Tile>(bytes) {
+                Ok(compressed) => expand_skip(compressed, count).map_err(|e| e.to_string()),
+                Err(error) => Err(error.to_string()),
+            },
+            _ => Err(String::new()),
+        };
+        match expanded {
+            Ok(tiles) => {
+                let grid = self.grid(tiles);
+                Self::layer(item, grid, TileLayout::Skip)
+            }
+            Err(message) => {
+                if !message.is_empty() {
+                    self.problems.error(self.place, Some(self.field), message);
+                }
+                Self::layer(item, None, TileLayout::Skip)
+            }
+        }
+    }
+
+    fn old_layout(&mut self, what: &str) {
+        self.problems.warning(
+            self.place,
+            Some(self.field),
+            format!("holds {what} of old DDRace maps; read as current ones (DDNet refuses them)"),
+        );
+    }
+
+    fn speedup(&mut self, item: TilemapLayer) -> TilesLayer<Speedup> {
+        if let Some(tiles) = self.cast::<Speedup>() {
+            let grid = self.grid(tiles);
+            return Self::layer(item, grid, TileLayout::Plain);
+        }
+        if let Some(old) = self.cast::<OldSpeedup>() {
+            self.old_layout("4-byte speedup tiles");
+            let grid = self.grid(old.iter().map(OldSpeedup::upgrade).collect());
+            return Self::layer(item, grid, TileLayout::OldSpeedup);
+        }
+        self.wrong_size("Speedup", 6);
+        Self::layer(item, None, TileLayout::Plain)
+    }
+
+    fn switch(&mut self, item: TilemapLayer) -> TilesLayer<Switch> {
+        if let Some(tiles) = self.cast::<Switch>() {
+            let grid = self.grid(tiles);
+            return Self::layer(item, grid, TileLayout::Plain);
+        }
+        if let Some(old) = self.cast::<OldSwitch2>() {
+            self.old_layout("2-byte switch tiles");
+            let grid = self.grid(old.iter().map(OldSwitch2::upgrade).collect());
+            return Self::layer(item, grid, TileLayout::OldSwitch2);
+        }
+        if let Some(old) = self.cast::<OldSwitch3>() {
+            self.old_layout("3-byte switch tiles");
+            let grid = self.grid(old.iter().map(OldSwitch3::upgrade).collect());
+            return Self::layer(item, grid, TileLayout::OldSwitch3);
+        }
+        self.wrong_size("Switch", 4);
+        Self::layer(item, None, TileLayout::Plain)
+    }
+}
+
+/// The data index a layer body's content lives in.
+fn content_data(body: &LayerBody) -> Option<i32> {
+    match body {
+        LayerBody::Tilemap(t) => Some(match t.flags.kind() {
+            PhysicsKind::Tiles | PhysicsKind::Game | PhysicsKind::Several => t.data,
+            _ => t.tile_data().unwrap_or(t.data),
+        }),
+        LayerBody::Quads(q) => Some(q.data),
+        LayerBody::Sounds(s) | LayerBody::DeprecatedSounds(s) => Some(s.data),
+        LayerBody::Unknown(_) => None,
+    }
+}
+
+fn points(id: u16, item: EnvPointsItem) -> EnvelopePoints {
+    match item {
+        EnvPointsItem::Points {
+            points,
+            unknown_tail,
+        } => EnvelopePoints {
+            id,
+            points,
+            bezier: None,
+            wide: false,
+            unknown_tail,
+            bezier_item: None,
+            modified: false,
+        },
+        EnvPointsItem::Points22 {
+            points,
+            unknown_tail,
+        } => EnvelopePoints {
+            id,
+            points: points.iter().map(|p| p.point).collect(),
+            bezier: Some(points.iter().map(|p| p.bezier).collect()),
+            wide: true,
+            unknown_tail,
+            bezier_item: None,
+            modified: false,
+        },
+    }
+}
+
+fn item_place(kind: &'static str, index: usize, type_id: u16, id: u16) -> ItemPlace {
+    ItemPlace {
+        kind,
+        index,
+        type_id,
+        id,
+    }
+}
+
+/// A datafile item kept as an [`OtherItem`].
+fn other_item(df: &Datafile) -> impl Fn(&twcodec_schema::datafile::Item) -> OtherItem + '_ {
+    move |item| OtherItem {
+        type_id: item.type_id(),
+        id: item.id(),
+        uuid: df.uuid_of_type(item.type_id()),
+        ints: item.data.clone(),
+    }
+}

@@ -1,0 +1,110 @@
+//! The map graph: every corpus map loads leniently with its problems reviewed; writing it back
+//! keeps every item and data item; DDNet -> 0.7 -> DDNet keeps every tile.
+
+mod common;
+
+use std::path::Path;
+
+use common::*;
+use twcodec::map::{Layer, LayerContent};
+use twcodec::{Datafile, Map, MapForm};
+
+fn name(path: &Path) -> String {
+    path.file_name().unwrap().to_string_lossy().into_owned()
+}
+
+#[test]
+fn every_corpus_map_loads_and_its_problems_are_reviewed() {
+    let Some(maps) = corpus_maps() else { return };
+    let mut report = String::new();
+    for path in &maps {
+        let map = Map::load(path).unwrap_or_else(|e| panic!("{e}"));
+        report.push_str(&format!("{} ({:?}):\n", name(path), map.form()));
+        for problem in map.problems() {
+            report.push_str(&format!("  {:?}: {problem}\n", problem.severity));
+        }
+    }
+    insta_settings().bind(|| insta::assert_snapshot!("map_graph_corpus_problems", report));
+}
+
+/// Items and uncompressed data of two datafiles are equal.
+fn assert_same(original: &Datafile, written: &Datafile, what: &str) {
+    assert_eq!(written.items(), original.items(), "{what}: items");
+    assert_eq!(
+        written.data_count(),
+        original.data_count(),
+        "{what}: data count"
+    );
+    for index in 0..original.data_count() {
+        assert!(
+            written.data(index).unwrap() == original.data(index).unwrap(),
+            "{what}: data #{index}"
+        );
+    }
+}
+
+#[test]
+fn unmodified_maps_write_back_every_item_and_data_item() {
+    let Some(maps) = corpus_maps() else { return };
+    for path in &maps {
+        let bytes = std::fs::read(path).unwrap();
+        let original = Datafile::parse(&bytes).unwrap();
+        let map = Map::from_datafile(&original).unwrap();
+        let written = map.to_bytes().unwrap();
+        let reread = Datafile::parse(&written).unwrap();
+        assert_same(&original, &reread, &name(path));
+        // Unchanged data keeps its stored bytes, so the file comes back byte for byte.
+        assert!(written == bytes, "{}: not byte-identical", name(path));
+    }
+}
+
+/// Every tile of every tile layer, by layer.
+fn tiles(map: &Map) -> Vec<Vec<u8>> {
+    use twcodec::schema::map::tile::tiles_as_bytes;
+    map.layers()
+        .iter()
+        .filter_map(|layer: &Layer| {
+            Some(match layer.content() {
+                LayerContent::Tiles(t) | LayerContent::Game(t) | LayerContent::Front(t) => {
+                    tiles_as_bytes(t.grid()?.tiles()).to_vec()
+                }
+                LayerContent::Tele(t) => tiles_as_bytes(t.grid()?.tiles()).to_vec(),
+                LayerContent::Speedup(t) => tiles_as_bytes(t.grid()?.tiles()).to_vec(),
+                LayerContent::Switch(t) => tiles_as_bytes(t.grid()?.tiles()).to_vec(),
+                LayerContent::Tune(t) => tiles_as_bytes(t.grid()?.tiles()).to_vec(),
+                _ => return None,
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn ddnet_to_07_and_back_keeps_every_tile() {
+    let Some(maps) = corpus_maps() else { return };
+    for path in &maps {
+        let mut map = Map::load(path).unwrap();
+        if map.form() == MapForm::Teeworlds03 {
+            continue;
+        }
+        let before = tiles(&map);
+        map.convert(MapForm::Teeworlds07).unwrap();
+        let seven = Map::parse(&map.to_bytes().unwrap()).unwrap();
+        assert_eq!(
+            tiles(&seven),
+            before,
+            "{}: tiles in the 0.7 form",
+            name(path)
+        );
+        let mut back = seven;
+        back.convert(MapForm::Ddnet).unwrap();
+        let ddnet = Map::parse(&back.to_bytes().unwrap()).unwrap();
+        assert_eq!(
+            tiles(&ddnet),
+            before,
+            "{}: tiles back in the DDNet form",
+            name(path)
+        );
+        assert_eq!(ddnet.layers().len(), map.layers().len());
+        assert_eq!(ddnet.envelopes().len(), map.envelopes().len());
+    }
+}

@@ -317,3 +317,394 @@ mod tests {
         assert!("70000".parse::<TypeFilter>().is_err());
     }
 }
+
+/// What [`map_dump`] includes besides the items.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct DumpOptions {
+    /// An ASCII preview of the game layer.
+    pub preview: bool,
+}
+
+/// The whole map as a serializable tree: what `twcodec dump` prints as text or JSON.
+pub fn map_dump(map: &crate::Map, options: DumpOptions) -> serde_json::Value {
+    map_view::dump(map, options)
+}
+
+/// `twcodec dump --format text`: the map, one field per line, groups holding their layers.
+pub fn map_text(map: &crate::Map, options: DumpOptions) -> String {
+    let mut value = map_dump(map, options);
+    let preview = value
+        .as_object_mut()
+        .and_then(|fields| fields.shift_remove("game_layer_preview"));
+    let mut out = String::new();
+    render_value(&value, 0, &mut out);
+    if let Some(serde_json::Value::Array(lines)) = preview {
+        let _ = writeln!(out, "game layer preview:");
+        for line in lines {
+            let _ = writeln!(out, "  |{}|", line.as_str().unwrap_or_default());
+        }
+        let _ = writeln!(out, "  {}", map_view::PREVIEW_LEGEND);
+    }
+    out
+}
+
+/// `twcodec dump --format json`: the map as pretty JSON.
+pub fn map_json(map: &crate::Map, options: DumpOptions) -> String {
+    serde_json::to_string_pretty(&map_dump(map, options)).unwrap_or_default()
+}
+
+mod map_view {
+    //! The serializable view of a map behind [`super::map_dump`].
+
+    use serde::Serialize;
+    use serde_json::{json, Value};
+    use twcodec_schema::map::envelope::EnvPoint;
+    use twcodec_schema::map::tile::{tiles_as_bytes, TileKind};
+
+    use super::DumpOptions;
+    use crate::map::{Grid, Layer, LayerContent, Map, TilesLayer};
+
+    pub(super) const PREVIEW_LEGEND: &str = "legend: # solid, % unhookable, x death, ~ freeze, \
+        + unfreeze, [ start, ] finish, S spawn, F flag, o pickup, ? other";
+
+    fn to_value(value: impl Serialize) -> Value {
+        serde_json::to_value(value).unwrap_or(Value::Null)
+    }
+
+    /// An object's own fields followed by its schema item's fields.
+    fn with_item(mut head: Value, item: impl Serialize) -> Value {
+        if let (Some(head), Value::Object(fields)) = (head.as_object_mut(), to_value(item)) {
+            for (key, value) in fields {
+                head.insert(key, value);
+            }
+        }
+        head
+    }
+
+    pub(super) fn dump(map: &Map, options: DumpOptions) -> Value {
+        let mut root = json!({
+            "form": to_value(map.form()),
+            "version": map.version(),
+        });
+        let fields = root.as_object_mut().expect("a json! object");
+        if let Some(info) = map.info() {
+            fields.insert(
+                "info".into(),
+                with_item(
+                    json!({
+                        "author_text": info.author(map),
+                        "map_version_text": info.map_version(map),
+                        "credits_text": info.credits(map),
+                        "license_text": info.license(map),
+                        "settings_text": info.settings(map),
+                    }),
+                    info.item(),
+                ),
+            );
+        }
+        fields.insert("images".into(), images(map));
+        fields.insert("sounds".into(), sounds(map));
+        fields.insert("envelopes".into(), envelopes(map));
+        fields.insert("groups".into(), groups(map));
+        let orphans: Vec<Value> = map
+            .layer_refs()
+            .filter(|&r| map.group_of(r).is_none())
+            .map(|r| layer(map, r.index(), &map[r]))
+            .collect();
+        if !orphans.is_empty() {
+            fields.insert("layers_in_no_group".into(), Value::Array(orphans));
+        }
+        if !map.other_items().is_empty() {
+            fields.insert(
+                "other_items".into(),
+                Value::Array(
+                    map.other_items()
+                        .iter()
+                        .map(|o| {
+                            json!({"type": o.type_id, "id": o.id, "uuid": o.uuid.map(|u| u.to_string()), "ints": o.ints})
+                        })
+                        .collect(),
+                ),
+            );
+        }
+        let problems: Vec<String> = map
+            .problems()
+            .iter()
+            .map(|p| format!("{:?}: {p}", p.severity).to_lowercase_first())
+            .collect();
+        fields.insert("problems".into(), to_value(problems));
+        if options.preview {
+            if let Some((_, game)) = map.game_layer() {
+                fields.insert("game_layer_preview".into(), to_value(preview(game)));
+            }
+        }
+        root
+    }
+
+    trait LowercaseFirst {
+        fn to_lowercase_first(self) -> String;
+    }
+
+    impl LowercaseFirst for String {
+        fn to_lowercase_first(self) -> String {
+            let mut chars = self.chars();
+            match chars.next() {
+                Some(first) => first.to_lowercase().chain(chars).collect(),
+                None => self,
+            }
+        }
+    }
+
+    fn images(map: &Map) -> Value {
+        Value::Array(
+            map.images()
+                .iter()
+                .enumerate()
+                .map(|(index, image)| {
+                    let pixels = if image.is_external() {
+                        "external".to_string()
+                    } else {
+                        match image.data(map).get().map(|d| map.data(d)) {
+                            Some(Ok(bytes)) => match image.bytes_per_pixel(bytes.len()) {
+                                Some(bpp) => format!(
+                                    "embedded {}, {} bytes, crc32 {:08x}",
+                                    if bpp == 3 { "RGB" } else { "RGBA" },
+                                    bytes.len(),
+                                    crc32fast::hash(&bytes)
+                                ),
+                                None => format!("embedded, {} bytes, unknown format", bytes.len()),
+                            },
+                            Some(Err(error)) => format!("embedded, data does not load: {error}"),
+                            None => "embedded, no data".to_string(),
+                        }
+                    };
+                    with_item(
+                        json!({"index": index, "id": image.id(), "name_text": image.name(map), "pixels": pixels}),
+                        image.item(),
+                    )
+                })
+                .collect(),
+        )
+    }
+
+    fn sounds(map: &Map) -> Value {
+        Value::Array(
+            map.sounds()
+                .iter()
+                .enumerate()
+                .map(|(index, sound)| {
+                    let data = match sound.data(map) {
+                        Ok(bytes) => format!("{} bytes, crc32 {:08x}", bytes.len(), crc32fast::hash(&bytes)),
+                        Err(error) => format!("none: {}", error.message()),
+                    };
+                    with_item(
+                        json!({"index": index, "id": sound.id(), "name_text": sound.name(map), "opus": data}),
+                        sound.item(),
+                    )
+                })
+                .collect(),
+        )
+    }
+
+    fn point(
+        point: &EnvPoint,
+        bezier: Option<&twcodec_schema::map::envelope::EnvPointBezier>,
+    ) -> Value {
+        let mut value = json!({
+            "time": point.time,
+            "curve": format!("{:?}", point.curve()),
+            "values": point.values,
+        });
+        if let (Some(bezier), Some(fields)) = (bezier, value.as_object_mut()) {
+            if *bezier != Default::default() {
+                fields.insert("bezier".into(), to_value(bezier));
+            }
+        }
+        value
+    }
+
+    fn envelopes(map: &Map) -> Value {
+        Value::Array(
+            map.envelopes()
+                .iter()
+                .enumerate()
+                .map(|(index, envelope)| {
+                    let bezier = envelope.bezier(map);
+                    let points: Vec<Value> = envelope
+                        .points(map)
+                        .iter()
+                        .enumerate()
+                        .map(|(i, p)| point(p, bezier.and_then(|b| b.get(i))))
+                        .collect();
+                    let mut value = with_item(
+                        json!({"index": index, "id": envelope.id(), "kind": format!("{:?}", envelope.item().kind())}),
+                        envelope.item(),
+                    );
+                    if let Some(fields) = value.as_object_mut() {
+                        fields.insert("points".into(), Value::Array(points));
+                    }
+                    value
+                })
+                .collect(),
+        )
+    }
+
+    fn groups(map: &Map) -> Value {
+        Value::Array(
+            map.group_refs()
+                .map(|r| {
+                    let group = &map[r];
+                    let layers: Vec<Value> = group
+                        .layers(map)
+                        .filter(|&l| map.group_of(l) == Some(r))
+                        .map(|l| layer(map, l.index(), &map[l]))
+                        .collect();
+                    let mut value =
+                        with_item(json!({"index": r.index(), "id": group.id()}), group.item());
+                    if let Some(fields) = value.as_object_mut() {
+                        fields.insert("layers".into(), Value::Array(layers));
+                    }
+                    value
+                })
+                .collect(),
+        )
+    }
+
+    fn layer(map: &Map, index: usize, layer: &Layer) -> Value {
+        let mut value = json!({
+            "index": index,
+            "id": layer.id(),
+            "kind": layer.kind_name(),
+            "name": layer.name(),
+            "header": to_value(layer.header()),
+        });
+        let Some(fields) = value.as_object_mut() else {
+            return value;
+        };
+        let r = crate::map::ItemRef::new(index);
+        if let Some(automapper) = map.automapper_of(r) {
+            fields.insert("automapper".into(), to_value(automapper.item()));
+        }
+        let (item, content) = match layer.content() {
+            LayerContent::Tiles(t) | LayerContent::Game(t) | LayerContent::Front(t) => tiles(t),
+            LayerContent::Tele(t) => tiles(t),
+            LayerContent::Speedup(t) => tiles(t),
+            LayerContent::Switch(t) => tiles(t),
+            LayerContent::Tune(t) => tiles(t),
+            LayerContent::Quads(q) => (
+                to_value(q.item()),
+                (
+                    "quads",
+                    q.quads().map_or(Value::Null, |quads| to_value(quads)),
+                ),
+            ),
+            LayerContent::Sounds(s) => (
+                to_value(s.item()),
+                (
+                    "sources",
+                    s.sources().map_or(Value::Null, |sources| to_value(sources)),
+                ),
+            ),
+            LayerContent::Unknown(ints) => (json!({}), ("ints", to_value(ints))),
+        };
+        if let Value::Object(item) = item {
+            for (key, field) in item {
+                fields.insert(key, field);
+            }
+        }
+        fields.insert(content.0.into(), content.1);
+        value
+    }
+
+    /// A tile layer's item and the summary of its tiles: counts per tile id, a hash.
+    fn tiles<T: TileKind + TileId>(layer: &TilesLayer<T>) -> (Value, (&'static str, Value)) {
+        let summary = match layer.grid() {
+            Some(grid) => summary(grid, layer),
+            None => Value::Null,
+        };
+        (to_value(layer.item()), ("tiles", summary))
+    }
+
+    fn summary<T: TileKind + TileId>(grid: &Grid<T>, layer: &TilesLayer<T>) -> Value {
+        let mut counts = [0usize; 256];
+        for tile in grid.tiles() {
+            counts[usize::from(tile.tile_id())] += 1;
+        }
+        let counts: serde_json::Map<String, Value> = counts
+            .iter()
+            .enumerate()
+            .filter(|(_, &n)| n > 0)
+            .map(|(id, &n)| (id.to_string(), Value::from(n)))
+            .collect();
+        json!({
+            "size": format!("{}x{}", grid.width(), grid.height()),
+            "layout": to_value(layer.layout()),
+            "counts_by_id": Value::Object(counts),
+            "crc32": format!("{:08x}", crc32fast::hash(tiles_as_bytes(grid.tiles()))),
+        })
+    }
+
+    /// The byte of a tile that says what it is.
+    pub(super) trait TileId {
+        fn tile_id(&self) -> u8;
+    }
+
+    macro_rules! tile_id {
+        ($($ty:ty),*) => {$(
+            impl TileId for $ty {
+                fn tile_id(&self) -> u8 {
+                    self.id
+                }
+            }
+        )*};
+    }
+
+    use twcodec_schema::map::tile::{Speedup, Switch, Tele, Tile, Tune};
+    tile_id!(Tile, Tele, Speedup, Switch, Tune);
+
+    /// What a game tile id looks like in the preview, and how much it matters when a block of
+    /// tiles shares one character (DDNet game tile ids; entities from 192).
+    fn glyph(id: u8) -> (char, u8) {
+        match id {
+            0 => (' ', 0),
+            1 => ('#', 5),
+            2 => ('x', 6),
+            3 => ('%', 4),
+            9 | 12 => ('~', 3),
+            11 | 13 => ('+', 2),
+            33 => ('[', 7),
+            34 => (']', 7),
+            192..=194 => ('S', 9),
+            195 | 196 => ('F', 9),
+            197..=255 => ('o', 8),
+            _ => ('?', 1),
+        }
+    }
+
+    /// The game layer as text, at most 120 columns: each character stands for a square block of
+    /// tiles and shows its most important tile.
+    fn preview(game: &TilesLayer<Tile>) -> Vec<String> {
+        let Some(grid) = game.grid() else {
+            return Vec::new();
+        };
+        let scale = grid.width().div_ceil(120).max(1);
+        (0..grid.height().div_ceil(scale))
+            .map(|by| {
+                (0..grid.width().div_ceil(scale))
+                    .map(|bx| {
+                        let mut best = (' ', 0);
+                        for y in by * scale..((by + 1) * scale).min(grid.height()) {
+                            for x in bx * scale..((bx + 1) * scale).min(grid.width()) {
+                                let g = glyph(grid.get(x, y).map_or(0, |t| t.id));
+                                if g.1 > best.1 {
+                                    best = g;
+                                }
+                            }
+                        }
+                        best.0
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+}

@@ -158,8 +158,8 @@ impl Error {
         self
     }
 
-    /// Sets the path of the file, unless one is set already.
-    pub(crate) fn with_path(mut self, path: &Path) -> Error {
+    /// Names the file the error is about, unless a path is set already.
+    pub fn with_path(mut self, path: &Path) -> Error {
         self.inner.path.get_or_insert_with(|| path.to_owned());
         self
     }

@@ -3,34 +3,33 @@
 //! # Quick start
 //!
 //! ```
-//! use twcodec::{Datafile, DatafileWriter};
+//! use twcodec::map::LayerContent;
+//! use twcodec::{Datafile, Map, MapForm};
 //!
 //! # let bytes = twcodec::sample::datafile();
-//! // Parse a datafile (or `Datafile::open("map.map")`): every count, offset and size is checked.
-//! let df = Datafile::parse(&bytes)?;
-//! println!("version {} with {} items", df.version(), df.items().len());
-//! for warning in df.warnings() {
-//!     println!("warning: {warning}");
+//! // A map graph (or `Map::load("map.map")`): every item typed, every reference checked.
+//! let mut map = Map::parse(&bytes)?;
+//! for problem in map.problems() {
+//!     println!("{:?}: {problem}", problem.severity);
+//! }
+//! let (game, tiles) = map.game_layer().expect("a game layer");
+//! let grid = tiles.grid().expect("its tiles");
+//! println!("game layer {}x{} in group {:?}", grid.width(), grid.height(), map.group_of(game));
+//! for layer in map.layers() {
+//!     if let LayerContent::Quads(quads) = layer.content() {
+//!         println!("{} quads, image {:?}", quads.quads().map_or(0, |q| q.len()), layer.image(&map));
+//!     }
 //! }
 //!
-//! // Items by type, by (type, id), or by UUID for DDNet's UUID item types.
-//! let layers = df.items_of_type(5);
-//! let info = df.item(1, 0);
-//! # assert_eq!(layers.len(), 1);
-//! # assert!(info.is_some());
+//! // Written back unmodified, it is the same file; converted, it is a Teeworlds 0.7 map.
+//! assert_eq!(map.to_bytes()?, bytes);
+//! map.convert(MapForm::Teeworlds07)?;
+//! let seven = map.to_bytes()?;
 //!
-//! // Data items are inflated on request, to exactly their declared size.
-//! let tiles = df.data(5)?;
-//! # assert_eq!(tiles.len(), 8 * 5 * 4);
-//!
-//! // Write it back: unchanged data keeps its compressed bytes, so this is byte-identical.
-//! let mut out = Vec::new();
-//! df.write(&mut out)?;
-//! assert_eq!(out, bytes);
-//!
-//! // Or build a datafile, here a version-3 copy.
-//! let v3 = DatafileWriter::from_datafile(&df).version(twcodec::Version::V3).to_vec()?;
-//! assert_eq!(Datafile::parse(&v3)?.data(5)?, tiles);
+//! // The datafile layer underneath: items as ints, data inflated on request.
+//! let df = Datafile::parse(&seven)?;
+//! println!("version {} with {} items", df.version(), df.items().len());
+//! # assert!(Map::parse(&seven)?.game_layer().is_some());
 //! # Ok::<(), twcodec::Error>(())
 //! ```
 //!
@@ -39,11 +38,15 @@
 //! Data flows one way through two layers:
 //!
 //! ```text
-//! bytes --schema (binrw)--> raw items --reader checks--> Datafile --DatafileWriter--> bytes
+//! bytes --schema (binrw)--> raw items --reader checks--> Datafile --resolver--> Map
+//! Map --map writer--> DatafileWriter --schema--> bytes
 //! ```
 //!
 //! - [`schema`] (the `twcodec-schema` crate) describes every on-disk structure once, as binrw
 //!   derives, for reading and writing. It knows layouts and versions, nothing else.
+//! - [`Map`] is the map graph: the resolver ([`map`]'s `resolve` module, which lists every
+//!   check) turns items into typed arenas with checked references ([`map::ItemRef`]); the map
+//!   writer turns them back, losslessly, or converted between DDNet's and Teeworlds 0.7's form.
 //! - [`Datafile`] reads through the schema piece by piece and checks every count against the
 //!   length of the file before it sizes an allocation; its module doc lists every check.
 //!   What real files contain (old size fields, trailing bytes, duplicate UUID index items) is

@@ -6,9 +6,10 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
-use twcodec::dump::{self, TypeFilter};
-use twcodec::{Datafile, DatafileWriter, Error, Version};
+use clap::{Parser, Subcommand, ValueEnum};
+use twcodec::dump::{self, DumpOptions, TypeFilter};
+use twcodec::map::Severity;
+use twcodec::{Datafile, DatafileWriter, Error, LoadMode, Map, MapForm, Version};
 
 /// Read, write and explain Teeworlds and DDNet datafiles.
 ///
@@ -39,6 +40,25 @@ enum Command {
         #[arg(long)]
         decode: bool,
     },
+    /// The whole map, resolved: every item and field, tile layers summarized.
+    Dump {
+        /// The map.
+        file: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Add an ASCII preview of the game layer.
+        #[arg(long)]
+        tiles: bool,
+    },
+    /// Check a map: list what the resolver finds; exit 1 on errors with --strict.
+    Check {
+        /// The map.
+        file: PathBuf,
+        /// Report broken references, ranges and data as errors (exit 1) instead of warnings.
+        #[arg(long)]
+        strict: bool,
+    },
     /// Write a datafile back; lossless unless asked to change something.
     Resave {
         /// The datafile to read.
@@ -55,7 +75,29 @@ enum Command {
         #[arg(long, default_value_t = twcodec::DEFAULT_COMPRESSION_LEVEL,
               value_parser = clap::value_parser!(u32).range(0..=9))]
         level: u32,
+        /// Convert the map to this game's form (through the map graph).
+        #[arg(long, value_enum)]
+        to: Option<Target>,
     },
+}
+
+/// Output formats of `dump`.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum Format {
+    /// One field per line.
+    Text,
+    /// JSON.
+    Json,
+}
+
+/// Map forms `resave --to` converts to.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum Target {
+    /// DDNet (and Teeworlds 0.6).
+    Ddnet,
+    /// Teeworlds 0.7.
+    #[value(name = "0.7")]
+    Teeworlds07,
 }
 
 fn parse_version(text: &str) -> Result<Version, String> {
@@ -68,7 +110,7 @@ fn parse_version(text: &str) -> Result<Version, String> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli.command) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(error) => {
             eprintln!("twcodec: {error}");
             ExitCode::from(1)
@@ -76,7 +118,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(command: Option<Command>) -> Result<(), Error> {
+fn run(command: Option<Command>) -> Result<ExitCode, Error> {
     match command {
         None => {
             let sample = Datafile::from_bytes(twcodec::sample::datafile())?;
@@ -96,20 +138,44 @@ fn run(command: Option<Command>) -> Result<(), Error> {
                 print!("{}", dump::items(&datafile, type_filter));
             }
         }
+        Some(Command::Dump {
+            file,
+            format,
+            tiles,
+        }) => {
+            let map = Map::load(&file)?;
+            let options = DumpOptions { preview: tiles };
+            match format {
+                Format::Text => print!("{}", dump::map_text(&map, options)),
+                Format::Json => println!("{}", dump::map_json(&map, options)),
+            }
+        }
+        Some(Command::Check { file, strict }) => return check(&file, strict),
         Some(Command::Resave {
             input,
             output,
             version,
             recompress,
             level,
+            to,
         }) => {
             let datafile = open(&input)?;
             for warning in datafile.warnings() {
                 eprintln!("twcodec: warning: {}: {warning}", input.display());
             }
-            let mut writer = DatafileWriter::from_datafile(&datafile)
-                .recompress(recompress)
-                .compression_level(level);
+            let writer = match to {
+                None => DatafileWriter::from_datafile(&datafile),
+                Some(target) => {
+                    let mut map = Map::from_datafile(&datafile).map_err(|e| e.with_path(&input))?;
+                    map.convert(match target {
+                        Target::Ddnet => MapForm::Ddnet,
+                        Target::Teeworlds07 => MapForm::Teeworlds07,
+                    })
+                    .map_err(|e| e.with_path(&input))?;
+                    map.to_datafile()?
+                }
+            };
+            let mut writer = writer.recompress(recompress).compression_level(level);
             if let Some(version) = version {
                 writer = writer.version(version);
             }
@@ -117,7 +183,34 @@ fn run(command: Option<Command>) -> Result<(), Error> {
             println!("wrote {}", output.display());
         }
     }
-    Ok(())
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `check`: every problem on a line; errors only count in strict mode.
+fn check(file: &Path, strict: bool) -> Result<ExitCode, Error> {
+    let map = Map::load_with(file, LoadMode::Lenient)?;
+    let mut errors = 0;
+    for problem in map.problems() {
+        let is_error = strict && problem.severity == Severity::Error;
+        errors += usize::from(is_error);
+        let label = if is_error { "error" } else { "warning" };
+        println!("{label}: {problem}");
+    }
+    let warnings = map.problems().len() - errors;
+    println!(
+        "{}: {errors} errors, {warnings} warnings{}",
+        file.display(),
+        if strict {
+            ""
+        } else {
+            " (lenient: use --strict to fail on errors)"
+        }
+    );
+    Ok(if errors > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn open(path: &Path) -> Result<Datafile, Error> {

@@ -303,7 +303,12 @@ impl Resolver<'_> {
             Err(error) => error,
         };
         let raw = &self.df.items()[index];
-        let place = item_place(kind.name(), index, raw.type_id(), raw.id());
+        // Items of one type follow each other: the place is the index among them.
+        let within_type = self.df.items()[..index]
+            .iter()
+            .filter(|other| other.type_id() == raw.type_id())
+            .count();
+        let place = item_place(kind.name(), within_type, raw.type_id(), raw.id());
         let mut padded = ints.to_vec();
         padded.resize(PADDED_LEN.max(ints.len()), 0);
         let message = crate::items::decode_item(self.df, index, context)
@@ -520,17 +525,18 @@ impl Resolver<'_> {
             self.problems.error(
                 place,
                 Some("flags"),
-                "sets several physics flags; read as a tiles layer",
+                "set several physics flags; read as a tiles layer",
             );
             kind = PhysicsKind::Tiles;
         }
         if item.tile_data().is_none() {
+            let name = format!("{kind:?}").to_lowercase();
             self.problems.error(
                 place,
                 Some("flags"),
                 format!(
-                    "make it a {kind:?} layer, but the item has no {kind:?} data index; read as a \
-                     tiles layer"
+                    "= [\"{name}\"], but the item has no {name} data index (a mod's flag?); read \
+                     as a tiles layer"
                 ),
             );
             kind = PhysicsKind::Tiles;

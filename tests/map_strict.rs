@@ -1,0 +1,146 @@
+//! Strict loading of broken maps: each map is one generator line away from the sample (which
+//! loads strictly without a problem); each error names the item and the field.
+
+mod common;
+
+use common::*;
+use twcodec::{Datafile, DatafileWriter, LoadMode, Map};
+
+/// The sample with one item's ints changed.
+fn with_item(type_id: u16, id: u16, change: impl FnOnce(&mut Vec<i32>)) -> Vec<u8> {
+    let sample = Datafile::parse(&twcodec::sample::datafile()).unwrap();
+    let mut writer = DatafileWriter::from_datafile(&sample);
+    let item = writer
+        .items_mut()
+        .iter_mut()
+        .find(|item| item.type_id() == type_id && item.id() == id)
+        .unwrap();
+    change(&mut item.data);
+    writer.to_vec().unwrap()
+}
+
+/// The sample with several items' ints changed.
+fn with_items(changes: &[(u16, u16, fn(&mut Vec<i32>))]) -> Vec<u8> {
+    let sample = Datafile::parse(&twcodec::sample::datafile()).unwrap();
+    let mut writer = DatafileWriter::from_datafile(&sample);
+    for (type_id, id, change) in changes {
+        let item = writer
+            .items_mut()
+            .iter_mut()
+            .find(|item| item.type_id() == *type_id && item.id() == *id)
+            .unwrap();
+        change(&mut item.data);
+    }
+    writer.to_vec().unwrap()
+}
+
+/// The sample with one data item replaced.
+fn with_data(index: usize, bytes: Vec<u8>) -> Vec<u8> {
+    let sample = Datafile::parse(&twcodec::sample::datafile()).unwrap();
+    let mut writer = DatafileWriter::from_datafile(&sample);
+    writer.replace_data(index, bytes).unwrap();
+    writer.to_vec().unwrap()
+}
+
+/// The sample with an extra item.
+fn with_extra(type_id: u16, id: u16, ints: Vec<i32>) -> Vec<u8> {
+    let sample = Datafile::parse(&twcodec::sample::datafile()).unwrap();
+    let mut writer = DatafileWriter::from_datafile(&sample);
+    writer.add_item(type_id, id, ints);
+    writer.to_vec().unwrap()
+}
+
+/// Layer ids in the sample: 0 quads, 1 sounds, 2 game, 3 tiles, 4 front, 5 tele, 6 speedup,
+/// 7 switch, 8 tune. Groups: 0 background (layers 0..2), 1 game (2..9).
+fn cases() -> Vec<(&'static str, Vec<u8>)> {
+    vec![
+        ("dangling image reference", with_item(5, 3, |i| i[13] = 7)),
+        ("dangling color envelope", with_item(5, 3, |i| i[11] = 9)),
+        ("dangling tile data", with_item(5, 2, |i| i[14] = 99)),
+        ("dangling sound", with_item(5, 1, |i| i[6] = 4)),
+        ("dangling info string", with_item(1, 0, |i| i[1] = 77)),
+        ("group range out of range", with_item(4, 1, |i| i[6] = 12)),
+        ("overlapping groups", with_item(4, 0, |i| i[6] = 3)),
+        ("no game layer", with_item(5, 2, |i| i[6] = 0)),
+        (
+            "switch tile data of the wrong size",
+            with_data(17, vec![0; 40]),
+        ),
+        (
+            "envelope points out of range",
+            with_item(3, 2, |i| i[3] = 60),
+        ),
+        ("overlapping envelope points", with_item(3, 1, |i| i[2] = 3)),
+        ("image data too small", with_data(7, vec![0; 20])),
+        // Group 0 takes the game layer; group 1 keeps the other physics layers.
+        (
+            "physics layer outside the game group",
+            with_items(&[
+                (4, 0, |i| i[6] = 3),
+                (4, 1, |i| {
+                    i[5] = 3;
+                    i[6] = 6
+                }),
+            ]),
+        ),
+        ("duplicate item ids", with_item(3, 2, |_| {}).then_dup()),
+        (
+            "physics flag without its data index",
+            with_item(5, 5, |i| i.truncate(18)),
+        ),
+        ("several physics flags", with_item(5, 4, |i| i[6] = 8 | 2)),
+        (
+            "automapper of a missing layer",
+            with_item(0xFFFD, 0, |i| i[2] = 30),
+        ),
+        (
+            "item too short for its layout",
+            with_item(2, 1, |i| i.truncate(4)),
+        ),
+        ("quad data too small", with_item(5, 0, |i| i[4] = 40)),
+    ]
+}
+
+trait ThenDup {
+    fn then_dup(self) -> Vec<u8>;
+}
+
+impl ThenDup for Vec<u8> {
+    /// A second envelope with id 0.
+    fn then_dup(self) -> Vec<u8> {
+        let df = Datafile::parse(&self).unwrap();
+        let mut writer = DatafileWriter::from_datafile(&df);
+        let mut copy = df.item(3, 0).unwrap().data.clone();
+        copy[2] = 18;
+        copy[3] = 0;
+        writer.add_item(3, 0, copy);
+        writer.to_vec().unwrap()
+    }
+}
+
+#[test]
+fn strict_mode_names_item_and_field() {
+    let mut report = String::new();
+    for (name, bytes) in cases() {
+        let df = Datafile::parse(&bytes).unwrap();
+        let error = Map::from_datafile_with(&df, LoadMode::Strict)
+            .expect_err(name)
+            .to_string();
+        let lenient = Map::from_datafile(&df).expect("lenient loading keeps going");
+        assert!(
+            lenient.problems().iter().any(|p| p.to_string() == error),
+            "{name}: the strict error is the lenient problem"
+        );
+        // Lenient maps write back unchanged.
+        assert_eq!(lenient.to_bytes().unwrap(), bytes, "{name}: lossless");
+        report.push_str(&format!("{name}:\n  {error}\n"));
+    }
+    insta_settings().bind(|| insta::assert_snapshot!("map_strict_errors", report));
+}
+
+#[test]
+fn the_sample_loads_strictly() {
+    let map = Map::parse(&twcodec::sample::datafile()).unwrap();
+    assert!(map.problems().is_empty());
+    let _ = with_extra(0, 1, vec![1]);
+}

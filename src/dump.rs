@@ -593,17 +593,11 @@ mod map_view {
             LayerContent::Tune(t) => tiles(t),
             LayerContent::Quads(q) => (
                 to_value(q.item()),
-                (
-                    "quads",
-                    q.quads().map_or(Value::Null, |quads| to_value(quads)),
-                ),
+                ("quads", q.quads().map_or(Value::Null, to_value)),
             ),
             LayerContent::Sounds(s) => (
                 to_value(s.item()),
-                (
-                    "sources",
-                    s.sources().map_or(Value::Null, |sources| to_value(sources)),
-                ),
+                ("sources", s.sources().map_or(Value::Null, to_value)),
             ),
             LayerContent::Unknown(ints) => (json!({}), ("ints", to_value(ints))),
         };

@@ -19,8 +19,11 @@ fn with_item(type_id: u16, id: u16, change: impl FnOnce(&mut Vec<i32>)) -> Vec<u
     writer.to_vec().unwrap()
 }
 
+/// A change of one item: type id, id, what to do to its ints.
+type Change = (u16, u16, fn(&mut Vec<i32>));
+
 /// The sample with several items' ints changed.
-fn with_items(changes: &[(u16, u16, fn(&mut Vec<i32>))]) -> Vec<u8> {
+fn with_items(changes: &[Change]) -> Vec<u8> {
     let sample = Datafile::parse(&twcodec::sample::datafile()).unwrap();
     let mut writer = DatafileWriter::from_datafile(&sample);
     for (type_id, id, change) in changes {

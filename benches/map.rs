@@ -5,6 +5,16 @@
 //!   inflating the map's data.
 //! - `expand_skip/*`: 0.7 tile expansion throughput (bytes of tiles out), target >= 1 GB/s.
 //!
+//! Map graph (issue "Resolver, navigable map graph, map writer"):
+//!
+//! - `load_all/*`: full load of every corpus map (parse, resolve, decode every tile layer, quad,
+//!   source and envelope; images lazy) against `load_all/inflate_baseline`, a plain flate2 loop
+//!   inflating every data item; target at most 1.10x. Measured in rayon's default pool and in a
+//!   one-thread pool.
+//! - `save_all/*`: writing every corpus map with all data compressed anew at level 6, against
+//!   `save_all/deflate_baseline`, a plain flate2 loop deflating the same data; target at most
+//!   1.2x. Parallel and sequential.
+//!
 //! `cargo bench --bench map`.
 
 mod common;
@@ -152,5 +162,128 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+/// Inflates every data item of every map with flate2 alone, as issue "Foundation"'s baseline.
+fn inflate_all(streams: &[Vec<(Vec<u8>, usize)>]) -> usize {
+    use flate2::{Decompress, FlushDecompress};
+    let mut total = 0;
+    for (stored, size) in streams.iter().flatten() {
+        let mut out = Vec::with_capacity(*size);
+        Decompress::new(true)
+            .decompress_vec(stored, &mut out, FlushDecompress::Finish)
+            .unwrap();
+        total += black_box(&out).len();
+    }
+    total
+}
+
+/// Deflates every data item at level 6 with flate2 alone.
+fn deflate_all(data: &[Vec<Vec<u8>>]) -> usize {
+    use std::io::Write;
+    let mut total = 0;
+    for bytes in data.iter().flatten() {
+        let mut encoder = flate2::write::ZlibEncoder::new(
+            Vec::with_capacity(bytes.len() / 4),
+            flate2::Compression::new(6),
+        );
+        encoder.write_all(bytes).unwrap();
+        total += black_box(encoder.finish().unwrap()).len();
+    }
+    total
+}
+
+fn one_thread() -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap()
+}
+
+fn bench_graph(c: &mut Criterion) {
+    let files: Vec<Vec<u8>> = common::map_paths()
+        .iter()
+        .map(|p| std::fs::read(p).unwrap())
+        .collect();
+    if files.is_empty() {
+        return;
+    }
+    let streams: Vec<Vec<(Vec<u8>, usize)>> = files
+        .iter()
+        .map(|bytes| {
+            let df = Datafile::parse(bytes).unwrap();
+            (0..df.data_count())
+                .map(|i| {
+                    (
+                        df.stored_data(i).unwrap().to_vec(),
+                        df.data_size(i).unwrap(),
+                    )
+                })
+                .collect()
+        })
+        .collect();
+    let load = |files: &[Vec<u8>]| {
+        files
+            .iter()
+            .map(|bytes| {
+                black_box(twcodec::Map::parse(bytes).unwrap())
+                    .layers()
+                    .len()
+            })
+            .sum::<usize>()
+    };
+    // Both ways run inside a rayon pool, so that they differ only in threads: code run on the
+    // main thread and on a pool thread meets glibc's allocator differently (up to 40 % here).
+    let sequential = one_thread();
+    let parallel = rayon::ThreadPoolBuilder::new().build().unwrap();
+
+    let mut group = c.benchmark_group("load_all");
+    group.sample_size(10);
+    group.bench_function("inflate_baseline", |b| {
+        b.iter(|| sequential.install(|| inflate_all(&streams)))
+    });
+    group.bench_function("twcodec_parallel", |b| {
+        b.iter(|| parallel.install(|| load(&files)))
+    });
+    group.bench_function("twcodec_sequential", |b| {
+        b.iter(|| sequential.install(|| load(&files)))
+    });
+    group.finish();
+
+    // Maps holding all their data, so that saving compresses every data item anew.
+    let maps: Vec<twcodec::Map> = files
+        .iter()
+        .map(|bytes| {
+            let mut map = twcodec::Map::parse(bytes).unwrap();
+            map.detach_data().unwrap();
+            map
+        })
+        .collect();
+    let data: Vec<Vec<Vec<u8>>> = files
+        .iter()
+        .map(|bytes| {
+            let df = Datafile::parse(bytes).unwrap();
+            (0..df.data_count())
+                .map(|i| df.data(i).unwrap().into_owned())
+                .collect()
+        })
+        .collect();
+    let save = |maps: &[twcodec::Map]| {
+        maps.iter()
+            .map(|map| black_box(map.to_bytes().unwrap()).len())
+            .sum::<usize>()
+    };
+    let mut group = c.benchmark_group("save_all");
+    group.sample_size(10);
+    group.bench_function("deflate_baseline", |b| {
+        b.iter(|| sequential.install(|| deflate_all(&data)))
+    });
+    group.bench_function("twcodec_parallel", |b| {
+        b.iter(|| parallel.install(|| save(&maps)))
+    });
+    group.bench_function("twcodec_sequential", |b| {
+        b.iter(|| sequential.install(|| save(&maps)))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench, bench_graph);
 criterion_main!(benches);

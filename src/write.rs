@@ -307,10 +307,13 @@ impl DatafileWriter {
         }
     }
 
-    /// Each data item's bytes as this version stores them, with its uncompressed size.
+    /// Each data item's bytes as this version stores them, with its uncompressed size. Data is
+    /// compressed and inflated in parallel (rayon's pool; run inside a one-thread pool to write
+    /// sequentially).
     fn stored_data(&self) -> Result<Vec<Stored<'_>>, Error> {
+        use rayon::prelude::*;
         self.data
-            .iter()
+            .par_iter()
             .enumerate()
             .map(|(index, source)| {
                 let fail = |e| data_error(index, None, e);

@@ -108,3 +108,52 @@ fn ddnet_to_07_and_back_keeps_every_tile() {
         assert_eq!(ddnet.envelopes().len(), map.envelopes().len());
     }
 }
+
+#[test]
+fn detached_maps_compress_everything_anew_and_keep_the_content() {
+    for name in [
+        "ddnet_coverage.map",
+        "tw07dev2018_dm1_envv3.map",
+        "tw05era_dm1_2008.map",
+    ] {
+        let Some(bytes) = corpus_map(name) else {
+            return;
+        };
+        let original = Datafile::parse(&bytes).unwrap();
+        let mut map = Map::from_datafile(&original).unwrap();
+        map.detach_data().unwrap();
+        let written = Datafile::parse(&map.to_bytes().unwrap()).unwrap();
+        assert_same(&original, &written, name);
+        assert_eq!(written.version(), original.version());
+        assert_eq!(
+            written.size_fields(),
+            original.size_fields(),
+            "{name}: size fields kept"
+        );
+    }
+}
+
+#[test]
+fn edited_tiles_are_written_and_the_rest_is_kept() {
+    let Some(bytes) = corpus_map("tw07dev2018_dm1_envv3.map") else {
+        return;
+    };
+    let original = Datafile::parse(&bytes).unwrap();
+    let mut map = Map::from_datafile(&original).unwrap();
+    let (game, _) = map.game_layer().unwrap();
+    let LayerContent::Game(tiles) = map.layer_mut(game).content_mut() else {
+        unreachable!()
+    };
+    tiles.grid_mut().unwrap().get_mut(3, 3).unwrap().id = 2;
+    let written = Map::parse(&map.to_bytes().unwrap()).unwrap();
+    let (_, tiles) = written.game_layer().unwrap();
+    assert_eq!(tiles.grid().unwrap().get(3, 3).unwrap().id, 2);
+    // The 0.7 layer is skip-compressed again; every other layer's data is untouched.
+    assert_eq!(tiles.layout(), twcodec::map::TileLayout::Skip);
+    let reread = Datafile::parse(&map.to_bytes().unwrap()).unwrap();
+    assert_eq!(reread.items(), original.items());
+    let changed: Vec<usize> = (0..original.data_count())
+        .filter(|&i| reread.stored_data(i) != original.stored_data(i))
+        .collect();
+    assert_eq!(changed.len(), 1, "only the game layer's data changes");
+}

@@ -4,7 +4,8 @@
 //! [`Map`] keeps every item with its id and its schema struct, and every data item in a store
 //! indexed by its original data index, so writing an unmodified map gives back the same items and
 //! data ([`Map::to_datafile`]). Decoded content (tile grids, quads, sound sources, envelope
-//! points) is loaded eagerly; image pixels and sound data stay lazy.
+//! points) is loaded eagerly; image pixels and sound data stay lazy. Saving compresses data items
+//! in parallel (rayon).
 //!
 //! References are [`ItemRef`]s, which only this module makes and only for indices that exist;
 //! a reference field reads as a [`Ref`]: none, a valid reference, or dangling (its raw value kept
@@ -273,6 +274,12 @@ pub struct OtherItem {
 #[derive(Clone)]
 pub struct Map {
     pub(crate) source: Option<Datafile>,
+    /// How the source file was written (version, magic, old size fields), to write it the same.
+    pub(crate) file_format: Option<(
+        twcodec_schema::datafile::Version,
+        twcodec_schema::datafile::Magic,
+        bool,
+    )>,
     pub(crate) form: MapForm,
     pub(crate) version: Option<(u16, VersionItem)>,
     pub(crate) info: Option<Info>,
@@ -492,6 +499,35 @@ impl Map {
     /// Replaces a data item's bytes (uncompressed).
     pub fn set_data(&mut self, data: ItemRef<DataItem>, bytes: impl Into<Bytes>) {
         self.data[data.index()] = DataSlot::Owned(bytes.into());
+    }
+
+    /// Inflates every data item still in the source file into the map (in parallel), so that
+    /// the map no longer holds the file and every data item is compressed anew when written.
+    pub fn detach_data(&mut self) -> Result<(), Error> {
+        use rayon::prelude::*;
+        let Some(source) = self.source.take() else {
+            return Ok(());
+        };
+        let result: Result<Vec<DataSlot>, Error> = self
+            .data
+            .par_iter()
+            .map(|slot| match slot {
+                DataSlot::Source(index) => source
+                    .data(*index)
+                    .map(|bytes| DataSlot::Owned(Bytes::from(bytes.into_owned()))),
+                owned => Ok(owned.clone()),
+            })
+            .collect();
+        match result {
+            Ok(data) => {
+                self.data = data;
+                Ok(())
+            }
+            Err(error) => {
+                self.source = Some(source);
+                Err(error)
+            }
+        }
     }
 
     /// Adds a data item; returns its reference.

@@ -20,7 +20,6 @@ use twcodec_schema::map::{encode_ints, ints_as_le_bytes, MapItemKind};
 
 use super::layer::{Layer, LayerContent, TilesLayer};
 use super::{DataSlot, EnvelopePoints, Map};
-use crate::datafile::SizeFields;
 use crate::error::Error;
 use crate::write::DatafileWriter;
 
@@ -29,11 +28,11 @@ impl Map {
     /// with [`DatafileWriter::write`], [`DatafileWriter::to_vec`] or [`DatafileWriter::save`].
     /// An unmodified map gives back the items and data it was read from.
     pub fn to_datafile(&self) -> Result<DatafileWriter, Error> {
-        let mut writer = match &self.source {
-            Some(source) => DatafileWriter::new()
-                .version(source.version())
-                .magic(source.magic())
-                .old_size_fields(source.size_fields() == SizeFields::OldVersion4),
+        let mut writer = match self.file_format {
+            Some((version, magic, old_size_fields)) => DatafileWriter::new()
+                .version(version)
+                .magic(magic)
+                .old_size_fields(old_size_fields),
             None => DatafileWriter::new(),
         };
         let mut data = self.data.clone();

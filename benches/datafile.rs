@@ -9,7 +9,6 @@ mod common;
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use flate2::{Decompress, FlushDecompress};
 use twcodec::Datafile;
 
 struct Map {
@@ -42,19 +41,6 @@ fn corpus() -> Vec<Map> {
         .collect()
 }
 
-/// What a user of flate2 alone would write: inflate each stream into a buffer of its size.
-fn flate2_inflate(streams: &[(Vec<u8>, usize)]) -> usize {
-    let mut total = 0;
-    for (stored, size) in streams {
-        let mut out = Vec::with_capacity(*size);
-        Decompress::new(true)
-            .decompress_vec(stored, &mut out, FlushDecompress::Finish)
-            .unwrap();
-        total += black_box(&out).len();
-    }
-    total
-}
-
 /// twcodec: parse and check the whole file, then inflate every data item.
 fn twcodec_inflate(bytes: &[u8]) -> usize {
     let df = Datafile::parse(bytes).unwrap();
@@ -81,7 +67,7 @@ fn bench(c: &mut Criterion) {
     group.bench_function("flate2", |b| {
         b.iter(|| {
             maps.iter()
-                .map(|m| flate2_inflate(&m.streams))
+                .map(|m| common::flate2_inflate(&m.streams))
                 .sum::<usize>()
         })
     });
@@ -100,7 +86,9 @@ fn bench(c: &mut Criterion) {
     for map in largest.into_iter().take(3) {
         let mut group = c.benchmark_group(format!("inflate_{}", map.name));
         group.sample_size(30);
-        group.bench_function("flate2", |b| b.iter(|| flate2_inflate(&map.streams)));
+        group.bench_function("flate2", |b| {
+            b.iter(|| common::flate2_inflate(&map.streams))
+        });
         group.bench_function("twcodec", |b| b.iter(|| twcodec_inflate(&map.bytes)));
         group.finish();
     }

@@ -28,7 +28,7 @@ use crate::zlib;
 pub const DEFAULT_COMPRESSION_LEVEL: u32 = 6;
 
 /// A data item's bytes as the file stores them, and its uncompressed size.
-struct Stored<'a> {
+struct StoredData<'a> {
     bytes: Cow<'a, [u8]>,
     size: usize,
 }
@@ -310,7 +310,7 @@ impl DatafileWriter {
     /// Each data item's bytes as this version stores them, with its uncompressed size. Data is
     /// compressed and inflated in parallel (rayon's pool; run inside a one-thread pool to write
     /// sequentially).
-    fn stored_data(&self) -> Result<Vec<Stored<'_>>, Error> {
+    fn stored_data(&self) -> Result<Vec<StoredData<'_>>, Error> {
         use rayon::prelude::*;
         self.data
             .par_iter()
@@ -336,7 +336,7 @@ impl DatafileWriter {
                         *size,
                     ),
                 };
-                Ok(Stored { bytes, size })
+                Ok(StoredData { bytes, size })
             })
             .collect()
     }

@@ -171,3 +171,62 @@ fn usage_errors_exit_2() {
         assert_no_panic(&output);
     }
 }
+
+#[test]
+fn dump_check_and_convert_through_the_map_graph() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = temp_file(&dir, "sample.map", &twcodec::sample::datafile());
+
+    let output = twcodec(&["dump", &sample, "--tiles"]);
+    assert_eq!(output.status.code(), Some(0));
+    let map = twcodec::sample::map().unwrap();
+    let options = twcodec::dump::DumpOptions { preview: true };
+    assert_eq!(stdout(&output), twcodec::dump::map_text(&map, options));
+
+    let output = twcodec(&["dump", &sample, "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(json["form"], "Ddnet");
+
+    let output = twcodec(&["check", &sample, "--strict"]);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(
+        stdout(&output).ends_with("0 errors, 0 warnings\n"),
+        "{}",
+        stdout(&output)
+    );
+
+    // A tiles layer pointing at image 7 of 2: a warning leniently, an error strictly.
+    let broken = {
+        let df = twcodec::Datafile::parse(&twcodec::sample::datafile()).unwrap();
+        let mut writer = twcodec::DatafileWriter::from_datafile(&df);
+        let layer = writer
+            .items_mut()
+            .iter_mut()
+            .find(|item| item.type_id() == 5 && item.id() == 3)
+            .unwrap();
+        layer.data[13] = 7;
+        temp_file(&dir, "broken.map", &writer.to_vec().unwrap())
+    };
+    let output = twcodec(&["check", &broken]);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(stdout(&output).starts_with("warning: layer #3 (type 5, id 3): field `image` = 7"));
+    let output = twcodec(&["check", &broken, "--strict"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stdout(&output).starts_with("error: layer #3 (type 5, id 3): field `image` = 7"));
+
+    let out = dir.path().join("seven.map");
+    let output = twcodec(&["resave", &sample, &out.to_string_lossy(), "--to", "0.7"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let seven = twcodec::Map::load(&out).unwrap();
+    assert_eq!(seven.form(), twcodec::MapForm::Teeworlds07);
+    let output = twcodec(&["resave", &sample, &out.to_string_lossy(), "--to", "0.6"]);
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "an unknown target is a usage error"
+    );
+
+    let output = twcodec(&["dump", "/nonexistent.map"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_no_panic(&output);
+}

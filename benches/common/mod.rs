@@ -38,3 +38,18 @@ pub fn map_bytes(name: &str) -> Option<Vec<u8>> {
         }
     }
 }
+
+/// What a user of flate2 alone writes to inflate data items: each stream into a buffer of its
+/// declared size. The baseline twcodec's reading is measured against.
+pub fn flate2_inflate<'a>(streams: impl IntoIterator<Item = &'a (Vec<u8>, usize)>) -> usize {
+    use flate2::{Decompress, FlushDecompress};
+    let mut total = 0;
+    for (stored, size) in streams {
+        let mut out = Vec::with_capacity(*size);
+        Decompress::new(true)
+            .decompress_vec(stored, &mut out, FlushDecompress::Finish)
+            .unwrap();
+        total += std::hint::black_box(&out).len();
+    }
+    total
+}

@@ -173,50 +173,41 @@ pub enum MapForm {
     Teeworlds03,
 }
 
+/// A map item as the graph keeps it: its id, its schema struct, and, for an item too short for
+/// its layout, the ints it was read from (written back as they are).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stored<T> {
+    pub(crate) id: u16,
+    pub(crate) item: T,
+    pub(crate) verbatim: Option<Vec<i32>>,
+}
+
+impl<T> Stored<T> {
+    pub(crate) fn new(id: u16, item: T, verbatim: Option<Vec<i32>>) -> Stored<T> {
+        Stored { id, item, verbatim }
+    }
+
+    /// The item's id.
+    pub fn id(&self) -> u16 {
+        self.id
+    }
+
+    /// The item as stored.
+    pub fn item(&self) -> &T {
+        &self.item
+    }
+}
+
 /// The map info (map.md, "Info").
-#[derive(Debug, Clone, PartialEq)]
-pub struct Info {
-    pub(crate) id: u16,
-    pub(crate) item: InfoItem,
-    /// The ints of an item too short for its layout, written back as they are.
-    pub(crate) verbatim: Option<Vec<i32>>,
-}
-
+pub type Info = Stored<InfoItem>;
 /// An image (map.md, "Images").
-#[derive(Debug, Clone, PartialEq)]
-pub struct Image {
-    pub(crate) id: u16,
-    pub(crate) item: ImageItem,
-    /// The ints of an item too short for its layout, written back as they are.
-    pub(crate) verbatim: Option<Vec<i32>>,
-}
-
+pub type Image = Stored<ImageItem>;
 /// An envelope (map.md, "Envelopes").
-#[derive(Debug, Clone, PartialEq)]
-pub struct Envelope {
-    pub(crate) id: u16,
-    pub(crate) item: EnvelopeItem,
-    /// The ints of an item too short for its layout, written back as they are.
-    pub(crate) verbatim: Option<Vec<i32>>,
-}
-
+pub type Envelope = Stored<EnvelopeItem>;
 /// A group of layers (map.md, "Groups").
-#[derive(Debug, Clone, PartialEq)]
-pub struct Group {
-    pub(crate) id: u16,
-    pub(crate) item: GroupItem,
-    /// The ints of an item too short for its layout, written back as they are.
-    pub(crate) verbatim: Option<Vec<i32>>,
-}
-
+pub type Group = Stored<GroupItem>;
 /// A sound (map.md, "Sounds").
-#[derive(Debug, Clone, PartialEq)]
-pub struct Sound {
-    pub(crate) id: u16,
-    pub(crate) item: SoundItem,
-    /// The ints of an item too short for its layout, written back as they are.
-    pub(crate) verbatim: Option<Vec<i32>>,
-}
+pub type Sound = Stored<SoundItem>;
 
 /// DDNet's auto-mapper configuration of a tiles layer.
 #[derive(Debug, Clone, PartialEq)]
@@ -551,16 +542,6 @@ macro_rules! arena_index {
 arena_index!(Image => images, Envelope => envelopes, Group => groups, Layer => layers, Sound => sounds);
 
 impl Info {
-    /// The item's id.
-    pub fn id(&self) -> u16 {
-        self.id
-    }
-
-    /// The item as stored.
-    pub fn item(&self) -> &InfoItem {
-        &self.item
-    }
-
     /// The author.
     pub fn author(&self, map: &Map) -> Option<String> {
         map.text(map.data_ref(self.item.author))
@@ -612,16 +593,6 @@ pub struct Pixels<'a> {
 }
 
 impl Image {
-    /// The item's id.
-    pub fn id(&self) -> u16 {
-        self.id
-    }
-
-    /// The item as stored.
-    pub fn item(&self) -> &ImageItem {
-        &self.item
-    }
-
     /// The name (the file name in `mapres` for external images).
     pub fn name(&self, map: &Map) -> Option<String> {
         map.text(map.data_ref(self.item.name))
@@ -695,16 +666,6 @@ impl Image {
 }
 
 impl Envelope {
-    /// The item's id.
-    pub fn id(&self) -> u16 {
-        self.id
-    }
-
-    /// The item as stored.
-    pub fn item(&self) -> &EnvelopeItem {
-        &self.item
-    }
-
     /// The name.
     pub fn name(&self) -> String {
         self.item
@@ -750,16 +711,6 @@ impl EnvelopePoints {
 }
 
 impl Group {
-    /// The item's id.
-    pub fn id(&self) -> u16 {
-        self.id
-    }
-
-    /// The item as stored.
-    pub fn item(&self) -> &GroupItem {
-        &self.item
-    }
-
     /// The name.
     pub fn name(&self) -> String {
         self.item
@@ -779,16 +730,6 @@ impl Group {
 }
 
 impl Sound {
-    /// The item's id.
-    pub fn id(&self) -> u16 {
-        self.id
-    }
-
-    /// The item as stored.
-    pub fn item(&self) -> &SoundItem {
-        &self.item
-    }
-
     /// The name.
     pub fn name(&self, map: &Map) -> Option<String> {
         map.text(map.data_ref(self.item.name))

@@ -48,8 +48,7 @@ use twcodec_schema::map::{cast_ints, quad::Quad, DecodeContext, MapItem, MapItem
 use super::layer::{Grid, Layer, LayerContent, QuadsLayer, SoundsLayer, TileLayout, TilesLayer};
 use super::problem::{ItemPlace, Problems, Severity};
 use super::{
-    Automapper, DataSlot, Envelope, EnvelopePoints, Group, Image, Info, ItemRef, Map, MapForm,
-    OtherItem, Ref, Sound,
+    Automapper, DataSlot, EnvelopePoints, Group, ItemRef, Map, MapForm, OtherItem, Ref, Stored,
 };
 use crate::datafile::Datafile;
 use crate::error::Error;
@@ -176,35 +175,21 @@ impl Resolver<'_> {
                     ("version", 0)
                 }
                 MapItem::Info(item) if self.map.info.is_none() => {
-                    self.map.info = Some(Info {
-                        id: raw.id(),
-                        item,
-                        verbatim,
-                    });
+                    self.map.info = Some(Stored::new(raw.id(), item, verbatim));
                     ("info", 0)
                 }
                 MapItem::Image(item) => {
-                    self.map.images.push(Image {
-                        id: raw.id(),
-                        item,
-                        verbatim,
-                    });
+                    self.map.images.push(Stored::new(raw.id(), item, verbatim));
                     ("image", self.map.images.len() - 1)
                 }
                 MapItem::Envelope(item) => {
-                    self.map.envelopes.push(Envelope {
-                        id: raw.id(),
-                        item,
-                        verbatim,
-                    });
+                    self.map
+                        .envelopes
+                        .push(Stored::new(raw.id(), item, verbatim));
                     ("envelope", self.map.envelopes.len() - 1)
                 }
                 MapItem::Group(item) => {
-                    self.map.groups.push(Group {
-                        id: raw.id(),
-                        item,
-                        verbatim,
-                    });
+                    self.map.groups.push(Stored::new(raw.id(), item, verbatim));
                     ("group", self.map.groups.len() - 1)
                 }
                 MapItem::Layer(item) => {
@@ -222,11 +207,7 @@ impl Resolver<'_> {
                     ("envpoints", 0)
                 }
                 MapItem::Sound(item) => {
-                    self.map.sounds.push(Sound {
-                        id: raw.id(),
-                        item,
-                        verbatim,
-                    });
+                    self.map.sounds.push(Stored::new(raw.id(), item, verbatim));
                     ("sound", self.map.sounds.len() - 1)
                 }
                 MapItem::UuidIndex(item) => {

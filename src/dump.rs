@@ -7,6 +7,7 @@ use twcodec_schema::uuid::{known_item_type_name, Uuid, OFFSET_UUID_TYPE};
 
 use crate::datafile::Datafile;
 use crate::items::decode_items;
+use crate::snap::{self, Protocol, SizeTable, Snapshot, SnapshotDelta};
 
 /// Which items [`items`] lists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -283,6 +284,103 @@ fn render_value(value: &serde_json::Value, depth: usize, out: &mut String) {
             let _ = writeln!(out, "{indent}{}", inline_value(scalar).unwrap_or_default());
         }
     }
+}
+
+/// The label of a snapshot type: its number, and its name in `protocol` or, for an extended
+/// type, the UUID (and name) that `snapshot` announces for it.
+fn snap_type_label(
+    type_id: u16,
+    protocol: Option<Protocol>,
+    snapshot: Option<&Snapshot>,
+) -> String {
+    if type_id >= snap::OFFSET_EXTENDED_TYPE {
+        let announced = snapshot.and_then(|snapshot| snapshot.type_uuid(type_id));
+        return match announced {
+            Some(uuid) => match snap::known_extended_type_name(uuid) {
+                Some(name) => format!("{type_id:#x} {name}"),
+                None => format!("{type_id:#x} {uuid}"),
+            },
+            None if snapshot.is_some() => format!("{type_id:#x} (no UUID announced)"),
+            None => format!("{type_id:#x} (extended)"),
+        };
+    }
+    match protocol.and_then(|protocol| protocol.type_name(type_id)) {
+        Some(name) => format!("{type_id} {name}"),
+        None => type_id.to_string(),
+    }
+}
+
+/// Ints separated by spaces, or `(empty)`.
+fn ints_line(ints: &[i32]) -> String {
+    if ints.is_empty() {
+        return "(empty)".into();
+    }
+    let mut line = String::with_capacity(ints.len() * 4);
+    for (i, int) in ints.iter().enumerate() {
+        if i > 0 {
+            line.push(' ');
+        }
+        let _ = write!(line, "{int}");
+    }
+    line
+}
+
+/// A snapshot: a summary line with the checksum, then one line per item in stored order,
+/// named after `protocol` and the extended types the snapshot announces.
+pub fn snapshot_text(snapshot: &Snapshot, protocol: Option<Protocol>) -> String {
+    let mut out = String::new();
+    let checksum = snapshot.checksum();
+    let _ = writeln!(
+        out,
+        "snapshot: {} items, {} bytes, checksum {checksum} ({:#010x})",
+        snapshot.len(),
+        snapshot.size(),
+        checksum as u32
+    );
+    for (index, item) in snapshot.items().enumerate() {
+        let label = snap_type_label(item.type_id(), protocol, Some(snapshot));
+        let _ = write!(out, "#{index} type {label} id {}: ", item.id());
+        out += &ints_line(item.data);
+        if item.type_id() == snap::EXTENDED_TYPE_ANNOUNCEMENT {
+            if let Some(uuid) = snapshot.type_uuid(item.id()) {
+                let name = snap::known_extended_type_name(uuid).unwrap_or("unknown name");
+                let _ = write!(out, " = type {:#x} is {uuid} ({name})", item.id());
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// A snapshot delta: a summary line, the removed keys, then the item deltas in stored order,
+/// marking those that carry their size on the wire under `sizes`.
+pub fn delta_text(delta: &SnapshotDelta, sizes: &SizeTable, protocol: Option<Protocol>) -> String {
+    let mut out = String::new();
+    let ints = delta.to_ints(sizes).map_or(0, |ints| ints.len());
+    let _ = writeln!(
+        out,
+        "snapshot delta: {} removed, {} item deltas, {ints} ints",
+        delta.removed().len(),
+        delta.updates().len()
+    );
+    if delta.zero() != 0 {
+        let _ = writeln!(out, "zero field: {} (writers write 0)", delta.zero());
+    }
+    for (index, key) in delta.removed().iter().enumerate() {
+        let label = snap_type_label(key.type_id(), protocol, None);
+        let _ = writeln!(out, "removed #{index} type {label} id {}", key.id());
+    }
+    for (index, item) in delta.updates().enumerate() {
+        let label = snap_type_label(item.type_id(), protocol, None);
+        let size = match sizes.size_of(item.type_id().into()) {
+            Some(_) => "",
+            None => " (size on the wire)",
+        };
+        let _ = write!(out, "delta #{index} type {label} id {}{size}: ", item.id());
+        out += &ints_line(item.data);
+        out.push('\n');
+    }
+    out
 }
 
 #[cfg(test)]

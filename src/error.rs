@@ -12,6 +12,7 @@ use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
 
+use twcodec_schema::snapshot::SnapKey;
 use twcodec_schema::SchemaError;
 
 /// Who is at fault, following image-png: the input, this library's coverage, a limit, or I/O.
@@ -61,6 +62,27 @@ pub enum Location {
         /// Index of the data item.
         index: usize,
     },
+    /// An item of a snapshot, by its index in the snapshot, and its key once known.
+    SnapItem {
+        /// Index of the item in the snapshot.
+        index: usize,
+        /// The item's key, when it could be read.
+        key: Option<SnapKey>,
+    },
+    /// A removed key of a snapshot delta.
+    RemovedKey {
+        /// Index among the removed keys.
+        index: usize,
+        /// The key.
+        key: SnapKey,
+    },
+    /// An item delta (a new or changed item) of a snapshot delta.
+    ItemDelta {
+        /// Index among the item deltas.
+        index: usize,
+        /// The item's key, when it could be read.
+        key: Option<SnapKey>,
+    },
     /// A map item, by its kind and index among the items of its kind (the map graph's view).
     MapItem {
         /// What kind of item (`layer`, `image`, ...).
@@ -86,6 +108,18 @@ impl fmt::Display for Location {
             }
             Location::ItemIndex { index } => write!(f, "item #{index}"),
             Location::Data { index } => write!(f, "data #{index}"),
+            Location::SnapItem { index, key } => {
+                write!(f, "snapshot item #{index}")?;
+                write_key(f, key)
+            }
+            Location::RemovedKey { index, key } => {
+                write!(f, "removed key #{index}")?;
+                write_key(f, Some(key))
+            }
+            Location::ItemDelta { index, key } => {
+                write!(f, "item delta #{index}")?;
+                write_key(f, key)
+            }
             Location::MapItem {
                 kind,
                 index,
@@ -93,6 +127,14 @@ impl fmt::Display for Location {
                 id,
             } => write!(f, "{kind} #{index} (type {type_id}, id {id})"),
         }
+    }
+}
+
+/// ` (type T, id I)` of a snapshot key, when known.
+fn write_key(f: &mut fmt::Formatter<'_>, key: Option<SnapKey>) -> fmt::Result {
+    match key {
+        Some(key) => write!(f, " (type {}, id {})", key.type_id(), key.id()),
+        None => Ok(()),
     }
 }
 
@@ -149,6 +191,12 @@ impl Error {
     /// an error without offset gets the start.
     pub(crate) fn offset_by(mut self, base: u64) -> Error {
         self.inner.offset = Some(base + self.inner.offset.unwrap_or(0));
+        self
+    }
+
+    /// Rewrites the byte offset, when there is one.
+    pub(crate) fn map_offset(mut self, map: impl FnOnce(u64) -> u64) -> Error {
+        self.inner.offset = self.inner.offset.map(map);
         self
     }
 

@@ -65,6 +65,7 @@ mod error;
 pub mod items;
 pub mod map;
 pub mod sample;
+pub mod snap;
 pub mod write;
 mod zlib;
 

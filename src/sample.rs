@@ -376,6 +376,97 @@ pub fn map() -> Result<crate::Map, crate::Error> {
     crate::Map::parse(&datafile())
 }
 
+/// The snapshot a DDNet server could send one client of a busy server at `tick`: about 300
+/// items of the 0.6/DDNet protocol, in the order a server adds them. Consecutive ticks differ
+/// as real ones do: every character moves, player infos and DDNet character states change
+/// now and then, projectiles and lasers come and go, events last one tick, pickups, client
+/// infos and the game info stay.
+///
+/// | items | what |
+/// |---|---|
+/// | 4 | type-0 announcements of the DDNet extended types used |
+/// | 2 | `obj_game_info` (type 6), DDNet's `gameinfo@netobj.ddnet.tw` |
+/// | 5 x 32 | per player: `obj_player_info` (10), `obj_client_info` (11), DDNet's `player@`, `obj_character` (9), DDNet's `character@` |
+/// | 70 | `obj_pickup` (4) |
+/// | 40 | `obj_projectile` (2), 4 replaced every tick |
+/// | 10 | `obj_laser` (3), 5 replaced every tick |
+/// | 14 | events: `event_sound_world` (19), `event_damage_indicator` (20), `event_explosion` (14) |
+///
+/// The benchmarks and tests of snapshots use it; `twcodec snap` has no sample of its own.
+pub fn game_snapshot(tick: i32) -> crate::snap::Snapshot {
+    use twcodec_schema::uuid::uuid_from_name;
+    let gameinfo = uuid_from_name("gameinfo@netobj.ddnet.tw");
+    let player = uuid_from_name("player@netobj.ddnet.tw");
+    let character = uuid_from_name("character@netobj.ddnet.tw");
+    let mut snap = crate::snap::SnapshotBuilder::new();
+    // Built only from values within every limit, so no call below fails.
+    let mut add = |type_id: u16, id: u16, data: &[i32]| {
+        let _ = snap.add_item(type_id, id, data);
+    };
+    add(0, 0x7FFF, &twcodec_schema::uuid::uuid_to_ints(gameinfo));
+    add(0, 0x7FFE, &twcodec_schema::uuid::uuid_to_ints(player));
+    add(0, 0x7FFD, &twcodec_schema::uuid::uuid_to_ints(character));
+    add(
+        0,
+        0x7FFC,
+        &twcodec_schema::uuid::uuid_to_ints(uuid_from_name("my-own-object@heinrich5991.de")),
+    );
+    add(6, 0, &[0, 0, 0, 0, 0, -4000, 1, 1]);
+    add(0x7FFF, 0, &[0x1f, 16060, 0]);
+    for p in 0..32 {
+        let id = p as u16;
+        let slow = tick / 50 + p;
+        add(10, id, &[0, p, 1, slow % 7, 20 + (tick / 25 + p) % 5]);
+        add(11, id, &[p * 7; 17]);
+        add(0x7FFE, id, &[0, 0]);
+        let (x, y) = (1000 + 32 * p + tick % 64, 800 + (tick * p) % 40);
+        let mut core = [0; 22];
+        core[..5].copy_from_slice(&[tick, x, y, (tick % 9) - 4, p - 16]);
+        core[5..16].copy_from_slice(&[p * 3, 1, 0, -1, 0, 0, x, y, 0, 0, 0]);
+        core[16..].copy_from_slice(&[10, 10, 10, 1, 0, tick - tick % 30]);
+        add(9, id, &core);
+        let frozen = i32::from((tick / 10 + p) % 8 == 0);
+        add(
+            0x7FFD,
+            id,
+            &[frozen, tick - tick % 40, 2, -1, 0, 2, -1, -1, 0, 0],
+        );
+    }
+    for i in 0..70 {
+        add(4, i as u16, &[64 * i, 640 + 32 * (i % 5), i % 3, 0]);
+    }
+    for i in 0..40 {
+        // Each lives 10 ticks: the four oldest go, four new come every tick.
+        let serial = tick * 4 - 39 + i;
+        add(
+            2,
+            (serial & 0xFFFF) as u16,
+            &[serial * 3, 500, 10, -3, 1, tick - (39 - i) / 4],
+        );
+    }
+    for i in 0..10 {
+        // Each lives 2 ticks: five go, five come every tick.
+        let serial = tick * 5 - 9 + i;
+        add(
+            3,
+            (serial & 0xFFFF) as u16,
+            &[serial, 300, serial + 90, 320, tick - (9 - i) / 5],
+        );
+    }
+    for i in 0..14 {
+        // Events last one tick: new ids every tick.
+        let id = ((tick * 14 + i) & 0xFFFF) as u16;
+        let type_id = [19, 20, 14][(i % 3) as usize];
+        let data: &[i32] = match type_id {
+            14 => &[100 * i, 200],
+            _ => &[100 * i, 200, i],
+        };
+        add(type_id, id, data);
+    }
+    // The builder's keys are distinct by construction (ids differ within each type).
+    snap.finish().unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -279,21 +279,7 @@ impl DatafileWriter {
     /// Writes the datafile to `path` atomically: into a temporary file beside it, then renamed
     /// over it, so a crash never leaves a half-written file.
     pub fn save(&self, path: impl AsRef<Path>) -> Result<(), Error> {
-        let path = path.as_ref();
-        let dir = match path.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir,
-            _ => Path::new("."),
-        };
-        let mut file = tempfile::NamedTempFile::new_in(dir)
-            .map_err(|e| Error::io("create a temporary file in", dir, e))?;
-        self.write(file.as_file_mut())
-            .map_err(|e| e.with_path(path))?;
-        file.as_file()
-            .sync_all()
-            .map_err(|e| Error::io("write", path, e))?;
-        file.persist(path)
-            .map_err(|e| Error::io("replace", path, e.error))?;
-        Ok(())
+        save_with(path.as_ref(), |file| self.write(file))
     }
 
     /// The items grouped by type in ascending order, each type's items in insertion order.
@@ -340,4 +326,25 @@ impl DatafileWriter {
             })
             .collect()
     }
+}
+
+/// Writes a file atomically: `write` fills a temporary file beside `path`, which then replaces
+/// `path`, so a failure never leaves half a file.
+pub(crate) fn save_with(
+    path: &Path,
+    write: impl FnOnce(&mut std::fs::File) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let mut file = tempfile::NamedTempFile::new_in(dir)
+        .map_err(|e| Error::io("create a temporary file in", dir, e))?;
+    write(file.as_file_mut()).map_err(|e| e.with_path(path))?;
+    file.as_file()
+        .sync_all()
+        .map_err(|e| Error::io("write", path, e))?;
+    file.persist(path)
+        .map_err(|e| Error::io("replace", path, e.error))?;
+    Ok(())
 }

@@ -230,3 +230,97 @@ fn dump_check_and_convert_through_the_map_graph() {
     assert_eq!(output.status.code(), Some(1));
     assert_no_panic(&output);
 }
+
+#[test]
+fn snap_decode_and_apply_print_the_library_dumps() {
+    use twcodec::snap::{Form, Protocol, SizeTable, Snapshot, SnapshotDelta};
+    let dir = tempfile::tempdir().unwrap();
+    let (old, new) = (
+        twcodec::sample::game_snapshot(20),
+        twcodec::sample::game_snapshot(21),
+    );
+    let sizes = SizeTable::ddnet_06();
+    let delta = SnapshotDelta::create(&old, &new).unwrap();
+    for (form, flag) in [(Form::Ints, None), (Form::Packed, Some("--packed"))] {
+        let old_file = temp_file(&dir, "old", &old.to_bytes(form));
+        let delta_file = temp_file(&dir, "delta", &delta.to_bytes(form, &sizes).unwrap());
+        let with_flag = |args: &[&str]| {
+            let mut args = args.to_vec();
+            args.extend(flag);
+            twcodec(&args)
+        };
+
+        let output = with_flag(&["snap", "decode", &old_file]);
+        assert_eq!(output.status.code(), Some(0));
+        let protocol = Some(Protocol::Ddnet06);
+        assert_eq!(
+            stdout(&output),
+            twcodec::dump::snapshot_text(&old, protocol)
+        );
+
+        let output = with_flag(&["snap", "decode", &delta_file]);
+        assert_eq!(output.status.code(), Some(0));
+        let expected = twcodec::dump::delta_text(&delta, &sizes, protocol);
+        assert_eq!(stdout(&output), expected);
+
+        // 0.7 names the same types differently.
+        let output = with_flag(&["snap", "decode", &old_file, "--sizes", "0.7"]);
+        let expected = twcodec::dump::snapshot_text(&old, Some(Protocol::Teeworlds07));
+        assert_eq!(stdout(&output), expected);
+
+        let result = dir.path().join("result");
+        let result_arg = result.to_string_lossy().into_owned();
+        let output = with_flag(&[
+            "snap",
+            "apply",
+            &old_file,
+            &delta_file,
+            "--output",
+            &result_arg,
+        ]);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let applied = old.apply(&delta).unwrap();
+        let text = twcodec::dump::snapshot_text(&applied, protocol);
+        assert_eq!(stdout(&output), format!("{text}wrote {result_arg}\n"));
+        assert!(text.contains(&format!("checksum {}", new.checksum())));
+        assert_eq!(Snapshot::load(&result, form).unwrap(), new);
+    }
+}
+
+#[test]
+fn snap_bad_input_exits_1_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let odd = temp_file(&dir, "odd", &[1, 2, 3]);
+    let output = twcodec(&["snap", "decode", &odd]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_no_panic(&output);
+    assert_eq!(
+        stderr(&output),
+        format!("twcodec: {odd}: 3 bytes are not a whole number of 4-byte ints (at byte 0x0)\n")
+    );
+
+    // A delta that removes an item the snapshot lacks.
+    let snapshot = temp_file(&dir, "snapshot", &twcodec::snap::ints_to_bytes(&[0, 0]));
+    let delta = temp_file(
+        &dir,
+        "delta",
+        &twcodec::snap::ints_to_bytes(&[1, 0, 0, 0x0004_0001]),
+    );
+    let output = twcodec(&["snap", "apply", &snapshot, &delta]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        stderr(&output),
+        format!(
+            "twcodec: {delta}: removed key #0 (type 4, id 1): the old snapshot has no item with \
+             this key\n"
+        )
+    );
+
+    // Forced to read a snapshot as a delta.
+    let output = twcodec(&["snap", "decode", &snapshot, "--kind", "delta"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr(&output).contains("a snapshot delta starts with 3 header ints"));
+
+    let output = twcodec(&["snap", "decode", &snapshot, "--sizes", "0.8"]);
+    assert_eq!(output.status.code(), Some(2));
+}

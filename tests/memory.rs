@@ -1,4 +1,5 @@
-//! Hostile inputs allocate little: a data item declaring 1 GiB, a zlib bomb, absurd counts.
+//! Hostile inputs allocate little: a data item declaring 1 GiB, a zlib bomb, absurd counts in
+//! datafiles and in snapshot deltas.
 //!
 //! dhat counts every byte allocated while each case runs; the total is an upper bound on the
 //! case's peak. One test only, because dhat's profiler is global to the test binary.
@@ -54,7 +55,30 @@ fn hostile_inputs_allocate_little() {
         with_i32(&base, 32, i32::MAX),
     ];
 
+    // Snapshot deltas whose counts promise far more than their few ints hold.
+    let sizes = twcodec::snap::SizeTable::ddnet_06();
+    let delta_counts = [
+        vec![0, i32::MAX, 0, 9, 0],
+        vec![0, i32::MAX, 0, 30, 0, i32::MAX],
+        vec![i32::MAX, i32::MAX, 0],
+    ];
+    let packed_counts = twcodec::snap::packing::pack_ints(&[0, i32::MAX, 0, 30, 0, i32::MAX]);
+
     let _profiler = dhat::Profiler::builder().testing().build();
+
+    for ints in &delta_counts {
+        let bytes = allocated("absurd delta count", || {
+            assert!(twcodec::snap::SnapshotDelta::from_ints(ints, &sizes).is_err());
+        });
+        assert!(bytes < 4096, "absurd delta count allocated {bytes} bytes");
+    }
+    let bytes = allocated("absurd packed delta count", || {
+        assert!(twcodec::snap::SnapshotDelta::from_packed(&packed_counts, &sizes).is_err());
+    });
+    assert!(
+        bytes < 4096,
+        "absurd packed delta count allocated {bytes} bytes"
+    );
 
     let bytes = allocated("1 GiB declaration", || parse_and_inflate(&gib));
     assert!(bytes < MIB, "1 GiB declaration allocated {bytes} bytes");

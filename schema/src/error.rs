@@ -16,6 +16,14 @@ pub enum SchemaError {
     /// An item's `size` field is negative or not a multiple of 4.
     #[error("item size {0} is negative or not a multiple of 4")]
     ItemSize(i32),
+    /// A count or size that cannot be negative is.
+    #[error("{what} {value} is negative")]
+    Negative {
+        /// What, as named in the spec (`_size`, `num_removed_items`, ...).
+        what: &'static str,
+        /// The value read.
+        value: i32,
+    },
     /// An enum variant's layout does not apply to these bytes (a `pre_assert` of a variant other
     /// than the one an earlier field picks); never the error of a whole item.
     #[error("another layout applies")]

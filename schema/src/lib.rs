@@ -10,6 +10,7 @@
 //! | NOTES.md: UUID item types, UUID index items | [`uuid`] |
 //! | map.md: every map item, tile and shared type | [`map`] and its modules |
 //! | NOTES.md, map.md: values packed big-endian into i32s | [`packing`] |
+//! | snapshot.md: snapshots, deltas, pre-agreed sizes | [`snapshot`] |
 //!
 //! Errors that the layout itself defines (bad magic, unsupported version, item sizes) are
 //! [`SchemaError`]s carried inside binrw's error.
@@ -21,6 +22,7 @@ pub mod datafile;
 mod error;
 pub mod map;
 pub mod packing;
+pub mod snapshot;
 pub mod uuid;
 
 pub use error::SchemaError;

@@ -1,0 +1,30 @@
+//! Writes the sample game snapshots of two consecutive ticks and the delta between them, in
+//! both forms, for trying `twcodec snap` on:
+//!
+//! ```text
+//! cargo run --example snapshot_files -- /tmp/snaps
+//! cargo run -- snap decode /tmp/snaps/delta.bin
+//! cargo run -- snap apply /tmp/snaps/old.bin /tmp/snaps/delta.bin
+//! ```
+
+use std::path::PathBuf;
+
+use twcodec::sample::game_snapshot;
+use twcodec::snap::{Form, SizeTable, SnapshotDelta};
+
+fn main() -> Result<(), twcodec::Error> {
+    let dir = PathBuf::from(std::env::args().nth(1).unwrap_or_else(|| ".".into()));
+    let (old, new) = (game_snapshot(1000), game_snapshot(1001));
+    let delta = SnapshotDelta::create(&old, &new)?;
+    let sizes = SizeTable::ddnet_06();
+    for (form, suffix) in [(Form::Ints, "bin"), (Form::Packed, "packed")] {
+        old.save(dir.join(format!("old.{suffix}")), form)?;
+        new.save(dir.join(format!("new.{suffix}")), form)?;
+        delta.save(dir.join(format!("delta.{suffix}")), form, &sizes)?;
+    }
+    println!(
+        "wrote old, new and delta (.bin: 4-byte ints, .packed: packed ints) to {}",
+        dir.display()
+    );
+    Ok(())
+}

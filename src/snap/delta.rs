@@ -1,0 +1,786 @@
+//! [`SnapshotDelta`]: read, write, create, and apply to a [`Snapshot`].
+
+use std::fmt;
+
+use twcodec_schema::map::decode_ints;
+use twcodec_schema::snapshot::DeltaHeader;
+
+use super::{
+    entry_index, entry_key, key_entry, packed_offset, unpack, SizeTable, SnapItem, SnapKey,
+    Snapshot, MAX_ITEMS, MAX_SIZE, MAX_TYPE,
+};
+use crate::{Error, Location};
+
+/// No index: an item of the new snapshot without an old one, an old item without update.
+const NONE: u32 = u32::MAX;
+/// An item of the old snapshot that the delta removes.
+const REMOVED: u32 = u32::MAX - 1;
+
+/// The difference between two snapshots (snapshot.md, "Snapshot deltas"; DDNet
+/// `CSnapshotDelta`): keys the new snapshot lacks, and the items it adds or changes, as their
+/// data or as the wrapping difference to the old data.
+///
+/// Whether an item delta carries its size depends on the protocol's pre-agreed sizes, so
+/// reading and writing take a [`SizeTable`].
+#[derive(Clone, PartialEq, Eq)]
+#[doc(alias = "CSnapshotDelta")]
+pub struct SnapshotDelta {
+    /// The header's zero field as read (writers write 0).
+    zero: i32,
+    /// Removed keys, in stored order.
+    removed: Vec<SnapKey>,
+    /// Keys of the item deltas, in stored order.
+    keys: Vec<SnapKey>,
+    /// Where each item delta's ints start in `data`, plus the end.
+    starts: Vec<u32>,
+    /// Every item delta's ints.
+    data: Vec<i32>,
+    /// `key_entry(key, index)` of every item delta, sorted.
+    by_key: Vec<u64>,
+}
+
+impl SnapshotDelta {
+    /// The delta that changes nothing (DDNet `CSnapshotDelta::EmptyDelta`).
+    pub fn empty() -> SnapshotDelta {
+        SnapshotDelta {
+            zero: 0,
+            removed: Vec::new(),
+            keys: Vec::new(),
+            starts: vec![0],
+            data: Vec::new(),
+            by_key: Vec::new(),
+        }
+    }
+
+    /// Reads a delta from its unpacked ints, for a protocol with pre-agreed `sizes`, checking
+    /// every rule of the module docs. No ints at all is the empty delta (DDNet sends an
+    /// unchanged snapshot as `snap_empty`, without data).
+    pub fn from_ints(ints: &[i32], sizes: &SizeTable) -> Result<SnapshotDelta, Error> {
+        let mut delta = SnapshotDelta::empty();
+        if ints.is_empty() {
+            return Ok(delta);
+        }
+        let header = ints.get(..3).ok_or_else(|| {
+            Error::malformed(format!(
+                "a snapshot delta starts with 3 header ints, the input has {}",
+                ints.len()
+            ))
+        })?;
+        let header: DeltaHeader =
+            decode_ints(header, ()).map_err(|error| Error::from_binrw(error, "delta header"))?;
+        delta.zero = header.zero;
+        let after_header = ints.len() - 3;
+        let num_removed = header.num_removed_items;
+        if num_removed < 0 || num_removed as usize > after_header {
+            return Err(Error::malformed(format!(
+                "num_removed_items {num_removed} is not a count of the {after_header} ints \
+                 after the header"
+            ))
+            .at(0));
+        }
+        let num_updates = header.num_item_deltas;
+        if num_updates < 0 {
+            return Err(
+                Error::malformed(format!("num_item_deltas {num_updates} is negative")).at(4),
+            );
+        }
+        let mut pos = 3 + num_removed as usize;
+        delta
+            .removed
+            .extend(ints[3..pos].iter().map(|&key| SnapKey(key as u32)));
+        delta.check_removed_once()?;
+
+        // Every item delta takes at least 2 ints: a count past that is caught below, and
+        // does not size an allocation.
+        let capacity = (num_updates as usize).min((ints.len() - pos) / 2);
+        delta.keys.reserve(capacity);
+        delta.starts.reserve(capacity);
+        delta.data.reserve(ints.len() - pos);
+        for index in 0..num_updates as usize {
+            let at = pos * 4;
+            let located = |message: String, key: Option<SnapKey>, at: usize| {
+                Error::malformed(message)
+                    .located(Location::ItemDelta { index, key })
+                    .at(at)
+            };
+            let ends = |what: &str| {
+                located(
+                    format!(
+                        "the input ends inside the item delta's {what} (num_item_deltas is \
+                         {num_updates})"
+                    ),
+                    None,
+                    at,
+                )
+            };
+            let pair = ints.get(pos..pos + 2).ok_or_else(|| ends("type and id"))?;
+            let (type_id, id) = (pair[0], pair[1]);
+            if !(0..=i32::from(MAX_TYPE)).contains(&type_id) {
+                return Err(located(
+                    format!("type id {type_id} is outside 0..={MAX_TYPE:#x}"),
+                    None,
+                    at,
+                ));
+            }
+            if !(0..=0xFFFF).contains(&id) {
+                return Err(located(
+                    format!("id {id} is outside 0..=65535"),
+                    None,
+                    at + 4,
+                ));
+            }
+            let key = SnapKey::new(type_id as u16, id as u16);
+            pos += 2;
+            let size = match sizes.size_of(type_id) {
+                Some(size) => size,
+                None => {
+                    let &size = ints.get(pos).ok_or_else(|| ends("_size"))?;
+                    if size < 0 {
+                        return Err(located(
+                            format!("_size {size} is negative"),
+                            Some(key),
+                            pos * 4,
+                        ));
+                    }
+                    pos += 1;
+                    size as usize
+                }
+            };
+            let data = ints.get(pos..pos.saturating_add(size)).ok_or_else(|| {
+                located(
+                    format!(
+                        "its {} run past the end of the input ({} left)",
+                        super::ints(size),
+                        super::ints(ints.len() - pos)
+                    ),
+                    Some(key),
+                    pos * 4,
+                )
+            })?;
+            delta.push(key, data);
+            pos += size;
+        }
+        if pos < ints.len() {
+            return Err(Error::malformed(format!(
+                "{} after the last of the {num_updates} item deltas",
+                super::ints(ints.len() - pos)
+            ))
+            .at(pos * 4));
+        }
+        delta.index_keys().map_err(|(index, key)| {
+            Error::malformed("another item delta has this key")
+                .located(Location::ItemDelta {
+                    index,
+                    key: Some(key),
+                })
+                .at(delta.item_delta_offset(index, sizes))
+        })?;
+        Ok(delta)
+    }
+
+    /// Reads a delta from packed ints (the network and demo form). Error offsets are byte
+    /// offsets in `bytes`.
+    pub fn from_packed(bytes: &[u8], sizes: &SizeTable) -> Result<SnapshotDelta, Error> {
+        let ints = unpack(bytes)?;
+        SnapshotDelta::from_ints(&ints, sizes)
+            .map_err(|error| error.map_offset(|at| packed_offset(bytes, at)))
+    }
+
+    /// Rejects a key removed twice.
+    fn check_removed_once(&self) -> Result<(), Error> {
+        if self.removed.len() < 2 {
+            return Ok(());
+        }
+        let mut sorted: Vec<u64> = (self.removed.iter().enumerate())
+            .map(|(index, &key)| key_entry(key, index))
+            .collect();
+        sorted.sort_unstable();
+        match sorted
+            .windows(2)
+            .find(|pair| entry_key(pair[0]) == entry_key(pair[1]))
+        {
+            Some(pair) => {
+                let (index, key) = (entry_index(pair[1]), entry_key(pair[1]));
+                Err(Error::malformed("this key is removed twice")
+                    .located(Location::RemovedKey { index, key })
+                    .at((3 + index) * 4))
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// Byte offset of item delta `index` in the ints this delta was read from.
+    fn item_delta_offset(&self, index: usize, sizes: &SizeTable) -> usize {
+        let headers: usize = (self.keys[..index].iter())
+            .map(|key| 2 + usize::from(sizes.size_of(key.type_id().into()).is_none()))
+            .sum();
+        (3 + self.removed.len() + headers + self.starts[index] as usize) * 4
+    }
+
+    /// Where item delta `index`'s ints are in `data`.
+    fn range(&self, index: usize) -> std::ops::Range<usize> {
+        self.starts[index] as usize..self.starts[index + 1] as usize
+    }
+
+    /// Adds an item delta.
+    fn push(&mut self, key: SnapKey, data: &[i32]) {
+        self.keys.push(key);
+        self.data.extend_from_slice(data);
+        self.starts.push(self.data.len() as u32);
+    }
+
+    /// Builds `by_key`, or names the later of two item deltas with the same key.
+    fn index_keys(&mut self) -> Result<(), (usize, SnapKey)> {
+        self.by_key.clear();
+        self.by_key.extend(
+            self.keys
+                .iter()
+                .enumerate()
+                .map(|(i, &key)| key_entry(key, i)),
+        );
+        self.by_key.sort_unstable();
+        match self
+            .by_key
+            .windows(2)
+            .find(|pair| entry_key(pair[0]) == entry_key(pair[1]))
+        {
+            Some(pair) => Err((entry_index(pair[1]), entry_key(pair[1]))),
+            None => Ok(()),
+        }
+    }
+
+    /// The ints of this delta, for a protocol with pre-agreed `sizes`.
+    pub fn to_ints(&self, sizes: &SizeTable) -> Result<Vec<i32>, Error> {
+        let mut out = Vec::new();
+        self.write_ints(sizes, &mut out)?;
+        Ok(out)
+    }
+
+    /// Appends the ints of this delta to `out`, for a protocol with pre-agreed `sizes`.
+    pub fn write_ints(&self, sizes: &SizeTable, out: &mut Vec<i32>) -> Result<(), Error> {
+        let header = DeltaHeader {
+            // Both are bounded by the ints they came from, or by two snapshots' items.
+            num_removed_items: self.removed.len() as i32,
+            num_item_deltas: self.keys.len() as i32,
+            zero: self.zero,
+        };
+        out.reserve(3 + self.removed.len() + 3 * self.keys.len() + self.data.len());
+        out.extend([
+            header.num_removed_items,
+            header.num_item_deltas,
+            header.zero,
+        ]);
+        out.extend(self.removed.iter().map(|key| key.0 as i32));
+        for (index, item) in self.updates().enumerate() {
+            let type_id = i32::from(item.type_id());
+            out.extend([type_id, i32::from(item.id())]);
+            match sizes.size_of(type_id) {
+                None => out.push(item.data.len() as i32),
+                Some(size) if size == item.data.len() => {}
+                Some(size) => {
+                    return Err(Error::malformed(format!(
+                        "type {type_id} has a pre-agreed size of {size} ints, this item has {}",
+                        item.data.len()
+                    ))
+                    .located(Location::ItemDelta {
+                        index,
+                        key: Some(item.key),
+                    }))
+                }
+            }
+            out.extend_from_slice(item.data);
+        }
+        Ok(())
+    }
+
+    /// The packed ints of this delta (the network and demo form).
+    pub fn to_packed(&self, sizes: &SizeTable) -> Result<Vec<u8>, Error> {
+        Ok(super::packing::pack_ints(&self.to_ints(sizes)?))
+    }
+
+    /// Whether the delta changes nothing.
+    pub fn is_empty(&self) -> bool {
+        self.removed.is_empty() && self.keys.is_empty()
+    }
+
+    /// The keys of the removed items.
+    pub fn removed(&self) -> &[SnapKey] {
+        &self.removed
+    }
+
+    /// The header's zero field, as read (0 unless the writer broke the rule).
+    pub fn zero(&self) -> i32 {
+        self.zero
+    }
+
+    /// The item deltas in stored order: for an item the old snapshot lacks, its data; for one
+    /// it has, the wrapping differences to its data.
+    pub fn updates(&self) -> impl ExactSizeIterator<Item = SnapItem<'_>> + '_ {
+        (0..self.keys.len()).map(|index| SnapItem {
+            key: self.keys[index],
+            data: &self.data[self.starts[index] as usize..self.starts[index + 1] as usize],
+        })
+    }
+
+    /// The delta from `old` to `new`: the keys `new` lacks, the items `old` lacks, and the
+    /// changed items; unchanged items are left out, as DDNet does
+    /// (`CSnapshotDelta::CreateDelta`). An item whose size changes cannot be described by a
+    /// delta, and is an error.
+    pub fn create(old: &Snapshot, new: &Snapshot) -> Result<SnapshotDelta, Error> {
+        let (old_by_key, new_by_key) = (old.by_key(), new.by_key());
+        let mut old_of_new = vec![NONE; new.len()];
+        let mut kept = vec![false; old.len()];
+        let (mut i, mut j) = (0, 0);
+        while i < old_by_key.len() && j < new_by_key.len() {
+            let (a, b) = (old_by_key[i], new_by_key[j]);
+            match entry_key(a).cmp(&entry_key(b)) {
+                std::cmp::Ordering::Equal => {
+                    old_of_new[entry_index(b)] = entry_index(a) as u32;
+                    kept[entry_index(a)] = true;
+                    i += 1;
+                    j += 1;
+                }
+                std::cmp::Ordering::Less => i += 1,
+                std::cmp::Ordering::Greater => j += 1,
+            }
+        }
+
+        let mut delta = SnapshotDelta::empty();
+        delta.removed.extend(
+            (old.keys().iter().zip(&kept))
+                .filter(|(_, &kept)| !kept)
+                .map(|(&key, _)| key),
+        );
+        let (old_starts, old_data) = (old.starts(), old.data());
+        delta.keys.reserve(new.len());
+        delta.starts.reserve(new.len());
+        delta.data.reserve(new.data().len());
+        let mut update_of_new = vec![NONE; new.len()];
+        for (index, item) in new.items().enumerate() {
+            let past = match old_of_new[index] {
+                NONE => None,
+                o => {
+                    let o = o as usize;
+                    Some(&old_data[old_starts[o] as usize..old_starts[o + 1] as usize])
+                }
+            };
+            match past {
+                None => delta.data.extend_from_slice(item.data),
+                Some(past) if past == item.data => continue,
+                Some(past) if past.len() != item.data.len() => {
+                    return Err(Error::malformed(format!(
+                        "the item changes size from {} to {} ints, which a delta cannot \
+                         describe (remove it in one delta, add it in the next)",
+                        past.len(),
+                        item.data.len()
+                    ))
+                    .located(Location::SnapItem {
+                        index,
+                        key: Some(item.key),
+                    }));
+                }
+                Some(past) => delta.data.extend(
+                    (item.data.iter().zip(past)).map(|(&now, &then)| now.wrapping_sub(then)),
+                ),
+            }
+            update_of_new[index] = delta.keys.len() as u32;
+            delta.keys.push(item.key);
+            delta.starts.push(delta.data.len() as u32);
+        }
+        delta.by_key.reserve(delta.keys.len());
+        delta.by_key.extend(new_by_key.iter().filter_map(|&entry| {
+            match update_of_new[entry_index(entry)] {
+                NONE => None,
+                update => Some(key_entry(entry_key(entry), update as usize)),
+            }
+        }));
+        Ok(delta)
+    }
+}
+
+impl Snapshot {
+    /// The snapshot that `delta` makes of this one (DDNet `CSnapshotDelta::UnpackDelta`):
+    /// removed items dropped, changed items added to (wrapping), new items appended in the
+    /// order of the delta. Checks the rules of the module docs.
+    #[doc(alias = "UnpackDelta")]
+    pub fn apply(&self, delta: &SnapshotDelta) -> Result<Snapshot, Error> {
+        let (old_keys, old_starts, old_data, old_by_key) =
+            (self.keys(), self.starts(), self.data(), self.by_key());
+        // What becomes of each old item: NONE kept, REMOVED, or the index of its update.
+        let mut state = vec![NONE; self.len()];
+        // The old indices of the removed items, found by walking the old keys once in order.
+        let mut removed: Vec<u64> = (delta.removed.iter().enumerate())
+            .map(|(index, &key)| key_entry(key, index))
+            .collect();
+        removed.sort_unstable();
+        let mut rest = old_by_key;
+        for entry in &mut removed {
+            let (key, index) = (entry_key(*entry), entry_index(*entry));
+            rest = &rest[gallop(rest, |old| entry_key(old) < key)..];
+            let old = match rest.first() {
+                Some(&old) if entry_key(old) == key => entry_index(old),
+                _ => {
+                    return Err(
+                        Error::malformed("the old snapshot has no item with this key")
+                            .located(Location::RemovedKey { index, key }),
+                    )
+                }
+            };
+            if state[old] == REMOVED {
+                return Err(Error::malformed("this key is removed twice")
+                    .located(Location::RemovedKey { index, key }));
+            }
+            state[old] = REMOVED;
+            *entry = old as u64;
+        }
+        removed.sort_unstable();
+
+        // Updates of old items, and the new items (entries of `delta.by_key`, sorted).
+        let mut changes = Vec::with_capacity(delta.keys.len());
+        let mut fresh = Vec::with_capacity(delta.keys.len());
+        let mut rest = old_by_key;
+        for &entry in &delta.by_key {
+            let key = entry_key(entry);
+            rest = &rest[gallop(rest, |old| entry_key(old) < key)..];
+            match rest.first() {
+                Some(&old) if entry_key(old) == key => {
+                    let (old, update) = (entry_index(old), entry_index(entry));
+                    let located = |message: String| {
+                        Error::malformed(message).located(Location::ItemDelta {
+                            index: update,
+                            key: Some(key),
+                        })
+                    };
+                    if state[old] == REMOVED {
+                        return Err(located("this key is also removed".into()));
+                    }
+                    let old_range = old_starts[old] as usize..old_starts[old + 1] as usize;
+                    let range = delta.range(update);
+                    if range.len() != old_range.len() {
+                        return Err(located(format!(
+                            "the update has {} ints, the item it changes has {}",
+                            range.len(),
+                            old_range.len()
+                        )));
+                    }
+                    state[old] = update as u32;
+                    changes.push((old, range));
+                }
+                _ => fresh.push(entry),
+            }
+        }
+
+        let items = self.len() - delta.removed.len() + fresh.len();
+        if items > MAX_ITEMS {
+            return Err(Error::limit(format!(
+                "the result would have {items} items, more than the {MAX_ITEMS} a snapshot can have"
+            )));
+        }
+        let fresh_ints: usize = fresh
+            .iter()
+            .map(|&entry| delta.range(entry_index(entry)).len())
+            .sum();
+
+        // The kept old items, then the changes added to them.
+        let mut keys = Vec::with_capacity(items);
+        let mut starts = Vec::with_capacity(items + 1);
+        let mut data = Vec::with_capacity(old_data.len() + fresh_ints);
+        let mut by_key = Vec::with_capacity(items);
+        if delta.removed.is_empty() {
+            keys.extend_from_slice(old_keys);
+            starts.extend_from_slice(old_starts);
+            data.extend_from_slice(old_data);
+            by_key.extend_from_slice(old_by_key);
+        } else {
+            // The kept items between two removed ones are copied together: keys and data in
+            // one copy, offsets and indices in one pass that the compiler vectorizes.
+            // Where each old item ends up (reusing `state`, which is read no more).
+            let mut new_of_old = state;
+            starts.push(0);
+            let (mut shift, mut run) = (0, 0);
+            let runs = (removed.iter().map(|&r| r as usize))
+                .map(|r| (r, old_starts[r + 1] - old_starts[r]));
+            for (gone, (end, size)) in runs.chain([(self.len(), 0)]).enumerate() {
+                data.extend_from_slice(
+                    &old_data[old_starts[run] as usize..old_starts[end] as usize],
+                );
+                keys.extend_from_slice(&old_keys[run..end]);
+                starts.extend(old_starts[run + 1..=end].iter().map(|&start| start - shift));
+                for (slot, new) in new_of_old[run..end].iter_mut().zip(run - gone..) {
+                    *slot = new as u32;
+                }
+                if let Some(slot) = new_of_old.get_mut(end) {
+                    *slot = NONE;
+                }
+                shift += size;
+                run = end + 1;
+            }
+            for (old, _) in &mut changes {
+                *old = new_of_old[*old] as usize;
+            }
+            // The sorted entries of the kept items, renumbered; written without a branch, one
+            // spare slot for the entries of removed items to land on.
+            by_key.resize(keys.len() + 1, 0);
+            let mut len = 0;
+            for &entry in old_by_key {
+                let new = new_of_old[entry_index(entry)];
+                by_key[len] = key_entry(entry_key(entry), new as usize);
+                len += usize::from(new != NONE);
+            }
+            by_key.truncate(len);
+        }
+        for (item, range) in changes {
+            let target = starts[item] as usize..starts[item + 1] as usize;
+            for (value, &change) in data[target].iter_mut().zip(&delta.data[range]) {
+                *value = value.wrapping_add(change);
+            }
+        }
+
+        // The new items, in the order of the delta; their entries merged into `by_key`.
+        if !fresh.is_empty() {
+            let mut new_of_update = vec![NONE; delta.keys.len()];
+            for &entry in &fresh {
+                new_of_update[entry_index(entry)] = 0;
+            }
+            for (update, slot) in new_of_update.iter_mut().enumerate() {
+                if *slot == NONE {
+                    continue;
+                }
+                *slot = keys.len() as u32;
+                keys.push(delta.keys[update]);
+                data.extend_from_slice(&delta.data[delta.range(update)]);
+                starts.push(data.len() as u32);
+            }
+            for entry in &mut fresh {
+                *entry = key_entry(
+                    entry_key(*entry),
+                    new_of_update[entry_index(*entry)] as usize,
+                );
+            }
+            by_key = merge_sorted(&by_key, &fresh);
+        }
+
+        let size = 8 + 4 * (2 * keys.len() + data.len());
+        if size > MAX_SIZE {
+            return Err(Error::limit(format!(
+                "the result would take {size} bytes, more than the {MAX_SIZE} a snapshot can take"
+            )));
+        }
+        Ok(Snapshot::from_parts(keys, starts, data, by_key))
+    }
+}
+
+/// The first index of sorted `items` where `before` is false, searched from the front in
+/// growing steps: cheap when it is near, as the next key of a sorted list usually is.
+fn gallop(items: &[u64], before: impl Fn(u64) -> bool) -> usize {
+    let mut bound = 1;
+    while bound < items.len() && before(items[bound - 1]) {
+        bound *= 2;
+    }
+    let low = bound / 2;
+    let high = bound.min(items.len());
+    low + items[low..high].partition_point(|&item| before(item))
+}
+
+/// Merges `few` into `many`, both sorted, by searching where each of `few` goes and copying
+/// the runs of `many` between.
+fn merge_sorted(many: &[u64], few: &[u64]) -> Vec<u64> {
+    let mut out = Vec::with_capacity(many.len() + few.len());
+    let mut rest = many;
+    for &entry in few {
+        let slot = gallop(rest, |other| other < entry);
+        out.extend_from_slice(&rest[..slot]);
+        out.push(entry);
+        rest = &rest[slot..];
+    }
+    out.extend_from_slice(rest);
+    out
+}
+
+impl Default for SnapshotDelta {
+    fn default() -> Self {
+        SnapshotDelta::empty()
+    }
+}
+
+impl fmt::Debug for SnapshotDelta {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let removed: Vec<_> = self
+            .removed
+            .iter()
+            .map(|key| (key.type_id(), key.id()))
+            .collect();
+        let updates: Vec<_> = self
+            .updates()
+            .map(|item| ((item.type_id(), item.id()), item.data))
+            .collect();
+        f.debug_struct("SnapshotDelta")
+            .field("removed", &removed)
+            .field("updates", &updates)
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::snap::SnapshotBuilder;
+
+    fn snapshot(items: &[(u16, u16, &[i32])]) -> Snapshot {
+        let mut builder = SnapshotBuilder::new();
+        for &(type_id, id, data) in items {
+            builder.add_item(type_id, id, data).unwrap();
+        }
+        builder.finish().unwrap()
+    }
+
+    #[test]
+    fn reads_every_field_and_writes_the_same_ints() {
+        let ints = [
+            1,           // num_removed_items
+            2,           // num_item_deltas
+            0,           // _zero
+            0x0002_0005, // removed key: type 2, id 5
+            4,           // item delta 0: type 4 (pre-agreed size 4)
+            1,           // id
+            0,           // data delta
+            0,           // data delta
+            3,           // data delta
+            0,           // data delta
+            30,          // item delta 1: type 30 (no pre-agreed size)
+            2,           // id
+            1,           // _size
+            -9,          // data
+        ];
+        let sizes = SizeTable::ddnet_06();
+        let delta = SnapshotDelta::from_ints(&ints, &sizes).unwrap();
+        assert_eq!(delta.removed(), [SnapKey::new(2, 5)]);
+        let updates: Vec<_> = delta.updates().collect();
+        assert_eq!(updates.len(), 2);
+        assert_eq!((updates[0].type_id(), updates[0].id()), (4, 1));
+        assert_eq!(updates[0].data, [0, 0, 3, 0]);
+        assert_eq!((updates[1].type_id(), updates[1].id()), (30, 2));
+        assert_eq!(updates[1].data, [-9]);
+        assert_eq!(delta.zero(), 0);
+        assert_eq!(delta.to_ints(&sizes).unwrap(), ints);
+        let packed = delta.to_packed(&sizes).unwrap();
+        assert_eq!(SnapshotDelta::from_packed(&packed, &sizes).unwrap(), delta);
+    }
+
+    #[test]
+    fn applies_removals_updates_and_new_items_in_ddnet_order() {
+        let old = snapshot(&[
+            (4, 1, &[10, 20, 30, 40]),
+            (2, 5, &[1; 6]),
+            (9, 0, &[i32::MAX]),
+        ]);
+        let ints = [
+            1,           // num_removed_items
+            2,           // num_item_deltas
+            0,           // _zero
+            0x0002_0005, // removed: type 2, id 5
+            30,          // new item: type 30
+            2,           // id
+            1,           // _size
+            -9,          // data
+            9,           // update: type 9 (no pre-agreed size in this table)
+            0,           // id
+            1,           // _size
+            1,           // data delta: wraps
+        ];
+        let delta = SnapshotDelta::from_ints(&ints, &SizeTable::none()).unwrap();
+        let new = old.apply(&delta).unwrap();
+        let items: Vec<_> = new
+            .items()
+            .map(|item| (item.key, item.data.to_vec()))
+            .collect();
+        assert_eq!(
+            items,
+            [
+                (SnapKey::new(4, 1), vec![10, 20, 30, 40]),
+                (SnapKey::new(9, 0), vec![i32::MIN]),
+                (SnapKey::new(30, 2), vec![-9]),
+            ]
+        );
+        assert_eq!(new.index_of(SnapKey::new(30, 2)), Some(2));
+        assert_eq!(
+            new.checksum(),
+            100i32.wrapping_add(i32::MIN).wrapping_sub(9)
+        );
+    }
+
+    #[test]
+    fn create_leaves_out_unchanged_items_and_follows_ddnet_order() {
+        let old = snapshot(&[(9, 0, &[1, 2]), (4, 1, &[5]), (2, 5, &[7]), (2, 6, &[8])]);
+        let new = snapshot(&[
+            (3, 0, &[4]),
+            (2, 6, &[8]),
+            (4, 1, &[6]),
+            (9, 0, &[1, i32::MIN]),
+        ]);
+        let delta = SnapshotDelta::create(&old, &new).unwrap();
+        assert_eq!(delta.removed(), [SnapKey::new(2, 5)]);
+        let updates: Vec<_> = delta.updates().map(|item| (item.key, item.data)).collect();
+        assert_eq!(
+            updates,
+            [
+                (SnapKey::new(3, 0), &[4][..]),
+                (SnapKey::new(4, 1), &[1][..]),
+                (SnapKey::new(9, 0), &[0, i32::MIN.wrapping_sub(2)][..]),
+            ]
+        );
+        assert_eq!(old.apply(&delta).unwrap(), new);
+        assert!(SnapshotDelta::create(&new, &new).unwrap().is_empty());
+        assert_eq!(
+            SnapshotDelta::create(&new, &new)
+                .unwrap()
+                .to_ints(&SizeTable::none())
+                .unwrap(),
+            [0, 0, 0]
+        );
+    }
+
+    #[test]
+    fn no_ints_is_the_empty_delta() {
+        let delta = SnapshotDelta::from_ints(&[], &SizeTable::ddnet_06()).unwrap();
+        assert!(delta.is_empty());
+        let old = snapshot(&[(4, 1, &[1])]);
+        assert_eq!(old.apply(&delta).unwrap(), old);
+    }
+
+    #[test]
+    fn size_changes_cannot_be_created_or_written() {
+        let old = snapshot(&[(9, 0, &[1, 2])]);
+        let new = snapshot(&[(9, 0, &[1, 2, 3])]);
+        let error = SnapshotDelta::create(&old, &new).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "snapshot item #0 (type 9, id 0): the item changes size from 2 to 3 ints, which a \
+             delta cannot describe (remove it in one delta, add it in the next)"
+        );
+        let delta = SnapshotDelta::create(&Snapshot::empty(), &new).unwrap();
+        let error = delta.to_ints(&SizeTable::ddnet_06()).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "item delta #0 (type 9, id 0): type 9 has a pre-agreed size of 22 ints, this item \
+             has 3"
+        );
+    }
+
+    #[test]
+    fn gallop_finds_the_first_not_before() {
+        let items: Vec<u64> = (0..100).map(|i| 2 * i).collect();
+        for wanted in 0..=200 {
+            let expected = items.partition_point(|&item| item < wanted);
+            assert_eq!(gallop(&items, |item| item < wanted), expected, "{wanted}");
+        }
+        assert_eq!(gallop(&[], |_| true), 0);
+    }
+
+    #[test]
+    fn merge_keeps_order() {
+        assert_eq!(merge_sorted(&[1, 4, 9], &[2, 3, 10]), [1, 2, 3, 4, 9, 10]);
+        assert_eq!(merge_sorted(&[], &[2]), [2]);
+        assert_eq!(merge_sorted(&[5], &[]), [5]);
+    }
+}

@@ -1,0 +1,343 @@
+//! Snapshots and snapshot deltas: read, write, apply, create, checksum (snapshot.md; NOTES.md,
+//! "Snapshots"; DDNet `src/engine/shared/snapshot.cpp`).
+//!
+//! ```
+//! use twcodec::snap::{SizeTable, Snapshot, SnapshotBuilder, SnapshotDelta};
+//!
+//! let mut old = SnapshotBuilder::new();
+//! old.add_item(4, 0, &[320, 96, 0, 0])?; // a pickup
+//! old.add_item(9, 0, &[0; 22])?; // a character
+//! let old = old.finish()?;
+//!
+//! let mut new = SnapshotBuilder::new();
+//! new.add_item(4, 0, &[320, 96, 0, 0])?; // unchanged: left out of the delta
+//! let mut character = [0; 22];
+//! character[2] = 33; // moved
+//! new.add_item(9, 0, &character)?;
+//! new.add_item(2, 7, &[1, 2, 3, 4, 5, 6])?; // a new projectile
+//! let new = new.finish()?;
+//!
+//! let delta = SnapshotDelta::create(&old, &new)?;
+//! assert_eq!(delta.updates().count(), 2);
+//! let sizes = SizeTable::ddnet_06();
+//! let wire = delta.to_packed(&sizes)?; // what a server sends
+//! let received = SnapshotDelta::from_packed(&wire, &sizes)?;
+//! let rebuilt = old.apply(&received)?;
+//! assert_eq!(rebuilt, new);
+//! assert_eq!(rebuilt.checksum(), new.checksum());
+//! # Ok::<(), twcodec::Error>(())
+//! ```
+//!
+//! Snapshots and deltas are int arrays; on the network and in demos the ints are packed as
+//! variable-length ints ([`packing`]). The layouts are the schema's
+//! [`SnapshotLayout`](crate::schema::snapshot::SnapshotLayout) and
+//! [`SnapshotDeltaLayout`](crate::schema::snapshot::SnapshotDeltaLayout); the headers are read
+//! through them, and the item arrays are walked as int slices, without an allocation per item
+//! (a test checks the walk against the binrw layouts on random input).
+//!
+//! # Order
+//!
+//! Items keep the order they are stored in, so reading then writing gives the same ints.
+//! The order carries no meaning (DDNet looks items up by key), so `==` compares the items by
+//! key. [`Snapshot::apply`] orders its result as DDNet does: the kept items of the old
+//! snapshot in their order, then the new items in the order of the delta. [`SnapshotDelta::create`]
+//! lists removed keys in the order of the old snapshot and item deltas in the order of the new
+//! one, as DDNet does, so both give DDNet's ints.
+//!
+//! # Checks
+//!
+//! Errors name the rule, the item, and the byte offset in the input (for packed input, in the
+//! packed bytes). Following DDNet (`CSnapshot::IsValid`, `CSnapshotDelta::UnpackDelta`), with
+//! the rules DDNet leaves to chance made errors too:
+//!
+//! - snapshot ([`Snapshot::from_ints`]): the 2 header ints; `num_items` 0 to [`MAX_ITEMS`];
+//!   `data_size` not negative and a multiple of 4; the whole snapshot at most [`MAX_SIZE`] bytes
+//!   and exactly as long as the input; the first offset 0, every offset aligned, each at least
+//!   4 bytes (a key) past the one before, the last leaving room for a key; type ids at most
+//!   [`MAX_TYPE`]; no key twice.
+//! - delta ([`SnapshotDelta::from_ints`]): no ints at all is the empty delta, otherwise the 3
+//!   header ints; counts not negative; the removed keys within the input; each item delta's
+//!   type id 0 to [`MAX_TYPE`], id 0 to 65535, `_size` not negative, its data within the
+//!   input; nothing after the last item delta; no key removed twice or updated twice.
+//! - apply ([`Snapshot::apply`]): every removed key is in the old snapshot; no key both removed
+//!   and updated; an update of an existing item has that item's size; the result within
+//!   [`MAX_ITEMS`] and [`MAX_SIZE`].
+//! - create ([`SnapshotDelta::create`]): an item that changes size cannot be described by a
+//!   delta. Write ([`SnapshotDelta::to_ints`]): an item delta of a type with a pre-agreed size
+//!   must have that size.
+//! - building ([`SnapshotBuilder`]): type ids at most [`MAX_TYPE`], the limits, no key twice.
+//!
+//! # Extended types
+//!
+//! Types from [`OFFSET_EXTENDED_TYPE`] to [`MAX_TYPE`] are named by a UUID that the snapshot
+//! announces in an item of type 0 whose id is the type and whose 4 ints are the UUID
+//! ([`Snapshot::type_uuid`], [`Snapshot::uuid_type`], [`SnapshotBuilder::add_extended_item`]).
+
+mod delta;
+pub mod packing;
+mod snapshot;
+
+pub use delta::SnapshotDelta;
+pub use snapshot::{SnapItem, Snapshot, SnapshotBuilder};
+pub use twcodec_schema::snapshot::{
+    known_extended_type_name, type_name_06, type_name_07, SizeTable, SnapKey,
+    EXTENDED_TYPE_ANNOUNCEMENT, MAX_TYPE, OFFSET_EXTENDED_TYPE,
+};
+
+use std::path::Path;
+
+use crate::Error;
+
+/// Most items a snapshot can have (DDNet `CSnapshot::MAX_ITEMS`).
+pub const MAX_ITEMS: usize = 1024;
+
+/// Most bytes a snapshot can take, header and offsets included (DDNet `CSnapshot::MAX_SIZE`).
+pub const MAX_SIZE: usize = 64 * 1024;
+
+/// The protocols whose pre-agreed sizes and type names twcodec knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Protocol {
+    /// Teeworlds 0.6 and DDNet: types 1 to 20 pre-agreed.
+    Ddnet06,
+    /// Teeworlds 0.7: types 1 to 22 pre-agreed.
+    Teeworlds07,
+}
+
+impl Protocol {
+    /// The protocol's pre-agreed item sizes.
+    pub fn sizes(self) -> SizeTable {
+        match self {
+            Protocol::Ddnet06 => SizeTable::ddnet_06(),
+            Protocol::Teeworlds07 => SizeTable::teeworlds_07(),
+        }
+    }
+
+    /// The name of a type of the protocol (`obj_character`, `event_death`, ...).
+    pub fn type_name(self, type_id: u16) -> Option<&'static str> {
+        match self {
+            Protocol::Ddnet06 => type_name_06(type_id),
+            Protocol::Teeworlds07 => type_name_07(type_id),
+        }
+    }
+}
+
+/// The ints of the unpacked form stored as bytes (4 little-endian bytes each), as a file holds
+/// them; the inverse of [`ints_to_bytes`].
+pub fn ints_from_bytes(bytes: &[u8]) -> Result<Vec<i32>, Error> {
+    if bytes.len() % 4 != 0 {
+        return Err(Error::malformed(format!(
+            "{} bytes are not a whole number of 4-byte ints",
+            bytes.len()
+        ))
+        .at(bytes.len() / 4 * 4));
+    }
+    Ok(twcodec_schema::map::cast_ints(bytes))
+}
+
+/// The bytes of ints, 4 little-endian bytes each.
+pub fn ints_to_bytes(ints: &[i32]) -> Vec<u8> {
+    twcodec_schema::map::ints_as_le_bytes(ints)
+}
+
+/// How a file or buffer stores the ints of a snapshot or delta.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Form {
+    /// 4 little-endian bytes per int, the unpacked form; error offsets are byte offsets.
+    #[default]
+    Ints,
+    /// Variable-length packed ints, as on the network and in demos; error offsets are byte
+    /// offsets in the packed bytes.
+    Packed,
+}
+
+/// A snapshot or a delta, as [`decode`] found the bytes to be.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decoded {
+    /// A snapshot.
+    Snapshot(Snapshot),
+    /// A snapshot delta.
+    Delta(SnapshotDelta),
+}
+
+/// Reads `bytes` as a snapshot when they are one, else as a delta under `sizes`; when they
+/// are neither, the error says why for both. The two rarely both fit: a snapshot's sizes must
+/// add up to the input exactly, and a delta's item deltas must end exactly at its end.
+pub fn decode(bytes: &[u8], form: Form, sizes: &SizeTable) -> Result<Decoded, Error> {
+    let ints = match form {
+        Form::Ints => ints_from_bytes(bytes)?,
+        Form::Packed => unpack(bytes)?,
+    };
+    let locate = |error: Error| match form {
+        Form::Ints => error,
+        Form::Packed => error.map_offset(|at| packed_offset(bytes, at)),
+    };
+    let as_snapshot = match Snapshot::from_ints(&ints) {
+        Ok(snapshot) => return Ok(Decoded::Snapshot(snapshot)),
+        Err(error) => locate(error),
+    };
+    SnapshotDelta::from_ints(&ints, sizes)
+        .map(Decoded::Delta)
+        .map_err(|as_delta| {
+            let as_delta = locate(as_delta);
+            Error::malformed(format!(
+                "neither a snapshot ({as_snapshot}) nor a snapshot delta ({as_delta})"
+            ))
+        })
+}
+
+/// Reads a file with [`decode`]; errors name the file.
+pub fn load(path: impl AsRef<Path>, form: Form, sizes: &SizeTable) -> Result<Decoded, Error> {
+    let path = path.as_ref();
+    decode(&read_file(path)?, form, sizes).map_err(|error| error.with_path(path))
+}
+
+/// Reads a whole file.
+fn read_file(path: &Path) -> Result<Vec<u8>, Error> {
+    std::fs::read(path).map_err(|error| Error::io("read", path, error))
+}
+
+/// Writes bytes to a file atomically.
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    crate::write::save_with(path, |file| {
+        std::io::Write::write_all(file, bytes).map_err(|error| Error::io("write", path, error))
+    })
+}
+
+impl Snapshot {
+    /// Reads a snapshot from bytes in `form`.
+    pub fn from_bytes(bytes: &[u8], form: Form) -> Result<Snapshot, Error> {
+        match form {
+            Form::Ints => Snapshot::from_ints(&ints_from_bytes(bytes)?),
+            Form::Packed => Snapshot::from_packed(bytes),
+        }
+    }
+
+    /// The bytes of this snapshot in `form`.
+    pub fn to_bytes(&self, form: Form) -> Vec<u8> {
+        match form {
+            Form::Ints => ints_to_bytes(&self.to_ints()),
+            Form::Packed => self.to_packed(),
+        }
+    }
+
+    /// Reads a snapshot file; errors name the file.
+    pub fn load(path: impl AsRef<Path>, form: Form) -> Result<Snapshot, Error> {
+        let path = path.as_ref();
+        Snapshot::from_bytes(&read_file(path)?, form).map_err(|error| error.with_path(path))
+    }
+
+    /// Writes this snapshot to a file, atomically.
+    pub fn save(&self, path: impl AsRef<Path>, form: Form) -> Result<(), Error> {
+        write_file(path.as_ref(), &self.to_bytes(form))
+    }
+}
+
+impl SnapshotDelta {
+    /// Reads a delta from bytes in `form`, for a protocol with pre-agreed `sizes`.
+    pub fn from_bytes(bytes: &[u8], form: Form, sizes: &SizeTable) -> Result<SnapshotDelta, Error> {
+        match form {
+            Form::Ints => SnapshotDelta::from_ints(&ints_from_bytes(bytes)?, sizes),
+            Form::Packed => SnapshotDelta::from_packed(bytes, sizes),
+        }
+    }
+
+    /// The bytes of this delta in `form`, for a protocol with pre-agreed `sizes`.
+    pub fn to_bytes(&self, form: Form, sizes: &SizeTable) -> Result<Vec<u8>, Error> {
+        Ok(match form {
+            Form::Ints => ints_to_bytes(&self.to_ints(sizes)?),
+            Form::Packed => self.to_packed(sizes)?,
+        })
+    }
+
+    /// Reads a delta file; errors name the file.
+    pub fn load(
+        path: impl AsRef<Path>,
+        form: Form,
+        sizes: &SizeTable,
+    ) -> Result<SnapshotDelta, Error> {
+        let path = path.as_ref();
+        SnapshotDelta::from_bytes(&read_file(path)?, form, sizes)
+            .map_err(|error| error.with_path(path))
+    }
+
+    /// Writes this delta to a file, atomically.
+    pub fn save(&self, path: impl AsRef<Path>, form: Form, sizes: &SizeTable) -> Result<(), Error> {
+        write_file(path.as_ref(), &self.to_bytes(form, sizes)?)
+    }
+}
+
+/// `1 int`, `2 ints`.
+fn ints(count: usize) -> String {
+    match count {
+        1 => "1 int".into(),
+        _ => format!("{count} ints"),
+    }
+}
+
+/// Unpacks packed ints, or says where they break.
+fn unpack(bytes: &[u8]) -> Result<Vec<i32>, Error> {
+    packing::unpack_ints(bytes).map_err(|error| match error {
+        packing::UnpackError::Truncated(at) => {
+            Error::malformed("the input ends inside a packed int").at(at)
+        }
+        packing::UnpackError::Overlong(at) => {
+            Error::malformed("a packed int is longer than an int can be").at(at)
+        }
+    })
+}
+
+/// Turns the byte offset of an error about unpacked ints (4 bytes per int) into the offset of
+/// that int in the packed bytes.
+fn packed_offset(packed: &[u8], unpacked_offset: u64) -> u64 {
+    let wanted = unpacked_offset / 4;
+    let mut pos = 0;
+    let mut index = 0;
+    while index < wanted && pos < packed.len() {
+        if packing::unpack_int(packed, &mut pos).is_err() {
+            break;
+        }
+        index += 1;
+    }
+    pos as u64
+}
+
+/// Sorts `(key, index)` pairs packed into one u64 each, key in the high half, so that a sort of
+/// plain integers orders them by key.
+fn key_entry(key: SnapKey, index: usize) -> u64 {
+    (u64::from(key.0) << 32) | index as u64
+}
+
+/// The key of a [`key_entry`].
+fn entry_key(entry: u64) -> SnapKey {
+    SnapKey((entry >> 32) as u32)
+}
+
+/// The index of a [`key_entry`].
+fn entry_index(entry: u64) -> usize {
+    (entry & 0xFFFF_FFFF) as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packed_offsets_point_at_the_int() {
+        // Ints 0, 64 (2 bytes), 1: int #2 starts at packed byte 3.
+        let packed = packing::pack_ints(&[0, 64, 1]);
+        assert_eq!(packed_offset(&packed, 8), 3);
+        assert_eq!(packed_offset(&packed, 0), 0);
+        assert_eq!(packed_offset(&packed, 400), 4);
+    }
+
+    #[test]
+    fn key_entries_sort_by_key() {
+        let mut entries = [
+            key_entry(SnapKey::new(9, 0), 0),
+            key_entry(SnapKey::new(2, 5), 1),
+        ];
+        entries.sort_unstable();
+        assert_eq!(entry_key(entries[0]), SnapKey::new(2, 5));
+        assert_eq!(entry_index(entries[0]), 1);
+    }
+}

@@ -1,0 +1,637 @@
+//! [`Snapshot`] and [`SnapshotBuilder`].
+
+use std::fmt;
+
+use twcodec_schema::map::decode_ints;
+use twcodec_schema::snapshot::SnapshotHeader;
+use twcodec_schema::uuid::{uuid_from_ints, uuid_to_ints, Uuid};
+
+use super::{
+    entry_index, entry_key, key_entry, packed_offset, unpack, SnapKey, EXTENDED_TYPE_ANNOUNCEMENT,
+    MAX_ITEMS, MAX_SIZE, MAX_TYPE, OFFSET_EXTENDED_TYPE,
+};
+use crate::{Error, Location};
+
+/// An item of a snapshot (or a new or changed item of a delta): key and data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SnapItem<'a> {
+    /// Type and id.
+    pub key: SnapKey,
+    /// The item's ints.
+    pub data: &'a [i32],
+}
+
+impl SnapItem<'_> {
+    /// The type id.
+    pub fn type_id(&self) -> u16 {
+        self.key.type_id()
+    }
+
+    /// The id.
+    pub fn id(&self) -> u16 {
+        self.key.id()
+    }
+}
+
+/// A snapshot: items identified by key, in the order they are stored (snapshot.md,
+/// "Snapshots"; DDNet `CSnapshot`). See the [module docs](super) for order and checks.
+///
+/// `==` compares items by key, whatever their order.
+#[derive(Clone)]
+#[doc(alias = "CSnapshot")]
+pub struct Snapshot {
+    /// Keys, in stored order.
+    keys: Vec<SnapKey>,
+    /// Where each item's data starts in `data`, plus the end: one more entry than items.
+    starts: Vec<u32>,
+    /// Every item's data, keys left out.
+    data: Vec<i32>,
+    /// `key_entry(key, index)` of every item, sorted: lookups and merges by key.
+    by_key: Vec<u64>,
+}
+
+impl Snapshot {
+    /// The snapshot without items (DDNet `CSnapshot::ms_EmptySnapshot`), the base of the first
+    /// delta a client receives.
+    pub fn empty() -> Snapshot {
+        Snapshot {
+            keys: Vec::new(),
+            starts: vec![0],
+            data: Vec::new(),
+            by_key: Vec::new(),
+        }
+    }
+
+    /// Reads a snapshot from its unpacked ints, checking every rule of the module docs.
+    pub fn from_ints(ints: &[i32]) -> Result<Snapshot, Error> {
+        let (header, rest) = ints.split_at_checked(2).ok_or_else(|| {
+            Error::malformed(format!(
+                "a snapshot starts with 2 header ints, the input has {}",
+                ints.len()
+            ))
+        })?;
+        let header: SnapshotHeader =
+            decode_ints(header, ()).map_err(|error| Error::from_binrw(error, "snapshot header"))?;
+        let num_items = header.num_items;
+        if num_items < 0 {
+            return Err(Error::malformed(format!("num_items {num_items} is negative")).at(4));
+        }
+        if num_items as usize > MAX_ITEMS {
+            return Err(Error::limit(format!(
+                "num_items {num_items} is more than the {MAX_ITEMS} items a snapshot can have"
+            ))
+            .at(4));
+        }
+        let data_size = header.data_size;
+        if data_size < 0 || data_size % 4 != 0 {
+            return Err(Error::malformed(format!(
+                "data_size {data_size} is not a size of ints (negative or not a multiple of 4)"
+            ))
+            .at(0));
+        }
+        let num_items = num_items as usize;
+        let total = SnapshotHeader::SIZE as u64 + 4 * num_items as u64 + data_size as u64;
+        if total > MAX_SIZE as u64 {
+            return Err(Error::limit(format!(
+                "the snapshot declares {total} bytes (num_items {num_items}, data_size \
+                 {data_size}), more than the {MAX_SIZE} a snapshot can take"
+            ))
+            .at(0));
+        }
+        let input = 4 * ints.len() as u64;
+        if total != input {
+            let more = if total > input { "more" } else { "fewer" };
+            return Err(Error::malformed(format!(
+                "the snapshot declares {total} bytes (num_items {num_items}, data_size \
+                 {data_size}), {more} than the {input} bytes of the input"
+            ))
+            .at(0));
+        }
+        let (offsets, items) = rest.split_at(num_items);
+
+        let mut snapshot = Snapshot {
+            keys: Vec::with_capacity(num_items),
+            starts: Vec::with_capacity(num_items + 1),
+            data: Vec::with_capacity(items.len().saturating_sub(num_items)),
+            by_key: Vec::with_capacity(num_items),
+        };
+        snapshot.starts.push(0);
+        for (index, &offset) in offsets.iter().enumerate() {
+            let at = (2 + index) * 4;
+            let located = |message: String| {
+                Error::malformed(message)
+                    .located(Location::SnapItem { index, key: None })
+                    .at(at)
+            };
+            if offset < 0 || offset % 4 != 0 {
+                return Err(located(format!(
+                    "offset {offset} is not an offset of an int (negative or not a multiple of 4)"
+                )));
+            }
+            let start = offset as usize / 4;
+            if index == 0 && start != 0 {
+                return Err(located(format!(
+                    "the first offset is {offset}, it must be 0"
+                )));
+            }
+            if start < snapshot.data.len() + snapshot.keys.len() {
+                let before = offsets[index - 1];
+                return Err(located(format!(
+                    "offset {offset} is not at least 4 past the offset before ({before}): \
+                     no room for that item's key"
+                )));
+            }
+            if start >= items.len() {
+                return Err(located(format!(
+                    "offset {offset} leaves no room for a key in data_size {data_size}"
+                )));
+            }
+            let end = offsets.get(index + 1).map_or(items.len(), |&next| {
+                (next.max(0) as usize / 4).min(items.len())
+            });
+            let key = SnapKey(items[start] as u32);
+            if key.type_id() > MAX_TYPE {
+                return Err(Error::malformed(format!(
+                    "type id {:#x} is past {MAX_TYPE:#x}, the largest snapshot type",
+                    key.type_id()
+                ))
+                .located(Location::SnapItem {
+                    index,
+                    key: Some(key),
+                })
+                .at((2 + num_items + start) * 4));
+            }
+            snapshot.keys.push(key);
+            // A too small `end` is the next offset's error, reported in the next round.
+            if let Some(item) = items.get(start + 1..end.max(start + 1)) {
+                snapshot.data.extend_from_slice(item);
+            }
+            snapshot.starts.push(snapshot.data.len() as u32);
+        }
+        snapshot.index_keys().map_err(|(index, key)| {
+            Error::malformed("another item has this key")
+                .located(Location::SnapItem {
+                    index,
+                    key: Some(key),
+                })
+                .at((2 + num_items + snapshot.starts[index] as usize + index) * 4)
+        })?;
+        Ok(snapshot)
+    }
+
+    /// Reads a snapshot from packed ints (the network and demo form). Error offsets are byte
+    /// offsets in `bytes`.
+    pub fn from_packed(bytes: &[u8]) -> Result<Snapshot, Error> {
+        let ints = unpack(bytes)?;
+        Snapshot::from_ints(&ints).map_err(|error| error.map_offset(|at| packed_offset(bytes, at)))
+    }
+
+    /// Builds `by_key`, or names the later of two items with the same key.
+    pub(super) fn index_keys(&mut self) -> Result<(), (usize, SnapKey)> {
+        self.by_key.clear();
+        self.by_key.extend(
+            self.keys
+                .iter()
+                .enumerate()
+                .map(|(i, &key)| key_entry(key, i)),
+        );
+        self.by_key.sort_unstable();
+        match self
+            .by_key
+            .windows(2)
+            .find(|pair| entry_key(pair[0]) == entry_key(pair[1]))
+        {
+            Some(pair) => Err((entry_index(pair[1]), entry_key(pair[1]))),
+            None => Ok(()),
+        }
+    }
+
+    /// Assembles a snapshot from parts whose `by_key` is already built.
+    pub(super) fn from_parts(
+        keys: Vec<SnapKey>,
+        starts: Vec<u32>,
+        data: Vec<i32>,
+        by_key: Vec<u64>,
+    ) -> Snapshot {
+        Snapshot {
+            keys,
+            starts,
+            data,
+            by_key,
+        }
+    }
+
+    /// The ints of this snapshot, items in stored order.
+    pub fn to_ints(&self) -> Vec<i32> {
+        let mut out = Vec::with_capacity(self.size() / 4);
+        self.write_ints(&mut out);
+        out
+    }
+
+    /// Appends the ints of this snapshot to `out`.
+    pub fn write_ints(&self, out: &mut Vec<i32>) {
+        let items = self.keys.len();
+        let header = SnapshotHeader {
+            // Both fit: the limits keep a snapshot within 64 KiB.
+            data_size: (4 * (items + self.data.len())) as i32,
+            num_items: items as i32,
+        };
+        out.reserve(2 + 2 * items + self.data.len());
+        out.extend([header.data_size, header.num_items]);
+        out.extend(
+            self.starts[..items]
+                .iter()
+                .enumerate()
+                .map(|(i, &start)| 4 * (start as i32 + i as i32)),
+        );
+        for item in self.items() {
+            out.push(item.key.0 as i32);
+            out.extend_from_slice(item.data);
+        }
+    }
+
+    /// The packed ints of this snapshot (the network and demo form).
+    pub fn to_packed(&self) -> Vec<u8> {
+        super::packing::pack_ints(&self.to_ints())
+    }
+
+    /// Bytes of the snapshot as ints: header, offsets, keys and data.
+    pub fn size(&self) -> usize {
+        SnapshotHeader::SIZE + 4 * (2 * self.keys.len() + self.data.len())
+    }
+
+    /// Number of items.
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// Whether the snapshot has no items.
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    /// The item at `index` in stored order.
+    pub fn item_at(&self, index: usize) -> Option<SnapItem<'_>> {
+        (index < self.keys.len()).then(|| self.item_unchecked(index))
+    }
+
+    /// The item at `index`, which is less than `len()` (else a panic: a bug of this module).
+    fn item_unchecked(&self, index: usize) -> SnapItem<'_> {
+        let range = self.starts[index] as usize..self.starts[index + 1] as usize;
+        SnapItem {
+            key: self.keys[index],
+            data: &self.data[range],
+        }
+    }
+
+    /// The items in stored order.
+    pub fn items(&self) -> impl ExactSizeIterator<Item = SnapItem<'_>> + '_ {
+        (0..self.keys.len()).map(|index| self.item_unchecked(index))
+    }
+
+    /// The items in key order.
+    pub fn items_by_key(&self) -> impl ExactSizeIterator<Item = SnapItem<'_>> + '_ {
+        self.by_key
+            .iter()
+            .map(|&entry| self.item_unchecked(entry_index(entry)))
+    }
+
+    /// Index in stored order of the item with `key`.
+    pub fn index_of(&self, key: SnapKey) -> Option<usize> {
+        let slot = self.by_key.partition_point(|&entry| entry_key(entry) < key);
+        let &entry = self.by_key.get(slot)?;
+        (entry_key(entry) == key).then_some(entry_index(entry))
+    }
+
+    /// The data of the item with `key`.
+    pub fn get(&self, key: SnapKey) -> Option<&[i32]> {
+        Some(self.item_at(self.index_of(key)?)?.data)
+    }
+
+    /// The data of item `id` of type `type_id`.
+    pub fn item(&self, type_id: u16, id: u16) -> Option<&[i32]> {
+        self.get(SnapKey::new(type_id, id))
+    }
+
+    /// The checksum: the wrapping sum of every item's data, keys left out (NOTES.md; DDNet
+    /// `CSnapshot::Crc`). The network sends it as a signed int.
+    pub fn checksum(&self) -> i32 {
+        self.data
+            .iter()
+            .fold(0i32, |sum, &int| sum.wrapping_add(int))
+    }
+
+    /// The UUID that this snapshot announces for extended type `type_id`: the first 4 ints of
+    /// item (0, `type_id`) (DDNet `CSnapshot::GetExternalItemType`).
+    pub fn type_uuid(&self, type_id: u16) -> Option<Uuid> {
+        if type_id < OFFSET_EXTENDED_TYPE {
+            return None;
+        }
+        let data = self.item(EXTENDED_TYPE_ANNOUNCEMENT, type_id)?;
+        let ints: [i32; 4] = data.get(..4)?.try_into().ok()?;
+        Some(uuid_from_ints(ints))
+    }
+
+    /// The extended type id that this snapshot announces for `uuid` (DDNet
+    /// `CSnapshot::FindItem`).
+    pub fn uuid_type(&self, uuid: Uuid) -> Option<u16> {
+        self.extended_types()
+            .find(|&(_, announced)| announced == uuid)
+            .map(|(type_id, _)| type_id)
+    }
+
+    /// Every extended type this snapshot announces, with its UUID, by type id.
+    pub fn extended_types(&self) -> impl Iterator<Item = (u16, Uuid)> + '_ {
+        self.items_by_key()
+            .take_while(|item| item.type_id() == EXTENDED_TYPE_ANNOUNCEMENT)
+            .filter(|item| item.id() >= OFFSET_EXTENDED_TYPE)
+            .filter_map(|item| Some((item.id(), self.type_uuid(item.id())?)))
+    }
+
+    /// The same items in key order, the order `libtw2` and sorted tools use.
+    pub fn sorted(&self) -> Snapshot {
+        let mut builder = SnapshotBuilder::new();
+        for item in self.items_by_key() {
+            builder.push(item.key, item.data);
+        }
+        builder.into_snapshot_unchecked()
+    }
+
+    pub(super) fn keys(&self) -> &[SnapKey] {
+        &self.keys
+    }
+
+    pub(super) fn starts(&self) -> &[u32] {
+        &self.starts
+    }
+
+    pub(super) fn data(&self) -> &[i32] {
+        &self.data
+    }
+
+    pub(super) fn by_key(&self) -> &[u64] {
+        &self.by_key
+    }
+}
+
+impl Default for Snapshot {
+    fn default() -> Self {
+        Snapshot::empty()
+    }
+}
+
+impl PartialEq for Snapshot {
+    fn eq(&self, other: &Snapshot) -> bool {
+        self.len() == other.len()
+            && self
+                .items_by_key()
+                .zip(other.items_by_key())
+                .all(|(a, b)| a == b)
+    }
+}
+
+impl Eq for Snapshot {}
+
+impl fmt::Debug for Snapshot {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map()
+            .entries(
+                self.items()
+                    .map(|item| ((item.type_id(), item.id()), item.data)),
+            )
+            .finish()
+    }
+}
+
+/// Builds a snapshot item by item, as a server does (DDNet `CSnapshotBuilder`).
+///
+/// ```
+/// use twcodec::snap::SnapshotBuilder;
+/// use twcodec::schema::uuid::uuid_from_name;
+///
+/// let mut builder = SnapshotBuilder::new();
+/// builder.add_item(9, 0, &[0; 22])?;
+/// let ddnet_character = uuid_from_name("character@netobj.ddnet.tw");
+/// let type_id = builder.add_extended_item(ddnet_character, 0, &[0; 10])?;
+/// let snapshot = builder.finish()?;
+/// assert_eq!(type_id, 0x7FFF); // handed out from the top, as DDNet does
+/// assert_eq!(snapshot.type_uuid(type_id), Some(ddnet_character));
+/// assert_eq!(snapshot.len(), 3); // the announcement item is one
+/// # Ok::<(), twcodec::Error>(())
+/// ```
+#[derive(Debug, Clone, Default)]
+#[doc(alias = "CSnapshotBuilder")]
+pub struct SnapshotBuilder {
+    keys: Vec<SnapKey>,
+    starts: Vec<u32>,
+    data: Vec<i32>,
+    extended: Vec<(Uuid, u16)>,
+}
+
+impl SnapshotBuilder {
+    /// An empty builder.
+    pub fn new() -> SnapshotBuilder {
+        SnapshotBuilder {
+            starts: vec![0],
+            ..SnapshotBuilder::default()
+        }
+    }
+
+    /// Adds item `id` of type `type_id`.
+    pub fn add_item(&mut self, type_id: u16, id: u16, data: &[i32]) -> Result<(), Error> {
+        if type_id > MAX_TYPE {
+            return Err(Error::malformed(format!(
+                "type id {type_id:#x} is past {MAX_TYPE:#x}, the largest snapshot type"
+            )));
+        }
+        self.check_room(data.len())?;
+        self.push(SnapKey::new(type_id, id), data);
+        Ok(())
+    }
+
+    /// Adds item `id` of the extended type named by `uuid`, announcing the type first if it
+    /// is new; returns the type id, handed out from [`MAX_TYPE`] down as DDNet does.
+    pub fn add_extended_item(&mut self, uuid: Uuid, id: u16, data: &[i32]) -> Result<u16, Error> {
+        let type_id = match self.extended.iter().find(|(known, _)| *known == uuid) {
+            Some(&(_, type_id)) => type_id,
+            None => {
+                let type_id = MAX_TYPE - self.extended.len() as u16;
+                if type_id < OFFSET_EXTENDED_TYPE {
+                    return Err(Error::limit(format!(
+                        "more than the {} extended types a snapshot can have",
+                        MAX_TYPE - OFFSET_EXTENDED_TYPE + 1
+                    )));
+                }
+                self.add_item(EXTENDED_TYPE_ANNOUNCEMENT, type_id, &uuid_to_ints(uuid))?;
+                self.extended.push((uuid, type_id));
+                type_id
+            }
+        };
+        self.add_item(type_id, id, data)?;
+        Ok(type_id)
+    }
+
+    /// Checks that one more item of `len` ints fits the limits.
+    fn check_room(&self, len: usize) -> Result<(), Error> {
+        if self.keys.len() >= MAX_ITEMS {
+            return Err(Error::limit(format!(
+                "a snapshot can have at most {MAX_ITEMS} items"
+            )));
+        }
+        let size = SnapshotHeader::SIZE + 4 * (2 * (self.keys.len() + 1) + self.data.len() + len);
+        if size > MAX_SIZE {
+            return Err(Error::limit(format!(
+                "the snapshot would take {size} bytes, more than the {MAX_SIZE} it can"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Adds an item without checks.
+    fn push(&mut self, key: SnapKey, data: &[i32]) {
+        self.keys.push(key);
+        self.data.extend_from_slice(data);
+        self.starts.push(self.data.len() as u32);
+    }
+
+    /// The snapshot, or an error naming a key that was added twice.
+    pub fn finish(self) -> Result<Snapshot, Error> {
+        let mut snapshot = Snapshot::from_parts(self.keys, self.starts, self.data, Vec::new());
+        snapshot.index_keys().map_err(|(index, key)| {
+            Error::malformed("another item has this key").located(Location::SnapItem {
+                index,
+                key: Some(key),
+            })
+        })?;
+        Ok(snapshot)
+    }
+
+    /// The snapshot of items known to have distinct keys.
+    fn into_snapshot_unchecked(self) -> Snapshot {
+        let mut snapshot = Snapshot::from_parts(self.keys, self.starts, self.data, Vec::new());
+        // The keys come from a snapshot, so they are distinct.
+        let _ = snapshot.index_keys();
+        snapshot
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two items: a pickup (type 4, id 1) and a character (type 9, id 0), stored in that order.
+    const TWO_ITEMS: [i32; 11] = [
+        28,          // data_size: 7 ints of items
+        2,           // num_items
+        0,           // offset of item 0
+        12,          // offset of item 1
+        0x0004_0001, // item 0 key: type 4, id 1
+        100,         // item 0 data
+        -200,        // item 0 data
+        0x0009_0000, // item 1 key: type 9, id 0
+        1,           // item 1 data
+        2,           // item 1 data
+        i32::MAX,    // item 1 data
+    ];
+
+    #[test]
+    fn reads_every_field_and_writes_the_same_ints() {
+        let snapshot = Snapshot::from_ints(&TWO_ITEMS).unwrap();
+        assert_eq!(snapshot.len(), 2);
+        let items: Vec<_> = snapshot.items().collect();
+        assert_eq!((items[0].type_id(), items[0].id()), (4, 1));
+        assert_eq!(items[0].data, [100, -200]);
+        assert_eq!((items[1].type_id(), items[1].id()), (9, 0));
+        assert_eq!(items[1].data, [1, 2, i32::MAX]);
+        assert_eq!(snapshot.item(9, 0), Some(&[1, 2, i32::MAX][..]));
+        assert_eq!(snapshot.item(9, 1), None);
+        assert_eq!(snapshot.size(), 44);
+        assert_eq!(snapshot.to_ints(), TWO_ITEMS);
+        // 100 - 200 + 1 + 2 + i32::MAX, wrapping; keys are not summed.
+        assert_eq!(snapshot.checksum(), i32::MAX.wrapping_add(-97));
+    }
+
+    #[test]
+    fn stored_order_is_kept_and_ignored_by_eq() {
+        let mut builder = SnapshotBuilder::new();
+        builder.add_item(9, 0, &[1, 2, i32::MAX]).unwrap();
+        builder.add_item(4, 1, &[100, -200]).unwrap();
+        let reversed = builder.finish().unwrap();
+        let snapshot = Snapshot::from_ints(&TWO_ITEMS).unwrap();
+        assert_eq!(reversed, snapshot);
+        assert_ne!(reversed.to_ints(), snapshot.to_ints());
+        assert_eq!(reversed.sorted().to_ints(), snapshot.to_ints());
+        let keys: Vec<_> = reversed.items_by_key().map(|item| item.key).collect();
+        assert_eq!(keys, [SnapKey::new(4, 1), SnapKey::new(9, 0)]);
+    }
+
+    #[test]
+    fn empty_items_and_the_empty_snapshot() {
+        let ints = [8, 2, 0, 4, 0x0005_0000, 0x0005_0001];
+        let snapshot = Snapshot::from_ints(&ints).unwrap();
+        assert_eq!(snapshot.item(5, 0), Some(&[][..]));
+        assert_eq!(snapshot.item(5, 1), Some(&[][..]));
+        assert_eq!(snapshot.to_ints(), ints);
+        let empty = Snapshot::from_ints(&[0, 0]).unwrap();
+        assert_eq!(empty, Snapshot::empty());
+        assert_eq!(Snapshot::empty().to_ints(), [0, 0]);
+        assert_eq!(Snapshot::empty().checksum(), 0);
+    }
+
+    #[test]
+    fn packed_form_round_trips() {
+        let snapshot = Snapshot::from_ints(&TWO_ITEMS).unwrap();
+        let packed = snapshot.to_packed();
+        assert_eq!(Snapshot::from_packed(&packed).unwrap().to_ints(), TWO_ITEMS);
+    }
+
+    #[test]
+    fn extended_types() {
+        let character = twcodec_schema::uuid::uuid_from_name("character@netobj.ddnet.tw");
+        let player = twcodec_schema::uuid::uuid_from_name("player@netobj.ddnet.tw");
+        let mut builder = SnapshotBuilder::new();
+        assert_eq!(
+            builder.add_extended_item(character, 0, &[1]).unwrap(),
+            0x7FFF
+        );
+        assert_eq!(builder.add_extended_item(player, 0, &[2]).unwrap(), 0x7FFE);
+        assert_eq!(
+            builder.add_extended_item(character, 1, &[3]).unwrap(),
+            0x7FFF
+        );
+        let snapshot = builder.finish().unwrap();
+        assert_eq!(snapshot.len(), 5);
+        assert_eq!(snapshot.type_uuid(0x7FFE), Some(player));
+        assert_eq!(snapshot.uuid_type(character), Some(0x7FFF));
+        assert_eq!(snapshot.type_uuid(9), None);
+        let types: Vec<_> = snapshot.extended_types().collect();
+        assert_eq!(types, [(0x7FFE, player), (0x7FFF, character)]);
+        // The announcement is item (0, type) holding the UUID as 4 big-endian ints.
+        assert_eq!(snapshot.item(0, 0x7FFF), Some(&uuid_to_ints(character)[..]));
+    }
+
+    #[test]
+    fn builder_enforces_the_rules() {
+        let mut builder = SnapshotBuilder::new();
+        assert!(builder.add_item(0x8000, 0, &[]).is_err());
+        builder.add_item(1, 1, &[]).unwrap();
+        builder.add_item(1, 1, &[]).unwrap();
+        let error = builder.finish().unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "snapshot item #1 (type 1, id 1): another item has this key"
+        );
+
+        let mut builder = SnapshotBuilder::new();
+        for id in 0..1024 {
+            builder.add_item(1, id, &[]).unwrap();
+        }
+        let error = builder.add_item(1, 1024, &[]).unwrap_err();
+        assert_eq!(error.kind(), crate::ErrorKind::LimitExceeded);
+
+        let mut builder = SnapshotBuilder::new();
+        let big = vec![0; (MAX_SIZE - 16) / 4];
+        builder.add_item(1, 0, &big).unwrap();
+        assert!(builder.add_item(1, 1, &[]).is_err());
+    }
+}

@@ -1,4 +1,5 @@
-//! Read, write and explain the binary formats of Teeworlds and DDNet.
+//! Read, write and explain the binary formats of Teeworlds and DDNet: datafiles, maps,
+//! snapshots and snapshot deltas.
 //!
 //! # Quick start
 //!
@@ -53,6 +54,9 @@
 //!   accepted with a [`Warning`]. Data is decompressed lazily and capped by its declared size.
 //! - [`DatafileWriter`] calculates every count, size and offset through the schema's
 //!   `DatafileLayout`, and keeps unchanged data's stored bytes, so re-saving is lossless.
+//! - [`snap`] reads and writes snapshots and snapshot deltas (unpacked ints, or the packed ints
+//!   of the network and demos), creates and applies deltas as DDNet does, and checks DDNet's
+//!   rules; the schema's snapshot layouts take the protocol's pre-agreed sizes as binrw args.
 //! - [`dump`] renders what the CLI prints; the CLI (`src/bin/twcodec.rs`) is a thin shell.
 //! - Every failure is one [`Error`]: a kind, a message, the byte offset and the item when known.
 

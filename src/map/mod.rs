@@ -9,7 +9,7 @@
 //!
 //! References are [`ItemRef`]s, which only this module makes and only for indices that exist;
 //! a reference field reads as a [`Ref`]: none, a valid reference, or dangling (its raw value kept
-//! so that writing stays lossless). The resolver ([`resolve`]) lists every check it makes.
+//! so that writing stays lossless). The resolver (module `resolve`, `src/map/resolve.rs`) lists every check it makes.
 
 mod convert;
 mod layer;

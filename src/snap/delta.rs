@@ -88,7 +88,6 @@ impl SnapshotDelta {
         delta
             .removed
             .extend(ints[3..pos].iter().map(|&key| SnapKey(key as u32)));
-        delta.check_removed_once()?;
 
         // Every item delta takes at least 2 ints: a count past that is caught below, and
         // does not size an allocation.
@@ -184,29 +183,6 @@ impl SnapshotDelta {
         let ints = unpack(bytes)?;
         SnapshotDelta::from_ints(&ints, sizes)
             .map_err(|error| error.map_offset(|at| packed_offset(bytes, at)))
-    }
-
-    /// Rejects a key removed twice.
-    fn check_removed_once(&self) -> Result<(), Error> {
-        if self.removed.len() < 2 {
-            return Ok(());
-        }
-        let mut sorted: Vec<u64> = (self.removed.iter().enumerate())
-            .map(|(index, &key)| key_entry(key, index))
-            .collect();
-        sorted.sort_unstable();
-        match sorted
-            .windows(2)
-            .find(|pair| entry_key(pair[0]) == entry_key(pair[1]))
-        {
-            Some(pair) => {
-                let (index, key) = (entry_index(pair[1]), entry_key(pair[1]));
-                Err(Error::malformed("this key is removed twice")
-                    .located(Location::RemovedKey { index, key })
-                    .at((3 + index) * 4))
-            }
-            None => Ok(()),
-        }
     }
 
     /// Byte offset of item delta `index` in the ints this delta was read from.
@@ -346,45 +322,49 @@ impl SnapshotDelta {
         }
 
         let mut delta = SnapshotDelta::empty();
+        delta
+            .removed
+            .reserve(kept.iter().filter(|&&kept| !kept).count());
         delta.removed.extend(
             (old.keys().iter().zip(&kept))
                 .filter(|(_, &kept)| !kept)
                 .map(|(&key, _)| key),
         );
         let (old_starts, old_data) = (old.starts(), old.data());
+        let (new_starts, new_data) = (new.starts(), new.data());
         delta.keys.reserve(new.len());
         delta.starts.reserve(new.len());
-        delta.data.reserve(new.data().len());
+        delta.data.reserve(new_data.len());
         let mut update_of_new = vec![NONE; new.len()];
-        for (index, item) in new.items().enumerate() {
-            let past = match old_of_new[index] {
-                NONE => None,
-                o => {
-                    let o = o as usize;
-                    Some(&old_data[old_starts[o] as usize..old_starts[o + 1] as usize])
+        let items = new.keys().iter().zip(new_starts.windows(2));
+        for (index, (&key, bounds)) in items.enumerate() {
+            let now = &new_data[bounds[0] as usize..bounds[1] as usize];
+            match old_of_new[index] {
+                NONE => delta.data.extend_from_slice(now),
+                old => {
+                    let old = old as usize;
+                    let past = &old_data[old_starts[old] as usize..old_starts[old + 1] as usize];
+                    if past.len() != now.len() {
+                        return Err(Error::malformed(format!(
+                            "the item changes size from {} to {} ints, which a delta cannot \
+                             describe (remove it in one delta, add it in the next)",
+                            past.len(),
+                            now.len()
+                        ))
+                        .located(Location::SnapItem {
+                            index,
+                            key: Some(key),
+                        }));
+                    }
+                    if past == now {
+                        continue;
+                    }
+                    let diff = now.iter().zip(past).map(|(&a, &b)| a.wrapping_sub(b));
+                    delta.data.extend(diff);
                 }
-            };
-            match past {
-                None => delta.data.extend_from_slice(item.data),
-                Some(past) if past == item.data => continue,
-                Some(past) if past.len() != item.data.len() => {
-                    return Err(Error::malformed(format!(
-                        "the item changes size from {} to {} ints, which a delta cannot \
-                         describe (remove it in one delta, add it in the next)",
-                        past.len(),
-                        item.data.len()
-                    ))
-                    .located(Location::SnapItem {
-                        index,
-                        key: Some(item.key),
-                    }));
-                }
-                Some(past) => delta.data.extend(
-                    (item.data.iter().zip(past)).map(|(&now, &then)| now.wrapping_sub(then)),
-                ),
             }
             update_of_new[index] = delta.keys.len() as u32;
-            delta.keys.push(item.key);
+            delta.keys.push(key);
             delta.starts.push(delta.data.len() as u32);
         }
         delta.by_key.reserve(delta.keys.len());
@@ -408,32 +388,26 @@ impl Snapshot {
             (self.keys(), self.starts(), self.data(), self.by_key());
         // What becomes of each old item: NONE kept, REMOVED, or the index of its update.
         let mut state = vec![NONE; self.len()];
-        // The old indices of the removed items, found by walking the old keys once in order.
-        let mut removed: Vec<u64> = (delta.removed.iter().enumerate())
-            .map(|(index, &key)| key_entry(key, index))
-            .collect();
-        removed.sort_unstable();
-        let mut rest = old_by_key;
-        for entry in &mut removed {
-            let (key, index) = (entry_key(*entry), entry_index(*entry));
-            rest = &rest[gallop(rest, |old| entry_key(old) < key)..];
-            let old = match rest.first() {
-                Some(&old) if entry_key(old) == key => entry_index(old),
-                _ => {
-                    return Err(
-                        Error::malformed("the old snapshot has no item with this key")
-                            .located(Location::RemovedKey { index, key }),
-                    )
-                }
+        // The old indices of the removed items. Deltas list them in the order of the old
+        // snapshot (DDNet), so each is looked for just after the one before.
+        let mut removed = Vec::with_capacity(delta.removed.len());
+        let mut next = 0;
+        for (index, &key) in delta.removed.iter().enumerate() {
+            let located = |message: &str| {
+                Error::malformed(message).located(Location::RemovedKey { index, key })
             };
+            let old = (self.find_near(key, next))
+                .ok_or_else(|| located("the old snapshot has no item with this key"))?;
             if state[old] == REMOVED {
-                return Err(Error::malformed("this key is removed twice")
-                    .located(Location::RemovedKey { index, key }));
+                return Err(located("this key is removed twice"));
             }
             state[old] = REMOVED;
-            *entry = old as u64;
+            removed.push(old);
+            next = old + 1;
         }
-        removed.sort_unstable();
+        if !removed.is_sorted() {
+            removed.sort_unstable();
+        }
 
         // Updates of old items, and the new items (entries of `delta.by_key`, sorted).
         let mut changes = Vec::with_capacity(delta.keys.len());
@@ -498,8 +472,7 @@ impl Snapshot {
             let mut new_of_old = state;
             starts.push(0);
             let (mut shift, mut run) = (0, 0);
-            let runs = (removed.iter().map(|&r| r as usize))
-                .map(|r| (r, old_starts[r + 1] - old_starts[r]));
+            let runs = (removed.iter()).map(|&r| (r, old_starts[r + 1] - old_starts[r]));
             for (gone, (end, size)) in runs.chain([(self.len(), 0)]).enumerate() {
                 data.extend_from_slice(
                     &old_data[old_starts[run] as usize..old_starts[end] as usize],

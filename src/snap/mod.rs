@@ -58,9 +58,9 @@
 //! - delta ([`SnapshotDelta::from_ints`]): no ints at all is the empty delta, otherwise the 3
 //!   header ints; counts not negative; the removed keys within the input; each item delta's
 //!   type id 0 to [`MAX_TYPE`], id 0 to 65535, `_size` not negative, its data within the
-//!   input; nothing after the last item delta; no key removed twice or updated twice.
-//! - apply ([`Snapshot::apply`]): every removed key is in the old snapshot; no key both removed
-//!   and updated; an update of an existing item has that item's size; the result within
+//!   input; nothing after the last item delta; no key updated twice.
+//! - apply ([`Snapshot::apply`]): every removed key is in the old snapshot, once; no key both
+//!   removed and updated; an update of an existing item has that item's size; the result within
 //!   [`MAX_ITEMS`] and [`MAX_SIZE`].
 //! - create ([`SnapshotDelta::create`]): an item that changes size cannot be described by a
 //!   delta. Write ([`SnapshotDelta::to_ints`]): an item delta of a type with a pre-agreed size

@@ -303,6 +303,18 @@ impl Snapshot {
         (entry_key(entry) == key).then_some(entry_index(entry))
     }
 
+    /// Index of the item with `key`, looked for first among the few items from `hint` on
+    /// (where lists in stored order usually have it next), then by binary search.
+    pub(super) fn find_near(&self, key: SnapKey, hint: usize) -> Option<usize> {
+        /// How far a hint is followed before searching.
+        const NEAR: usize = 4;
+        let near = self.keys.get(hint..).unwrap_or_default();
+        match near.iter().take(NEAR).position(|&k| k == key) {
+            Some(offset) => Some(hint + offset),
+            None => self.index_of(key),
+        }
+    }
+
     /// The data of the item with `key`.
     pub fn get(&self, key: SnapKey) -> Option<&[i32]> {
         Some(self.item_at(self.index_of(key)?)?.data)
@@ -338,6 +350,12 @@ impl Snapshot {
         self.extended_types()
             .find(|&(_, announced)| announced == uuid)
             .map(|(type_id, _)| type_id)
+    }
+
+    /// The data of item `id` of the extended type named by `uuid`, through the type id this
+    /// snapshot announces for it.
+    pub fn extended_item(&self, uuid: Uuid, id: u16) -> Option<&[i32]> {
+        self.item(self.uuid_type(uuid)?, id)
     }
 
     /// Every extended type this snapshot announces, with its UUID, by type id.
@@ -604,6 +622,8 @@ mod tests {
         assert_eq!(snapshot.type_uuid(0x7FFE), Some(player));
         assert_eq!(snapshot.uuid_type(character), Some(0x7FFF));
         assert_eq!(snapshot.type_uuid(9), None);
+        assert_eq!(snapshot.extended_item(character, 1), Some(&[3][..]));
+        assert_eq!(snapshot.extended_item(player, 1), None);
         let types: Vec<_> = snapshot.extended_types().collect();
         assert_eq!(types, [(0x7FFE, player), (0x7FFF, character)]);
         // The announcement is item (0, type) holding the UUID as 4 big-endian ints.

@@ -66,8 +66,10 @@
 pub mod datafile;
 pub mod dump;
 mod error;
+pub mod huffman;
 pub mod items;
 pub mod map;
+pub mod packet;
 pub mod sample;
 pub mod snap;
 pub mod write;

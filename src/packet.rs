@@ -1,0 +1,1 @@
+//! The Teeworlds 0.7 packet reader (being written).

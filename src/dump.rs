@@ -6,6 +6,7 @@ use twcodec_schema::map::MapItemKind;
 use twcodec_schema::uuid::{known_item_type_name, Uuid, OFFSET_UUID_TYPE};
 
 use crate::datafile::Datafile;
+use crate::demo::{ChunkContent, Demo, Update};
 use crate::items::decode_items;
 use crate::snap::{self, Protocol, SizeTable, Snapshot, SnapshotDelta};
 
@@ -379,6 +380,195 @@ pub fn delta_text(delta: &SnapshotDelta, sizes: &SizeTable, protocol: Option<Pro
         let _ = write!(out, "delta #{index} type {label} id {}{size}: ", item.id());
         out += &ints_line(item.data);
         out.push('\n');
+    }
+    out
+}
+
+/// Hex of bytes.
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+/// Ticks per second of the game (DDNet `SERVER_TICK_SPEED`).
+const TICKS_PER_SECOND: i32 = 50;
+
+/// A demo's header, map and chunk stream in a few lines: what `twcodec demo info` prints.
+/// Reads every chunk header (not the payloads); an error in the chunk stream is shown, not
+/// returned.
+pub fn demo_info(demo: &Demo) -> String {
+    let mut out = String::new();
+    let header = demo.header();
+    let _ = writeln!(
+        out,
+        "demo version {}, net version {} ({}), type {}",
+        header.version,
+        header.net_version.to_string_lossy(),
+        match demo.protocol() {
+            Protocol::Ddnet06 => "0.6/DDNet protocol",
+            Protocol::Teeworlds07 => "Teeworlds 0.7 protocol",
+        },
+        header.kind.to_string_lossy()
+    );
+    let _ = writeln!(
+        out,
+        "recorded {}, length {} s (header)",
+        header.timestamp.to_string_lossy(),
+        header.length
+    );
+    let markers = demo.timeline_markers();
+    let _ = writeln!(out, "timeline markers: {}", ticks_list(markers));
+    let matches = |ok: bool| if ok { "matches" } else { "DOES NOT MATCH" };
+    let _ = writeln!(
+        out,
+        "map: {}, {} bytes at byte {:#x}, crc {:08x} ({})",
+        demo.map_name(),
+        header.map_size,
+        demo.map_offset(),
+        header.map_crc,
+        matches(demo.map_crc_matches())
+    );
+    match (demo.header_sha256(), demo.map_sha256_matches()) {
+        (Some(sha256), Some(ok)) => {
+            let _ = writeln!(out, "map sha256 {} ({})", hex(&sha256), matches(ok));
+        }
+        _ => {
+            let _ = writeln!(
+                out,
+                "map sha256 {} (not in the header)",
+                hex(&demo.map_sha256())
+            );
+        }
+    }
+    if header.map_size > 0 {
+        match demo.map() {
+            Ok(map) => {
+                let _ = write!(
+                    out,
+                    "map content: {} images, {} envelopes, {} groups, {} layers, {} sounds",
+                    map.images().len(),
+                    map.envelopes().len(),
+                    map.groups().len(),
+                    map.layers().len(),
+                    map.sounds().len()
+                );
+                if let Some((_, tiles)) = map.game_layer() {
+                    if let Some(grid) = tiles.grid() {
+                        let _ = write!(out, ", game layer {}x{}", grid.width(), grid.height());
+                    }
+                }
+                let _ = writeln!(out, ", {} problems", map.problems().len());
+            }
+            Err(error) => {
+                let _ = writeln!(out, "map content: unreadable: {error}");
+            }
+        }
+    }
+
+    let (mut markers, mut keyframes, mut snapshots, mut deltas, mut messages, mut unknown) =
+        (0, 0, 0, 0, 0, 0);
+    let (mut first, mut last, mut payload) = (None, None, 0);
+    let mut failure = None;
+    for chunk in demo.chunks() {
+        let chunk = match chunk {
+            Ok(chunk) => chunk,
+            Err(error) => {
+                failure = Some(error);
+                break;
+            }
+        };
+        payload += chunk.payload().map_or(0, <[u8]>::len);
+        match chunk.content {
+            ChunkContent::TickMarker { keyframe } => {
+                markers += 1;
+                keyframes += usize::from(keyframe);
+                first = first.or(chunk.tick);
+                last = chunk.tick;
+            }
+            ChunkContent::Snapshot(_) => snapshots += 1,
+            ChunkContent::Delta(_) => deltas += 1,
+            ChunkContent::Message(_) => messages += 1,
+            ChunkContent::Unknown(_) => unknown += 1,
+        }
+    }
+    let chunks = markers + snapshots + deltas + messages + unknown;
+    let _ = writeln!(
+        out,
+        "chunks: {chunks} from byte {:#x} ({} ({}), {}, {}, {}{}), \
+         {payload} bytes of payload",
+        demo.chunks_offset(),
+        count(markers, "tick marker"),
+        count(keyframes, "keyframe"),
+        count(snapshots, "snapshot"),
+        count(deltas, "delta"),
+        count(messages, "message"),
+        if unknown > 0 {
+            format!(", {unknown} of type 0")
+        } else {
+            String::new()
+        }
+    );
+    if let (Some(first), Some(last)) = (first, last) {
+        let ticks = last - first;
+        let _ = writeln!(
+            out,
+            "ticks: {first} to {last}, {markers} with a tick marker, duration {}.{:02} s",
+            ticks / TICKS_PER_SECOND,
+            ticks % TICKS_PER_SECOND * 100 / TICKS_PER_SECOND
+        );
+    }
+    if let Some(error) = failure {
+        let _ = writeln!(out, "error: {error}");
+    }
+    out
+}
+
+/// `1 tick marker`, `2 tick markers`.
+fn count(n: usize, what: &str) -> String {
+    match n {
+        1 => format!("1 {what}"),
+        _ => format!("{n} {what}s"),
+    }
+}
+
+/// `none`, or the ticks separated by spaces.
+fn ticks_list(ticks: &[i32]) -> String {
+    if ticks.is_empty() {
+        "none".into()
+    } else {
+        ints_line(ticks)
+    }
+}
+
+/// One line per tick of a replay: tick, how the snapshot came about, its items and checksum,
+/// and the messages of the tick; what `twcodec demo ticks` prints. A replay error ends the
+/// list with an `error:` line.
+pub fn demo_ticks(demo: &Demo) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "tick     update     items  checksum     messages");
+    for frame in demo.replay() {
+        let frame = match frame {
+            Ok(frame) => frame,
+            Err(error) => {
+                let _ = writeln!(out, "error: {error}");
+                break;
+            }
+        };
+        let update = match (frame.update, frame.keyframe) {
+            (Update::Full, true) => "full key",
+            (Update::Full, false) => "full",
+            (Update::Delta, _) => "delta",
+            (Update::Unchanged, _) => "same",
+        };
+        let _ = write!(out, "{:<8} {update:<10}", frame.tick);
+        match &frame.snapshot {
+            Some(snapshot) => {
+                let _ = write!(out, " {:>5}  {:>11}", snapshot.len(), snapshot.checksum());
+            }
+            None => {
+                let _ = write!(out, " {:>5}  {:>11}", "-", "-");
+            }
+        }
+        let _ = writeln!(out, "  {}", frame.messages.len());
     }
     out
 }

@@ -83,6 +83,13 @@ pub enum Location {
         /// The item's key, when it could be read.
         key: Option<SnapKey>,
     },
+    /// A chunk of a demo.
+    Chunk {
+        /// Index among the demo's chunks.
+        index: usize,
+        /// The tick of the last tick marker, if any.
+        tick: Option<i32>,
+    },
     /// A map item, by its kind and index among the items of its kind (the map graph's view).
     MapItem {
         /// What kind of item (`layer`, `image`, ...).
@@ -119,6 +126,13 @@ impl fmt::Display for Location {
             Location::ItemDelta { index, key } => {
                 write!(f, "item delta #{index}")?;
                 write_key(f, key)
+            }
+            Location::Chunk { index, tick } => {
+                write!(f, "chunk #{index}")?;
+                match tick {
+                    Some(tick) => write!(f, " (tick {tick})"),
+                    None => Ok(()),
+                }
             }
             Location::MapItem {
                 kind,
@@ -219,7 +233,8 @@ impl Error {
             binrw::Error::Custom { pos, err } => match err.downcast::<SchemaError>() {
                 Ok(schema) => {
                     let kind = match *schema {
-                        SchemaError::UnsupportedVersion(_) => ErrorKind::Unsupported,
+                        SchemaError::UnsupportedVersion(_)
+                        | SchemaError::UnsupportedDemoVersion(_) => ErrorKind::Unsupported,
                         SchemaError::TooLarge { .. } => ErrorKind::LimitExceeded,
                         _ => ErrorKind::Malformed,
                     };

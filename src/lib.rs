@@ -1,5 +1,5 @@
 //! Read, write and explain the binary formats of Teeworlds and DDNet: datafiles, maps,
-//! snapshots and snapshot deltas.
+//! snapshots and snapshot deltas, demos.
 //!
 //! # Quick start
 //!
@@ -57,6 +57,10 @@
 //! - [`snap`] reads and writes snapshots and snapshot deltas (unpacked ints, or the packed ints
 //!   of the network and demos), creates and applies deltas as DDNet does, and checks DDNet's
 //!   rules; the schema's snapshot layouts take the protocol's pre-agreed sizes as binrw args.
+//! - [`demo`] reads demos: the header and markers (schema), the embedded map (through
+//!   [`Datafile`] and [`Map`]), the chunk stream (Huffman coding in [`huffman`]) and a replay
+//!   of every tick through [`snap`]. [`packet`] reads the snapshot messages of Teeworlds 0.7
+//!   packets.
 //! - [`dump`] renders what the CLI prints; the CLI (`src/bin/twcodec.rs`) is a thin shell.
 //! - Every failure is one [`Error`]: a kind, a message, the byte offset and the item when known.
 
@@ -64,6 +68,7 @@
 #![warn(missing_docs)]
 
 pub mod datafile;
+pub mod demo;
 pub mod dump;
 mod error;
 pub mod huffman;

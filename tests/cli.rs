@@ -324,3 +324,55 @@ fn snap_bad_input_exits_1_naming_the_file() {
     let output = twcodec(&["snap", "decode", &snapshot, "--sizes", "0.8"]);
     assert_eq!(output.status.code(), Some(2));
 }
+
+#[test]
+fn demo_info_ticks_and_map_print_the_library_dumps() {
+    let Some(corpus) = corpus_dir() else { return };
+    let path = corpus
+        .join("demos")
+        .join("075_tw_tinycave_other_player_respawn__client_bar.demo");
+    let file = path.to_string_lossy().into_owned();
+    let demo = twcodec::demo::Demo::open(&path).unwrap();
+
+    let output = twcodec(&["demo", "info", &file]);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(stdout(&output), twcodec::dump::demo_info(&demo));
+
+    let output = twcodec(&["demo", "ticks", &file]);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(stdout(&output), twcodec::dump::demo_ticks(&demo));
+
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("tinycave.map");
+    let output = twcodec(&["demo", "map", &file, &out.to_string_lossy()]);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(std::fs::read(&out).unwrap(), &demo.map_bytes()[..]);
+}
+
+#[test]
+fn demo_errors_exit_1() {
+    let Some(corpus) = corpus_dir() else { return };
+    let path = corpus
+        .join("demos")
+        .join("075_tw_tinycave_other_player_respawn__client_bar.demo");
+    let good = std::fs::read(path).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+
+    let not_a_demo = temp_file(&dir, "map.demo", &small_v4());
+    let output = twcodec(&["demo", "info", &not_a_demo]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        stderr(&output),
+        format!("twcodec: {not_a_demo}: not a demo: the file does not start with \"TWDEMO\\0\" (at byte 0x0)\n")
+    );
+
+    // Cut inside the first snapshot chunk: info shows what it read, ticks fail after it.
+    let cut = temp_file(&dir, "cut.demo", &good[..0x5ff + 100]);
+    let output = twcodec(&["demo", "info", &cut]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stdout(&output).contains("\nerror: chunk #1 (tick 2470): the chunk's 704 bytes"));
+    let output = twcodec(&["demo", "ticks", &cut]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_no_panic(&output);
+    assert!(stderr(&output).starts_with(&format!("twcodec: {cut}: chunk #1 (tick 2470)")));
+}

@@ -13,6 +13,9 @@ pub enum SchemaError {
     /// A datafile version other than 3 or 4.
     #[error("unsupported datafile version {0} (only 3 and 4 exist)")]
     UnsupportedVersion(i32),
+    /// A demo version other than 3 to 6.
+    #[error("unsupported demo version {0} (versions 3 to 6 exist)")]
+    UnsupportedDemoVersion(u8),
     /// An item's `size` field is negative or not a multiple of 4.
     #[error("item size {0} is negative or not a multiple of 4")]
     ItemSize(i32),

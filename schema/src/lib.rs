@@ -11,6 +11,7 @@
 //! | map.md: every map item, tile and shared type | [`map`] and its modules |
 //! | NOTES.md, map.md: values packed big-endian into i32s | [`packing`] |
 //! | snapshot.md: snapshots, deltas, pre-agreed sizes | [`snapshot`] |
+//! | DDNet `demo.h`/`demo.cpp`: demo header, markers, SHA-256 extension, chunk headers | [`demo`] |
 //!
 //! Errors that the layout itself defines (bad magic, unsupported version, item sizes) are
 //! [`SchemaError`]s carried inside binrw's error.
@@ -19,6 +20,7 @@
 #![warn(missing_docs)]
 
 pub mod datafile;
+pub mod demo;
 mod error;
 pub mod map;
 pub mod packing;

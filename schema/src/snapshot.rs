@@ -246,7 +246,10 @@ const NAMES_06: [&str; 20] = [
     "event_damage_indicator",
 ];
 
-/// Names of the Teeworlds 0.7 snapshot types 1 to 22 (snapshot.md, appendix).
+/// Names of the Teeworlds 0.7 snapshot types 1 to 22 (snapshot.md, appendix; Teeworlds 0.7
+/// `datasrc/network.py`). Types 13 to 15 (`De_ClientInfo`, `De_GameInfo`, `De_TuneParams`) are
+/// added by clients to the snapshots they record in demos; servers never send them (the
+/// document calls them `obj_client_info`, `obj_game_info`, `obj_tune_params`).
 const NAMES_07: [&str; 22] = [
     "obj_player_input",
     "obj_projectile",
@@ -260,9 +263,9 @@ const NAMES_07: [&str; 22] = [
     "obj_character",
     "obj_player_info",
     "obj_spectator_info",
-    "obj_client_info",
-    "obj_game_info",
-    "obj_tune_params",
+    "obj_de_client_info",
+    "obj_de_game_info",
+    "obj_de_tune_params",
     "event_common",
     "event_explosion",
     "event_spawn",
@@ -455,7 +458,7 @@ mod tests {
         assert_eq!(type_name_06(0), None);
         assert_eq!(type_name_06(21), None);
         assert_eq!(type_name_07(22), Some("event_damage"));
-        assert_eq!(type_name_07(13), Some("obj_client_info"));
+        assert_eq!(type_name_07(13), Some("obj_de_client_info"));
         let character = crate::uuid::uuid_from_name("character@netobj.ddnet.tw");
         assert_eq!(
             known_extended_type_name(character),
@@ -473,7 +476,7 @@ mod tests {
         assert_eq!(ddnet.size_of(0), None);
         assert_eq!(ddnet.size_of(-1), None);
         let seven = SizeTable::teeworlds_07();
-        assert_eq!(seven.size_of(13), Some(58)); // obj_client_info
+        assert_eq!(seven.size_of(13), Some(58)); // obj_de_client_info
         assert_eq!(seven.size_of(22), Some(7)); // event_damage, NOTES.md
         assert_eq!(seven.size_of(23), None);
         let custom = SizeTable::custom(&[(40, 3)]).unwrap();

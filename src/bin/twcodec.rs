@@ -7,12 +7,13 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use twcodec::demo::Demo;
 use twcodec::dump::{self, DumpOptions, TypeFilter};
 use twcodec::map::Severity;
 use twcodec::snap::{self, Decoded, Form, Protocol, SizeTable, Snapshot, SnapshotDelta};
 use twcodec::{Datafile, DatafileWriter, Error, LoadMode, Map, MapForm, Version};
 
-/// Read, write and explain Teeworlds and DDNet datafiles.
+/// Read, write and explain Teeworlds and DDNet datafiles, maps, snapshots and demos.
 ///
 /// With no command, shows `info` of a built-in sample datafile that twcodec generates itself.
 #[derive(Debug, Parser)]
@@ -80,11 +81,38 @@ enum Command {
         #[arg(long, value_enum)]
         to: Option<Target>,
     },
+    /// Demos: header, embedded map, chunks, and the snapshot at every tick.
+    Demo {
+        #[command(subcommand)]
+        command: DemoCommand,
+    },
     /// Snapshots and snapshot deltas, in files of 4-byte little-endian ints (the unpacked
     /// form) or, with --packed, of packed ints as on the network and in demos.
     Snap {
         #[command(subcommand)]
         command: SnapCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum DemoCommand {
+    /// Header, timeline markers, the embedded map (checked against the header's CRC and
+    /// SHA-256), counts of chunks and ticks, duration.
+    Info {
+        /// The demo.
+        file: PathBuf,
+    },
+    /// Replay the demo: every tick with its snapshot's item count and checksum.
+    Ticks {
+        /// The demo.
+        file: PathBuf,
+    },
+    /// Write the embedded map to a file.
+    Map {
+        /// The demo.
+        file: PathBuf,
+        /// Where to write the map.
+        output: PathBuf,
     },
 }
 
@@ -261,6 +289,39 @@ fn run(command: Option<Command>) -> Result<ExitCode, Error> {
             println!("wrote {}", output.display());
         }
         Some(Command::Snap { command }) => snap(command)?,
+        Some(Command::Demo { command }) => return demo(command),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `demo info`, `demo ticks` and `demo map`; exit 1 when the chunks do not replay.
+fn demo(command: DemoCommand) -> Result<ExitCode, Error> {
+    match command {
+        DemoCommand::Info { file } => {
+            let text = dump::demo_info(&Demo::open(&file)?);
+            print!("{text}");
+            if text.contains("\nerror: ") {
+                return Ok(ExitCode::from(1));
+            }
+        }
+        DemoCommand::Ticks { file } => {
+            let demo = Demo::open(&file)?;
+            // The replay again, to fail with its error after printing what did replay.
+            let text = dump::demo_ticks(&demo);
+            print!("{text}");
+            if let Some(Err(error)) = demo.replay().find(Result::is_err) {
+                return Err(error.with_path(&file));
+            }
+        }
+        DemoCommand::Map { file, output } => {
+            let demo = Demo::open(&file)?;
+            demo.save_map(&output)?;
+            println!(
+                "wrote {} ({} bytes)",
+                output.display(),
+                demo.header().map_size
+            );
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

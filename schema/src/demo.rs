@@ -1,0 +1,487 @@
+//! Demo files (DDNet `src/engine/demo.h`, `src/engine/shared/demo.cpp`; Teeworlds 0.7 the
+//! same up to version 5).
+//!
+//! ```text
+//! demo:     header (176 bytes), timeline markers (version >= 4, 260 bytes),
+//!           SHA-256 extension (version >= 6, DDNet: 16-byte UUID + 32-byte digest),
+//!           the map (map_size bytes), then chunks until the end of the file
+//! chunk:    a tick marker, or a snapshot, delta or message chunk whose payload is Huffman
+//!           coded packed ints
+//! ```
+//!
+//! Numbers in the header are big-endian; strings are NUL-terminated in fixed-size fields.
+
+use std::fmt;
+
+use binrw::{binrw, BinRead, BinResult, BinWrite, Endian};
+use serde::Serialize;
+
+use crate::SchemaError;
+
+/// The first 7 bytes of every demo (DDNet `gs_aHeaderMarker`).
+pub const MAGIC: [u8; 7] = *b"TWDEMO\0";
+
+/// The UUID that starts DDNet's SHA-256 extension (`demoitem-sha256@ddnet.tw`, DDNet
+/// `SHA256_EXTENSION`).
+pub const SHA256_EXTENSION: [u8; 16] = [
+    0x6b, 0xe6, 0xda, 0x4a, 0xce, 0xbd, 0x38, 0x0c, 0x9b, 0x5b, 0x12, 0x89, 0xc8, 0x42, 0xd7, 0x80,
+];
+
+/// Most timeline markers a demo holds (DDNet `MAX_TIMELINE_MARKERS`).
+pub const MAX_TIMELINE_MARKERS: usize = 64;
+
+/// The oldest and newest demo versions (DDNet `gs_OldVersion`, `gs_CurVersion`).
+pub const VERSIONS: std::ops::RangeInclusive<u8> = 3..=6;
+
+/// Versions from this one on write compressed tick markers (DDNet `gs_VersionTickCompression`).
+pub const TICK_COMPRESSION_VERSION: u8 = 5;
+
+/// A NUL-terminated string in a fixed-size field; the bytes are kept as they are.
+#[binrw]
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct FixedString<const N: usize>(pub [u8; N]);
+
+impl<const N: usize> FixedString<N> {
+    /// The bytes up to the first NUL.
+    pub fn bytes(&self) -> &[u8] {
+        let end = self.0.iter().position(|&b| b == 0).unwrap_or(N);
+        &self.0[..end]
+    }
+
+    /// The text up to the first NUL, invalid UTF-8 replaced.
+    pub fn to_string_lossy(&self) -> String {
+        String::from_utf8_lossy(self.bytes()).into_owned()
+    }
+
+    /// Whether the field holds a NUL, as DDNet requires (`CDemoHeader::Valid`).
+    pub fn is_terminated(&self) -> bool {
+        self.0.contains(&0)
+    }
+}
+
+impl<const N: usize> fmt::Debug for FixedString<N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", self.to_string_lossy())
+    }
+}
+
+impl<const N: usize> Serialize for FixedString<N> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.to_string_lossy())
+    }
+}
+
+/// The demo header (DDNet `CDemoHeader`), 176 bytes.
+#[binrw]
+#[brw(big, magic = b"TWDEMO\0")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[doc(alias = "CDemoHeader")]
+pub struct DemoHeader {
+    /// Demo version, 3 to 6.
+    #[br(assert(VERSIONS.contains(&version), SchemaError::UnsupportedDemoVersion(version)))]
+    pub version: u8,
+    /// The network protocol version of the recording client (`0.6 626fce9a778df4d4`,
+    /// `0.7 802f1be60a05665f`).
+    pub net_version: FixedString<64>,
+    /// Name of the map.
+    pub map_name: FixedString<64>,
+    /// Bytes of the map stored after the header.
+    pub map_size: u32,
+    /// CRC-32 of the map.
+    pub map_crc: u32,
+    /// `client` or `server`.
+    #[serde(rename = "type")]
+    pub kind: FixedString<8>,
+    /// Length in seconds, written when recording stops.
+    pub length: i32,
+    /// When recording started, as text.
+    pub timestamp: FixedString<20>,
+}
+
+impl DemoHeader {
+    /// Size in bytes, magic included.
+    pub const SIZE: usize = 176;
+}
+
+/// The timeline markers (DDNet `CTimelineMarkers`), versions 4 and later: a count, then 64
+/// ticks of which the first `count` are used.
+#[binrw]
+#[brw(big)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[doc(alias = "CTimelineMarkers")]
+pub struct TimelineMarkers {
+    /// Number of markers used; DDNet clamps it to 0..=64.
+    pub count: i32,
+    /// Ticks of the markers.
+    #[serde(skip)]
+    pub ticks: [i32; MAX_TIMELINE_MARKERS],
+}
+
+impl TimelineMarkers {
+    /// Size in bytes.
+    pub const SIZE: usize = 4 + 4 * MAX_TIMELINE_MARKERS;
+
+    /// The ticks of the markers in use (the count clamped to 0..=64, as DDNet does).
+    pub fn used(&self) -> &[i32] {
+        let count = self.count.clamp(0, MAX_TIMELINE_MARKERS as i32) as usize;
+        &self.ticks[..count]
+    }
+}
+
+/// DDNet's SHA-256 extension, version 6 (NOTES.md; DDNet `GetDemoInfo`): the extension UUID,
+/// then the map's SHA-256.
+#[binrw]
+#[brw(
+    big,
+    magic = b"\x6b\xe6\xda\x4a\xce\xbd\x38\x0c\x9b\x5b\x12\x89\xc8\x42\xd7\x80"
+)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sha256Extension {
+    /// SHA-256 of the map.
+    pub sha256: [u8; 32],
+}
+
+impl Sha256Extension {
+    /// Size in bytes, UUID included.
+    pub const SIZE: usize = 16 + 32;
+}
+
+/// Everything before the map: header, timeline markers (version 4 on) and the SHA-256
+/// extension (version 6, when its UUID is there: DDNet reads on without it).
+#[binrw]
+#[brw(big)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DemoStart {
+    /// The header.
+    pub header: DemoHeader,
+    /// Timeline markers, versions 4 and later.
+    #[br(if(header.version >= 4))]
+    pub timeline: Option<TimelineMarkers>,
+    /// The map's SHA-256, version 6 when the extension UUID is there.
+    #[br(if(header.version >= 6), try)]
+    pub sha256: Option<Sha256Extension>,
+}
+
+/// What a chunk's payload holds (DDNet `CHUNKTYPE_*`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum ChunkKind {
+    /// A full snapshot.
+    Snapshot,
+    /// A message the client received.
+    Message,
+    /// A snapshot delta against the previous snapshot.
+    Delta,
+    /// Type 0, which no writer uses; kept as is.
+    Unknown,
+}
+
+impl ChunkKind {
+    /// The kind of type bits 0 to 3.
+    pub fn from_bits(bits: u8) -> ChunkKind {
+        match bits & 3 {
+            1 => ChunkKind::Snapshot,
+            2 => ChunkKind::Message,
+            3 => ChunkKind::Delta,
+            _ => ChunkKind::Unknown,
+        }
+    }
+
+    /// The type bits.
+    pub fn bits(self) -> u8 {
+        match self {
+            ChunkKind::Snapshot => 1,
+            ChunkKind::Message => 2,
+            ChunkKind::Delta => 3,
+            ChunkKind::Unknown => 0,
+        }
+    }
+}
+
+/// How a tick marker gives its tick.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum TickValue {
+    /// The tick itself (4 bytes, big-endian).
+    Absolute(i32),
+    /// The difference to the previous tick marker's tick, in the marker byte: 1 to 31 with the
+    /// compressed flag (version 5 on), 1 to 63 in older versions.
+    Delta(u8),
+}
+
+/// A chunk header (DDNet `CDemoPlayer::ReadChunkHeader`):
+///
+/// ```text
+/// tick marker: 1 K C d d d d d   K keyframe, C compressed (version >= 5): d = tick delta,
+///              else 4 more bytes: the tick (big-endian). Before version 5: 6 delta bits,
+///              and a delta of 0 means the 4 bytes follow.
+/// data chunk:  0 t t s s s s s   t type, s size; s = 30: 1 more size byte,
+///              s = 31: 2 more size bytes (little-endian)
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum ChunkHeader {
+    /// The start of a tick.
+    TickMarker {
+        /// Whether a full snapshot follows (a point to seek to).
+        keyframe: bool,
+        /// The tick, or how far it is from the last.
+        tick: TickValue,
+    },
+    /// A snapshot, delta or message, with the size of its payload.
+    Data {
+        /// What the payload holds.
+        kind: ChunkKind,
+        /// Bytes of the payload.
+        size: u16,
+    },
+}
+
+impl ChunkHeader {
+    /// The tick marker flag.
+    const TICK_MARKER: u8 = 0x80;
+    /// The keyframe flag of a tick marker.
+    const KEYFRAME: u8 = 0x40;
+    /// The compressed-tick flag of a tick marker, version 5 on.
+    const COMPRESSED: u8 = 0x20;
+}
+
+// The layout fixes its byte order (big-endian ticks, little-endian sizes).
+impl binrw::meta::ReadEndian for ChunkHeader {
+    const ENDIAN: binrw::meta::EndianKind = binrw::meta::EndianKind::None;
+}
+
+impl binrw::meta::WriteEndian for ChunkHeader {
+    const ENDIAN: binrw::meta::EndianKind = binrw::meta::EndianKind::None;
+}
+
+impl BinRead for ChunkHeader {
+    /// The demo version, which decides how tick markers give their tick.
+    type Args<'a> = (u8,);
+
+    fn read_options<R: binrw::io::Read + binrw::io::Seek>(
+        reader: &mut R,
+        _endian: Endian,
+        (version,): Self::Args<'_>,
+    ) -> BinResult<Self> {
+        let first = u8::read_options(reader, Endian::Big, ())?;
+        if first & ChunkHeader::TICK_MARKER != 0 {
+            let keyframe = first & ChunkHeader::KEYFRAME != 0;
+            let delta = if version < TICK_COMPRESSION_VERSION {
+                first & 0x3F
+            } else if first & ChunkHeader::COMPRESSED != 0 {
+                first & 0x1F
+            } else {
+                0
+            };
+            let compressed =
+                version >= TICK_COMPRESSION_VERSION && first & ChunkHeader::COMPRESSED != 0;
+            let tick = if delta != 0 || compressed {
+                TickValue::Delta(delta)
+            } else {
+                TickValue::Absolute(i32::read_options(reader, Endian::Big, ())?)
+            };
+            return Ok(ChunkHeader::TickMarker { keyframe, tick });
+        }
+        let kind = ChunkKind::from_bits(first >> 5);
+        let size = match first & 0x1F {
+            30 => u16::from(u8::read_options(reader, Endian::Little, ())?),
+            31 => u16::read_options(reader, Endian::Little, ())?,
+            size => u16::from(size),
+        };
+        Ok(ChunkHeader::Data { kind, size })
+    }
+}
+
+impl BinWrite for ChunkHeader {
+    /// The demo version, which decides how tick markers give their tick.
+    type Args<'a> = (u8,);
+
+    fn write_options<W: binrw::io::Write + binrw::io::Seek>(
+        &self,
+        writer: &mut W,
+        _endian: Endian,
+        (version,): Self::Args<'_>,
+    ) -> BinResult<()> {
+        match *self {
+            ChunkHeader::TickMarker { keyframe, tick } => {
+                let mut first = ChunkHeader::TICK_MARKER;
+                if keyframe {
+                    first |= ChunkHeader::KEYFRAME;
+                }
+                match tick {
+                    TickValue::Absolute(tick) => {
+                        first.write_options(writer, Endian::Big, ())?;
+                        tick.write_options(writer, Endian::Big, ())
+                    }
+                    TickValue::Delta(delta) if version >= TICK_COMPRESSION_VERSION => (first
+                        | ChunkHeader::COMPRESSED
+                        | (delta & 0x1F))
+                        .write_options(writer, Endian::Big, ()),
+                    TickValue::Delta(delta) => {
+                        (first | (delta & 0x3F)).write_options(writer, Endian::Big, ())
+                    }
+                }
+            }
+            ChunkHeader::Data { kind, size } => {
+                let first = kind.bits() << 5;
+                match size {
+                    0..30 => (first | size as u8).write_options(writer, Endian::Big, ()),
+                    30..256 => [first | 30, size as u8].write_options(writer, Endian::Big, ()),
+                    _ => {
+                        (first | 31).write_options(writer, Endian::Big, ())?;
+                        size.write_options(writer, Endian::Little, ())
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use binrw::io::Cursor;
+
+    fn start_bytes(version: u8, sha: bool) -> Vec<u8> {
+        let mut bytes = MAGIC.to_vec();
+        bytes.push(version); // version
+        let mut net = [0u8; 64];
+        net[..3].copy_from_slice(b"0.6"); // net_version
+        bytes.extend(net);
+        let mut map = [0u8; 64];
+        map[..4].copy_from_slice(b"dm1\0"); // map_name
+        bytes.extend(map);
+        bytes.extend(1000u32.to_be_bytes()); // map_size
+        bytes.extend(0xDEAD_BEEFu32.to_be_bytes()); // map_crc
+        bytes.extend(*b"client\0\0"); // type
+        bytes.extend(42i32.to_be_bytes()); // length
+        bytes.extend(*b"2026-11-22_12-00-00\0"); // timestamp
+        if version >= 4 {
+            bytes.extend(2i32.to_be_bytes()); // count
+            for tick in 0..64i32 {
+                bytes.extend((tick * 100).to_be_bytes()); // marker ticks
+            }
+        }
+        if sha {
+            bytes.extend(SHA256_EXTENSION); // extension UUID
+            bytes.extend([7u8; 32]); // SHA-256
+        }
+        bytes
+    }
+
+    #[test]
+    fn start_reads_every_field_and_writes_the_same_bytes() {
+        let bytes = start_bytes(6, true);
+        let start = DemoStart::read(&mut Cursor::new(&bytes)).unwrap();
+        let header = &start.header;
+        assert_eq!(header.version, 6);
+        assert_eq!(header.net_version.to_string_lossy(), "0.6");
+        assert_eq!(header.map_name.to_string_lossy(), "dm1");
+        assert_eq!((header.map_size, header.map_crc), (1000, 0xDEAD_BEEF));
+        assert_eq!(header.kind.to_string_lossy(), "client");
+        assert_eq!(header.length, 42);
+        assert_eq!(header.timestamp.to_string_lossy(), "2026-11-22_12-00-00");
+        assert_eq!(start.timeline.as_ref().unwrap().used(), [0, 100]);
+        assert_eq!(start.sha256.unwrap().sha256, [7; 32]);
+        let mut out = Cursor::new(Vec::new());
+        start.write(&mut out).unwrap();
+        assert_eq!(out.into_inner(), bytes);
+        assert_eq!(
+            bytes.len(),
+            DemoHeader::SIZE + TimelineMarkers::SIZE + Sha256Extension::SIZE
+        );
+    }
+
+    #[test]
+    fn versions_decide_what_follows_the_header() {
+        // Version 6 without the extension UUID: DDNet reads on, so do we, where we were.
+        let mut bytes = start_bytes(6, false);
+        bytes.extend([1u8; 16]);
+        let mut cursor = Cursor::new(&bytes);
+        let start = DemoStart::read(&mut cursor).unwrap();
+        assert!(start.sha256.is_none());
+        assert_eq!(
+            cursor.position() as usize,
+            DemoHeader::SIZE + TimelineMarkers::SIZE
+        );
+
+        let bytes = start_bytes(3, false);
+        let start = DemoStart::read(&mut Cursor::new(&bytes)).unwrap();
+        assert!(start.timeline.is_none());
+
+        let error = DemoStart::read(&mut Cursor::new(&start_bytes(7, false))).unwrap_err();
+        assert!(error.to_string().contains("unsupported demo version 7"));
+        let mut bad = start_bytes(4, false);
+        bad[0] = b'X';
+        assert!(DemoStart::read(&mut Cursor::new(&bad)).is_err());
+    }
+
+    #[test]
+    fn chunk_headers() {
+        let cases: [(u8, &[u8], ChunkHeader); 7] = [
+            (
+                5,
+                &[0xC0, 0, 0, 1, 0], // keyframe tick marker, tick 256
+                ChunkHeader::TickMarker {
+                    keyframe: true,
+                    tick: TickValue::Absolute(256),
+                },
+            ),
+            (
+                5,
+                &[0xA2], // compressed tick marker, +2
+                ChunkHeader::TickMarker {
+                    keyframe: false,
+                    tick: TickValue::Delta(2),
+                },
+            ),
+            (
+                4,
+                &[0xA2], // version 4: 6 delta bits, +34
+                ChunkHeader::TickMarker {
+                    keyframe: false,
+                    tick: TickValue::Delta(34),
+                },
+            ),
+            (
+                4,
+                &[0x80, 0, 0, 0, 9], // version 4, delta 0: the tick follows
+                ChunkHeader::TickMarker {
+                    keyframe: false,
+                    tick: TickValue::Absolute(9),
+                },
+            ),
+            (
+                6,
+                &[0x7D], // delta chunk, 29 bytes
+                ChunkHeader::Data {
+                    kind: ChunkKind::Delta,
+                    size: 29,
+                },
+            ),
+            (
+                6,
+                &[0x7E, 200], // delta chunk, 200 bytes
+                ChunkHeader::Data {
+                    kind: ChunkKind::Delta,
+                    size: 200,
+                },
+            ),
+            (
+                6,
+                &[0x5F, 0x34, 0x12], // message chunk, 0x1234 bytes
+                ChunkHeader::Data {
+                    kind: ChunkKind::Message,
+                    size: 0x1234,
+                },
+            ),
+        ];
+        for (version, bytes, expected) in cases {
+            let header = ChunkHeader::read_args(&mut Cursor::new(bytes), (version,)).unwrap();
+            assert_eq!(header, expected, "{bytes:02x?}");
+            let mut out = Cursor::new(Vec::new());
+            header.write_args(&mut out, (version,)).unwrap();
+            assert_eq!(out.into_inner(), bytes, "{bytes:02x?}");
+        }
+        assert!(ChunkHeader::read_args(&mut Cursor::new(&[0x80, 0, 0]), (6,)).is_err());
+        assert!(ChunkHeader::read_args(&mut Cursor::new(&[0x5F, 1]), (6,)).is_err());
+    }
+}

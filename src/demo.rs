@@ -1,0 +1,539 @@
+//! Demos: the header, the embedded map, the chunk stream, and its replay through the snapshot
+//! codec (DDNet `src/engine/shared/demo.cpp`; the layouts are in [`crate::schema::demo`]).
+//!
+//! ```no_run
+//! use twcodec::demo::Demo;
+//!
+//! let demo = Demo::open("match.demo")?;
+//! println!("{} on {}", demo.header().net_version.to_string_lossy(), demo.map_name());
+//! let map = demo.map()?; // the embedded map, through the map graph
+//! for frame in demo.replay() {
+//!     let frame = frame?;
+//!     if let Some(snapshot) = &frame.snapshot {
+//!         println!("tick {}: {} items, checksum {}", frame.tick, snapshot.len(), snapshot.checksum());
+//!     }
+//! }
+//! # Ok::<(), twcodec::Error>(())
+//! ```
+//!
+//! # Checks
+//!
+//! - [`Demo::from_bytes`]: the magic; versions 3 to 6 (others are unsupported); the header's
+//!   strings NUL-terminated (DDNet's `CDemoHeader::Valid`); the timeline markers (version 4
+//!   on) within the file; the map (`map_size` bytes) within the file. The map's CRC-32 and
+//!   SHA-256 are compared with the header on request ([`Demo::map_crc_matches`],
+//!   [`Demo::map_sha256_matches`]).
+//! - [`Demo::chunks`]: every chunk header and payload within the file; a tick given as a
+//!   difference only after a tick to add it to; ticks not negative.
+//! - [`Chunk::ints`]: Huffman data that ends with its end symbol and decodes to at most 64 KiB,
+//!   then whole packed ints (the checks of [`crate::huffman`] and [`crate::snap::packing`]).
+//! - [`Demo::replay`]: a delta only after a snapshot to apply it to; every snapshot and delta
+//!   valid and every delta applicable (the checks of [`crate::snap`]).
+//!
+//! Errors name the chunk (index and tick) and its byte offset in the file.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use binrw::io::Cursor;
+use binrw::BinRead;
+use bytes::Bytes;
+use twcodec_schema::demo::{
+    ChunkHeader, ChunkKind, DemoHeader, DemoStart, TickValue, TimelineMarkers, MAGIC,
+};
+
+use crate::map::Map;
+use crate::snap::{packing, Protocol, SizeTable, Snapshot, SnapshotDelta};
+use crate::{Datafile, Error, ErrorKind, Location};
+
+/// Most bytes a chunk's payload decodes to (DDNet's buffers hold one snapshot, 64 KiB).
+pub const MAX_CHUNK_DATA: usize = 64 * 1024;
+
+/// A demo file: its header and markers, the map it embeds, and its chunks, read lazily.
+#[derive(Debug, Clone)]
+pub struct Demo {
+    bytes: Bytes,
+    start: DemoStart,
+    /// Where the map is.
+    map: std::ops::Range<usize>,
+}
+
+impl Demo {
+    /// Reads a demo, copying the bytes.
+    pub fn parse(bytes: &[u8]) -> Result<Demo, Error> {
+        Demo::from_bytes(Bytes::copy_from_slice(bytes))
+    }
+
+    /// Reads a demo file; errors name the file.
+    pub fn open(path: impl AsRef<Path>) -> Result<Demo, Error> {
+        let path = path.as_ref();
+        let bytes = std::fs::read(path).map_err(|error| Error::io("read", path, error))?;
+        Demo::from_bytes(bytes).map_err(|error| error.with_path(path))
+    }
+
+    /// Reads a demo from its bytes, checking its header (see the module docs).
+    pub fn from_bytes(bytes: impl Into<Bytes>) -> Result<Demo, Error> {
+        let bytes: Bytes = bytes.into();
+        if !bytes.starts_with(&MAGIC[..bytes.len().min(MAGIC.len())]) || bytes.is_empty() {
+            return Err(
+                Error::malformed("not a demo: the file does not start with \"TWDEMO\\0\"").at(0),
+            );
+        }
+        // The parts before the map, by version, so that a short file says which it cuts.
+        let version = bytes.get(7).copied().unwrap_or(0);
+        let mut end = 0;
+        for (part, size, present) in [
+            ("header", DemoHeader::SIZE, true),
+            ("timeline markers", TimelineMarkers::SIZE, version >= 4),
+        ] {
+            end += if present { size } else { 0 };
+            if present && bytes.len() < end {
+                return Err(Error::malformed(format!(
+                    "the file ends inside the demo's {part} (bytes {:#x} to {end:#x}; the file \
+                     has {})",
+                    end - size,
+                    bytes.len()
+                ))
+                .at(bytes.len()));
+            }
+        }
+        let mut cursor = Cursor::new(&bytes[..]);
+        let start = DemoStart::read(&mut cursor).map_err(|error| {
+            let error = Error::from_binrw(error, "demo header");
+            if error.kind() == ErrorKind::Unsupported {
+                error.map_offset(|_| 7)
+            } else {
+                error
+            }
+        })?;
+        let header = &start.header;
+        for (name, terminated, at) in [
+            ("net_version", header.net_version.is_terminated(), 8),
+            ("map_name", header.map_name.is_terminated(), 72),
+            ("type", header.kind.is_terminated(), 144),
+            ("timestamp", header.timestamp.is_terminated(), 156),
+        ] {
+            if !terminated {
+                return Err(
+                    Error::malformed(format!("demo header: {name} is not NUL-terminated")).at(at),
+                );
+            }
+        }
+        let map_start = cursor.position() as usize;
+        let left = bytes.len() - map_start;
+        let map_size = header.map_size as usize;
+        if map_size > left {
+            return Err(Error::malformed(format!(
+                "demo header: map_size {map_size} is larger than the {left} bytes after the header"
+            ))
+            .at(136));
+        }
+        let map = map_start..map_start + map_size;
+        Ok(Demo { bytes, start, map })
+    }
+
+    /// The header.
+    pub fn header(&self) -> &DemoHeader {
+        &self.start.header
+    }
+
+    /// The demo version (3 to 6).
+    pub fn version(&self) -> u8 {
+        self.start.header.version
+    }
+
+    /// The map's name.
+    pub fn map_name(&self) -> String {
+        self.start.header.map_name.to_string_lossy()
+    }
+
+    /// The ticks of the timeline markers (version 4 on; none before).
+    pub fn timeline_markers(&self) -> &[i32] {
+        self.start
+            .timeline
+            .as_ref()
+            .map_or(&[], |markers| markers.used())
+    }
+
+    /// The map's SHA-256 as the header gives it (DDNet's extension, version 6).
+    pub fn header_sha256(&self) -> Option<[u8; 32]> {
+        self.start.sha256.map(|extension| extension.sha256)
+    }
+
+    /// The protocol of the recording, from the net version: Teeworlds 0.7 when it starts with
+    /// `0.7`, else 0.6/DDNet.
+    pub fn protocol(&self) -> Protocol {
+        if self.start.header.net_version.bytes().starts_with(b"0.7") {
+            Protocol::Teeworlds07
+        } else {
+            Protocol::Ddnet06
+        }
+    }
+
+    /// The embedded map's bytes (empty when the demo embeds none).
+    pub fn map_bytes(&self) -> Bytes {
+        self.bytes.slice(self.map.clone())
+    }
+
+    /// Writes the embedded map's bytes to a file, atomically.
+    pub fn save_map(&self, path: impl AsRef<Path>) -> Result<(), Error> {
+        let path = path.as_ref();
+        let bytes = self.map_bytes();
+        crate::write::save_with(path, |file| {
+            std::io::Write::write_all(file, &bytes).map_err(|error| Error::io("write", path, error))
+        })
+    }
+
+    /// Byte offset of the map in the file.
+    pub fn map_offset(&self) -> usize {
+        self.map.start
+    }
+
+    /// The embedded map as a datafile.
+    pub fn map_datafile(&self) -> Result<Datafile, Error> {
+        Datafile::from_bytes(self.map_bytes())
+            .map_err(|error| error.map_offset(|at| at + self.map.start as u64))
+    }
+
+    /// The embedded map, through the map graph.
+    pub fn map(&self) -> Result<Map, Error> {
+        Map::from_datafile(&self.map_datafile()?)
+    }
+
+    /// Whether the map's CRC-32 is the one in the header.
+    pub fn map_crc_matches(&self) -> bool {
+        crc32fast::hash(&self.bytes[self.map.clone()]) == self.start.header.map_crc
+    }
+
+    /// The map's SHA-256.
+    pub fn map_sha256(&self) -> [u8; 32] {
+        use sha2::Digest;
+        sha2::Sha256::digest(&self.bytes[self.map.clone()]).into()
+    }
+
+    /// Whether the map's SHA-256 is the one in the header, when the header gives one.
+    pub fn map_sha256_matches(&self) -> Option<bool> {
+        self.header_sha256()
+            .map(|sha256| sha256 == self.map_sha256())
+    }
+
+    /// Byte offset of the first chunk.
+    pub fn chunks_offset(&self) -> usize {
+        self.map.end
+    }
+
+    /// The chunks, read one by one; after an error the iterator ends.
+    pub fn chunks(&self) -> Chunks<'_> {
+        Chunks {
+            demo: self,
+            pos: self.map.end,
+            index: 0,
+            tick: None,
+            failed: false,
+        }
+    }
+
+    /// The snapshot at every tick, in the protocol the net version names.
+    pub fn replay(&self) -> Replay<'_> {
+        self.replay_with(self.protocol().sizes())
+    }
+
+    /// The snapshot at every tick, for a protocol with pre-agreed `sizes` (mods).
+    pub fn replay_with(&self, sizes: SizeTable) -> Replay<'_> {
+        Replay {
+            chunks: self.chunks(),
+            sizes,
+            snapshot: None,
+            frame: None,
+            done: false,
+        }
+    }
+}
+
+/// A chunk of a demo.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Chunk<'a> {
+    /// Index among the demo's chunks.
+    pub index: usize,
+    /// Byte offset in the file.
+    pub offset: usize,
+    /// The tick of the last tick marker (this one's, for a tick marker); none before the first.
+    pub tick: Option<i32>,
+    /// What the chunk is.
+    pub content: ChunkContent<'a>,
+}
+
+/// What a chunk is, with its payload (Huffman-coded packed ints) for the data chunks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChunkContent<'a> {
+    /// The start of a tick.
+    TickMarker {
+        /// Whether a full snapshot follows.
+        keyframe: bool,
+    },
+    /// A full snapshot.
+    Snapshot(&'a [u8]),
+    /// A delta against the snapshot before.
+    Delta(&'a [u8]),
+    /// A message the client received.
+    Message(&'a [u8]),
+    /// A chunk of type 0, which no writer uses.
+    Unknown(&'a [u8]),
+}
+
+impl<'a> Chunk<'a> {
+    /// The payload of a data chunk.
+    pub fn payload(&self) -> Option<&'a [u8]> {
+        match self.content {
+            ChunkContent::TickMarker { .. } => None,
+            ChunkContent::Snapshot(payload)
+            | ChunkContent::Delta(payload)
+            | ChunkContent::Message(payload)
+            | ChunkContent::Unknown(payload) => Some(payload),
+        }
+    }
+
+    /// The ints of a data chunk: its payload Huffman-decoded, then unpacked (empty for a tick
+    /// marker).
+    pub fn ints(&self) -> Result<Vec<i32>, Error> {
+        let Some(payload) = self.payload() else {
+            return Ok(Vec::new());
+        };
+        let packed = crate::huffman::decompress(payload, MAX_CHUNK_DATA)
+            .map_err(|error| self.error(error.to_string()))?;
+        packing::unpack_ints(&packed).map_err(|error| self.error(error.to_string()))
+    }
+
+    /// A message's bytes: the payload's ints as 4 little-endian bytes each, as the client
+    /// wrote them (padded with zeros to a multiple of 4).
+    pub fn message_bytes(&self) -> Result<Vec<u8>, Error> {
+        Ok(crate::snap::ints_to_bytes(&self.ints()?))
+    }
+
+    /// An error about this chunk.
+    fn error(&self, message: impl Into<String>) -> Error {
+        Error::malformed(message)
+            .located(Location::Chunk {
+                index: self.index,
+                tick: self.tick,
+            })
+            .at(self.offset)
+    }
+}
+
+/// The chunks of a demo ([`Demo::chunks`]).
+#[derive(Debug, Clone)]
+pub struct Chunks<'a> {
+    demo: &'a Demo,
+    pos: usize,
+    index: usize,
+    tick: Option<i32>,
+    failed: bool,
+}
+
+impl<'a> Chunks<'a> {
+    fn read(&mut self) -> Result<Chunk<'a>, Error> {
+        let bytes = &self.demo.bytes[..];
+        let offset = self.pos;
+        let located = |message: String, tick| {
+            Error::malformed(message)
+                .located(Location::Chunk {
+                    index: self.index,
+                    tick,
+                })
+                .at(offset)
+        };
+        let mut cursor = Cursor::new(&bytes[offset..]);
+        let version = self.demo.version();
+        let header = ChunkHeader::read_options(&mut cursor, binrw::Endian::Big, (version,))
+            .map_err(|_| located("the file ends inside the chunk header".into(), self.tick))?;
+        let mut pos = offset + cursor.position() as usize;
+        let content = match header {
+            ChunkHeader::TickMarker { keyframe, tick } => {
+                let tick = match tick {
+                    TickValue::Absolute(tick) => tick,
+                    TickValue::Delta(delta) => match self.tick {
+                        Some(last) => last.saturating_add(i32::from(delta)),
+                        None => {
+                            return Err(located(
+                                format!("a tick marker adds {delta} to a tick before any tick"),
+                                None,
+                            ))
+                        }
+                    },
+                };
+                if tick < 0 {
+                    return Err(located(format!("tick {tick} is negative"), self.tick));
+                }
+                self.tick = Some(tick);
+                ChunkContent::TickMarker { keyframe }
+            }
+            ChunkHeader::Data { kind, size } => {
+                let size = usize::from(size);
+                let left = bytes.len() - pos;
+                let payload = bytes.get(pos..pos + size).ok_or_else(|| {
+                    located(
+                        format!(
+                            "the chunk's {size} bytes run past the end of the file ({left} left)"
+                        ),
+                        self.tick,
+                    )
+                })?;
+                pos += size;
+                match kind {
+                    ChunkKind::Snapshot => ChunkContent::Snapshot(payload),
+                    ChunkKind::Delta => ChunkContent::Delta(payload),
+                    ChunkKind::Message => ChunkContent::Message(payload),
+                    ChunkKind::Unknown => ChunkContent::Unknown(payload),
+                }
+            }
+        };
+        self.pos = pos;
+        let chunk = Chunk {
+            index: self.index,
+            offset,
+            tick: self.tick,
+            content,
+        };
+        self.index += 1;
+        Ok(chunk)
+    }
+}
+
+impl<'a> Iterator for Chunks<'a> {
+    type Item = Result<Chunk<'a>, Error>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed || self.pos >= self.demo.bytes.len() {
+            return None;
+        }
+        let chunk = self.read();
+        self.failed = chunk.is_err();
+        Some(chunk)
+    }
+}
+
+impl std::iter::FusedIterator for Chunks<'_> {}
+
+/// How a tick's snapshot came about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Update {
+    /// A full snapshot chunk.
+    Full,
+    /// A delta against the snapshot before.
+    Delta,
+    /// No snapshot chunk: the snapshot before still holds (DDNet records no empty deltas).
+    Unchanged,
+}
+
+/// One tick of a replay: its snapshot and the messages recorded in it.
+#[derive(Debug, Clone)]
+pub struct Frame {
+    /// The tick.
+    pub tick: i32,
+    /// Whether the tick marker flags a keyframe.
+    pub keyframe: bool,
+    /// How the snapshot came about.
+    pub update: Update,
+    /// The snapshot at this tick (none before the first snapshot).
+    pub snapshot: Option<Arc<Snapshot>>,
+    /// The messages recorded in this tick, each as its bytes.
+    pub messages: Vec<Vec<u8>>,
+    /// Index of the tick marker chunk.
+    pub chunk: usize,
+}
+
+/// A demo replayed tick by tick ([`Demo::replay`]); after an error the iterator ends.
+#[derive(Debug)]
+pub struct Replay<'a> {
+    chunks: Chunks<'a>,
+    sizes: SizeTable,
+    snapshot: Option<Arc<Snapshot>>,
+    /// The tick being read.
+    frame: Option<Frame>,
+    done: bool,
+}
+
+impl Replay<'_> {
+    /// Reads chunks until a tick is complete.
+    fn advance(&mut self) -> Result<Option<Frame>, Error> {
+        for chunk in self.chunks.by_ref() {
+            let chunk = chunk?;
+            if let ChunkContent::TickMarker { keyframe } = chunk.content {
+                let next = Frame {
+                    tick: chunk.tick.unwrap_or_default(),
+                    keyframe,
+                    update: Update::Unchanged,
+                    snapshot: self.snapshot.clone(),
+                    messages: Vec::new(),
+                    chunk: chunk.index,
+                };
+                if let Some(done) = self.frame.replace(next) {
+                    return Ok(Some(done));
+                }
+                continue;
+            }
+            let Some(frame) = self.frame.as_mut() else {
+                return Err(chunk.error("a data chunk before the first tick marker"));
+            };
+            match chunk.content {
+                ChunkContent::Snapshot(_) => {
+                    let snapshot = Snapshot::from_ints(&chunk.ints()?)
+                        .map_err(|error| chunk_error(&chunk, "snapshot", error))?;
+                    frame.update = Update::Full;
+                    self.snapshot = Some(Arc::new(snapshot));
+                }
+                ChunkContent::Delta(_) => {
+                    let Some(base) = &self.snapshot else {
+                        return Err(
+                            chunk.error("a delta with no snapshot before it to apply it to")
+                        );
+                    };
+                    let delta = SnapshotDelta::from_ints(&chunk.ints()?, &self.sizes)
+                        .map_err(|error| chunk_error(&chunk, "delta", error))?;
+                    let snapshot = base
+                        .apply(&delta)
+                        .map_err(|error| chunk_error(&chunk, "delta", error))?;
+                    frame.update = Update::Delta;
+                    self.snapshot = Some(Arc::new(snapshot));
+                }
+                ChunkContent::Message(_) => frame.messages.push(chunk.message_bytes()?),
+                ChunkContent::Unknown(_) | ChunkContent::TickMarker { .. } => {}
+            }
+            frame.snapshot.clone_from(&self.snapshot);
+        }
+        Ok(self.frame.take())
+    }
+}
+
+/// An error of the snapshot codec about a chunk's contents, placed at the chunk.
+fn chunk_error(chunk: &Chunk<'_>, what: &str, error: Error) -> Error {
+    let kind = error.kind();
+    let inner = error.to_string();
+    let error = chunk.error(format!("{what}: {inner}"));
+    if kind == ErrorKind::LimitExceeded {
+        Error::limit(error.message())
+            .located(Location::Chunk {
+                index: chunk.index,
+                tick: chunk.tick,
+            })
+            .at(chunk.offset)
+    } else {
+        error
+    }
+}
+
+impl Iterator for Replay<'_> {
+    type Item = Result<Frame, Error>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        let frame = self.advance().transpose();
+        self.done = !matches!(frame, Some(Ok(_)));
+        frame
+    }
+}
+
+impl std::iter::FusedIterator for Replay<'_> {}

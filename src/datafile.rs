@@ -19,7 +19,11 @@
 //! duplicate item ids, duplicate or short UUID index items, data declared empty.
 //!
 //! Data items are only read on request: [`Datafile::data`] inflates a version-4 data item into
-//! exactly its declared size, refusing a declaration its stored bytes cannot reach.
+//! exactly its declared size, refusing a declaration its stored bytes cannot reach, and grows
+//! its buffer only as the stream delivers, so a lying declaration allocates nothing.
+//!
+//! [`Limits`] bound the rest: items (`num_items`), the data declared in all (checked by
+//! [`Datafile::parse_with`]) and each data item (checked by [`Datafile::data`]).
 
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -37,6 +41,7 @@ use twcodec_schema::uuid::{uuid_from_ints, Uuid, UUID_INDEX_TYPE};
 use twcodec_schema::SchemaError;
 
 use crate::error::{Error, ErrorKind, Location, Warning, WarningKind};
+use crate::limits::Limits;
 use crate::zlib;
 
 /// How the header's `size` and `swaplen` were computed.
@@ -77,6 +82,7 @@ pub struct Datafile {
     size_fields: SizeFields,
     end: usize,
     warnings: Vec<Warning>,
+    limits: Limits,
 }
 
 /// Where each part of the file starts, from the header.
@@ -107,19 +113,39 @@ const NUM_TYPE_IDS: i64 = 0x1_0000;
 impl Datafile {
     /// Parses and checks a datafile held in memory; the bytes are copied once.
     pub fn parse(bytes: &[u8]) -> Result<Datafile, Error> {
-        Datafile::from_bytes(Bytes::copy_from_slice(bytes))
+        Datafile::parse_with(bytes, Limits::DEFAULT)
+    }
+
+    /// [`Datafile::parse`] under other [`Limits`].
+    pub fn parse_with(bytes: &[u8], limits: Limits) -> Result<Datafile, Error> {
+        Datafile::from_bytes_with(Bytes::copy_from_slice(bytes), limits)
     }
 
     /// Parses and checks a datafile, taking ownership of its bytes without copying them.
     pub fn from_bytes(bytes: impl Into<Bytes>) -> Result<Datafile, Error> {
-        parse(bytes.into())
+        Datafile::from_bytes_with(bytes, Limits::DEFAULT)
+    }
+
+    /// [`Datafile::from_bytes`] under other [`Limits`].
+    pub fn from_bytes_with(bytes: impl Into<Bytes>, limits: Limits) -> Result<Datafile, Error> {
+        parse(bytes.into(), limits)
     }
 
     /// Reads, parses and checks the datafile at `path`. Errors name the path.
     pub fn open(path: impl AsRef<Path>) -> Result<Datafile, Error> {
+        Datafile::open_with(path, Limits::DEFAULT)
+    }
+
+    /// [`Datafile::open`] under other [`Limits`].
+    pub fn open_with(path: impl AsRef<Path>, limits: Limits) -> Result<Datafile, Error> {
         let path = path.as_ref();
         let bytes = std::fs::read(path).map_err(|e| Error::io("read", path, e))?;
-        Datafile::from_bytes(bytes).map_err(|e| e.with_path(path))
+        Datafile::from_bytes_with(bytes, limits).map_err(|e| e.with_path(path))
+    }
+
+    /// The limits this datafile was read under; a map resolved from it keeps them.
+    pub fn limits(&self) -> Limits {
+        self.limits
     }
 
     /// `DATA` or `ATAD`.
@@ -255,6 +281,15 @@ impl Datafile {
                 ),
             )
         })?;
+        if span.size > self.limits.max_data_size() {
+            return Err(Error::limit(format!(
+                "declares {} uncompressed bytes, more than the limit of {} (Limits::max_data_size)",
+                span.size,
+                self.limits.max_data_size()
+            ))
+            .located(Location::Data { index })
+            .at(span.start));
+        }
         let stored = &self.bytes[span.start..span.start + span.len];
         match self.version {
             Version::V3 => Ok(Cow::Borrowed(stored)),
@@ -297,7 +332,7 @@ pub(crate) fn data_error(index: usize, offset: Option<usize>, error: zlib::Infla
     }
 }
 
-fn parse(bytes: Bytes) -> Result<Datafile, Error> {
+fn parse(bytes: Bytes, limits: Limits) -> Result<Datafile, Error> {
     let file_len = bytes.len();
     let mut cursor = Cursor::new(&bytes[..]);
     let version_header = VersionHeader::read(&mut cursor).map_err(|e| {
@@ -316,6 +351,15 @@ fn parse(bytes: Bytes) -> Result<Datafile, Error> {
     let version = version_header.version;
 
     let sections = sections(&header, version, file_len)?;
+    if header.num_items as usize > limits.max_items() {
+        return Err(Error::limit(format!(
+            "num_items {} is more than the limit of {} (Limits::max_items)",
+            header.num_items,
+            limits.max_items()
+        ))
+        .located(Location::Header)
+        .at(field::NUM_ITEMS));
+    }
     let tables = Tables::read_le_args(&mut cursor, binrw::args! { version, header })
         .map_err(|e| Error::from_binrw(e, "tables").located(Location::Header))?;
 
@@ -325,6 +369,18 @@ fn parse(bytes: Bytes) -> Result<Datafile, Error> {
     check_item_ids(&items, &item_starts, &mut warnings);
     let uuid_types = uuid_types(&items, &item_starts, &mut warnings);
     let data = data_spans(&tables, &header, &sections, &mut warnings)?;
+    let total = data
+        .iter()
+        .fold(0usize, |sum, span| sum.saturating_add(span.size));
+    if total > limits.max_total_data() {
+        return Err(Error::limit(format!(
+            "the data items declare {total} uncompressed bytes in all, more than the limit of \
+             {} (Limits::max_total_data)",
+            limits.max_total_data()
+        ))
+        .located(Location::Header)
+        .at(sections.data_sizes as u64));
+    }
     let size_fields = check_size_fields(&header, version, &sections, &mut warnings);
     if sections.end < file_len {
         warnings.push(Warning {
@@ -349,6 +405,7 @@ fn parse(bytes: Bytes) -> Result<Datafile, Error> {
         end: sections.end,
         warnings,
         bytes,
+        limits,
     })
 }
 

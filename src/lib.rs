@@ -71,8 +71,10 @@ pub mod datafile;
 pub mod demo;
 pub mod dump;
 mod error;
+pub mod fuzz;
 pub mod huffman;
 pub mod items;
+pub mod limits;
 pub mod map;
 pub mod packet;
 pub mod sample;
@@ -82,6 +84,7 @@ mod zlib;
 
 pub use datafile::{Datafile, SizeFields};
 pub use error::{Error, ErrorKind, Location, Warning, WarningKind};
+pub use limits::Limits;
 pub use map::{LoadMode, Map, MapForm};
 pub use twcodec_schema as schema;
 pub use twcodec_schema::datafile::Version;

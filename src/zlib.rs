@@ -1,8 +1,9 @@
 //! zlib streams of version-4 data items, through flate2 (pure-Rust zlib-rs backend).
 //!
 //! Inflating is capped by the declared size before anything is allocated: a declaration that
-//! the stored bytes cannot possibly inflate to is refused, and the output buffer is exactly the
-//! declared size, so a zlib bomb stops there.
+//! the stored bytes cannot possibly inflate to is refused, and the output buffer grows with what
+//! the stream delivers, never past the declared size, so a zlib bomb stops there and a lying
+//! declaration allocates little.
 
 use std::io::Write;
 
@@ -36,6 +37,9 @@ pub(crate) enum InflateError {
 }
 
 /// Inflates `stored` (a zlib stream) into exactly `declared` bytes.
+///
+/// The buffer starts at what typical data inflates to and doubles as the stream delivers, never
+/// past `declared`: a declaration that the stream does not back allocates little.
 pub(crate) fn inflate(stored: &[u8], declared: usize) -> Result<Vec<u8>, InflateError> {
     if declared > stored.len().saturating_mul(MAX_INFLATE_RATIO) {
         return Err(InflateError::Impossible {
@@ -44,7 +48,8 @@ pub(crate) fn inflate(stored: &[u8], declared: usize) -> Result<Vec<u8>, Inflate
         });
     }
     let mut out = Vec::new();
-    out.try_reserve_exact(declared)
+    let initial = declared.min(stored.len().saturating_mul(8).max(1 << 16));
+    out.try_reserve_exact(initial)
         .map_err(|_| InflateError::Alloc { declared })?;
     let mut inflater = Decompress::new(true);
     // `out` never grows past `declared`: decompress_vec writes into its spare capacity only.
@@ -64,6 +69,11 @@ pub(crate) fn inflate(stored: &[u8], declared: usize) -> Result<Vec<u8>, Inflate
             }
             Status::Ok | Status::BufError if out.len() == declared => {
                 return finish_at_capacity(&mut inflater, stored, declared).map(|()| out)
+            }
+            Status::Ok | Status::BufError if out.len() == out.capacity() => {
+                let more = out.capacity().max(1).min(declared - out.len());
+                out.try_reserve_exact(more)
+                    .map_err(|_| InflateError::Alloc { declared })?;
             }
             Status::Ok | Status::BufError => {
                 if (inflater.total_in() as usize, out.len()) == before {
@@ -128,6 +138,32 @@ mod tests {
         assert_eq!(inflate(&stored, data.len()).unwrap(), data);
         let empty = deflate(&[], 6);
         assert_eq!(inflate(&empty, 0).unwrap(), Vec::<u8>::new());
+    }
+
+    #[test]
+    fn the_buffer_grows_to_the_declared_size() {
+        // 4 MiB of zeros stores in about 4 KiB: the buffer starts at 64 KiB and doubles.
+        let zeros = vec![0u8; 4 << 20];
+        let stored = deflate(&zeros, 9);
+        let out = inflate(&stored, zeros.len()).unwrap();
+        assert_eq!(out, zeros);
+        // Declared 4 MiB but the stream holds 1 MiB (of noise, so that 4 MiB is possible): an
+        // error, after a buffer of at most 2 MiB.
+        let mut state = 1u32;
+        let noise: Vec<u8> = (0..1 << 20)
+            .map(|_| {
+                state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                (state >> 24) as u8
+            })
+            .collect();
+        let short = deflate(&noise, 9);
+        assert_eq!(
+            inflate(&short, 4 << 20),
+            Err(InflateError::Short {
+                declared: 4 << 20,
+                produced: 1 << 20
+            })
+        );
     }
 
     #[test]

@@ -113,8 +113,8 @@ fn cases() -> Vec<(&'static str, Vec<u8>)> {
             with_i32(&base, at.data_sizes + 4, -1),
         ),
         (
-            "data declaring 1 GiB",
-            with_i32(&base, at.data_sizes + 4, 1 << 30),
+            "data declaring 200 MiB",
+            with_i32(&base, at.data_sizes + 4, 200 << 20),
         ),
         (
             "data inflating past its declared size",

@@ -1,5 +1,5 @@
-//! Hostile inputs allocate little: a data item declaring 1 GiB, a zlib bomb, absurd counts in
-//! datafiles and in snapshot deltas.
+//! Hostile inputs allocate little: data items declaring 1 GiB or 200 MiB, a zlib bomb, absurd
+//! counts in datafiles and in snapshot deltas, a tile layer claiming 10^10 tiles.
 //!
 //! dhat counts every byte allocated while each case runs; the total is an upper bound on the
 //! case's peak. One test only, because dhat's profiler is global to the test binary.
@@ -35,7 +35,9 @@ fn hostile_inputs_allocate_little() {
     // Inputs are made before profiling starts.
     let base = small_v4();
     let at = layout(&base);
+    // Over the total limit (refused by the parser) and under it (refused before inflating).
     let gib = with_i32(&base, at.data_sizes + 4, 1 << 30);
+    let mib200 = with_i32(&base, at.data_sizes + 4, 200 << 20);
 
     // A zlib bomb: 64 MiB of zeros (about 64 KiB stored) declared as 1000 bytes.
     let mut w = DatafileWriter::new();
@@ -64,7 +66,28 @@ fn hostile_inputs_allocate_little() {
     ];
     let packed_counts = twcodec::snap::packing::pack_ints(&[0, i32::MAX, 0, 30, 0, i32::MAX]);
 
+    // The sample map whose game layer claims 100000 x 100000 tiles over its small data.
+    let sample = Datafile::parse(&twcodec::sample::datafile()).unwrap();
+    let mut writer = DatafileWriter::from_datafile(&sample);
+    let game = writer
+        .items_mut()
+        .iter_mut()
+        .find(|item| item.type_id() == 5 && item.id() == 2)
+        .unwrap();
+    game.data[4] = 100_000;
+    game.data[5] = 100_000;
+    let huge_grid = writer.to_vec().unwrap();
+
     let _profiler = dhat::Profiler::builder().testing().build();
+
+    for limits in [twcodec::Limits::default(), twcodec::Limits::UNLIMITED] {
+        let bytes = allocated("huge tile grid", || {
+            let datafile = Datafile::parse_with(&huge_grid, limits).unwrap();
+            // An error under the default limits, a problem reported without them.
+            let _ = twcodec::Map::from_datafile(&datafile);
+        });
+        assert!(bytes < MIB, "huge tile grid allocated {bytes} bytes");
+    }
 
     for ints in &delta_counts {
         let bytes = allocated("absurd delta count", || {
@@ -82,6 +105,9 @@ fn hostile_inputs_allocate_little() {
 
     let bytes = allocated("1 GiB declaration", || parse_and_inflate(&gib));
     assert!(bytes < MIB, "1 GiB declaration allocated {bytes} bytes");
+
+    let bytes = allocated("200 MiB declaration", || parse_and_inflate(&mib200));
+    assert!(bytes < MIB, "200 MiB declaration allocated {bytes} bytes");
 
     let bytes = allocated("zlib bomb", || parse_and_inflate(&bomb));
     assert!(bytes < MIB, "zlib bomb allocated {bytes} bytes");

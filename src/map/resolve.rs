@@ -29,6 +29,9 @@
 //! Tile, quad and sound source data is inflated at load, in parallel (rayon), and becomes the
 //! layers' tiles without a copy; image and sound data stays lazy, its size checked from the
 //! datafile's declaration.
+//!
+//! Before any of it, the datafile's [`Limits`](crate::Limits) on the number of layers and on
+//! the tiles of each tile layer are checked: exceeding one is an error in either mode.
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
@@ -102,6 +105,7 @@ pub(crate) fn resolve(df: &Datafile, mode: LoadMode) -> Result<Map, Error> {
         resolver.keep_legacy();
     } else {
         resolver.sort_items();
+        resolver.check_limits()?;
         resolver.build_layers();
         resolver.check();
     }
@@ -352,6 +356,49 @@ impl Resolver<'_> {
     }
 
     /// Inflates the layers' data and builds their content.
+    /// The [`Limits`](crate::Limits) on layers and tiles, checked before any tile data is
+    /// inflated or expanded.
+    fn check_limits(&self) -> Result<(), Error> {
+        let limits = self.df.limits();
+        let layers = self.map.layers.len();
+        if layers > limits.max_layers() {
+            return Err(Error::limit(format!(
+                "the map has {layers} layers, more than the limit of {} (Limits::max_layers)",
+                limits.max_layers()
+            )));
+        }
+        for (index, item) in self.layer_items.iter().enumerate() {
+            let Some(LayerItem {
+                body: LayerBody::Tilemap(tilemap),
+                ..
+            }) = item
+            else {
+                continue;
+            };
+            let Ok(tiles) = grid_len(tilemap.width, tilemap.height) else {
+                continue;
+            };
+            if tiles > limits.max_tiles() {
+                let error = Error::limit(format!(
+                    "{}x{} = {tiles} tiles, more than the limit of {} (Limits::max_tiles)",
+                    tilemap.width,
+                    tilemap.height,
+                    limits.max_tiles()
+                ));
+                return Err(match self.place("layer", index) {
+                    Some(place) => error.located(crate::Location::MapItem {
+                        kind: place.kind,
+                        index: place.index,
+                        type_id: place.type_id,
+                        id: place.id,
+                    }),
+                    None => error,
+                });
+            }
+        }
+        Ok(())
+    }
+
     fn build_layers(&mut self) {
         let mut uses: HashMap<usize, usize> = HashMap::new();
         for index in self

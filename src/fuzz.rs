@@ -1,0 +1,536 @@
+//! The bodies of the fuzz targets (`fuzz/`, cargo-fuzz), here so that `tests/fuzz_smoke.rs`
+//! runs the same code over seeds and mutated inputs under plain `cargo test`.
+//!
+//! Each body feeds arbitrary bytes to an entry point and uses whatever it accepts, and checks
+//! the round trips the library promises; it panics only when a promise breaks (a panic inside
+//! the library is a finding too). Inputs are read under [`FUZZ_LIMITS`], so that what a small
+//! input may ask for stays within the fuzzer's memory.
+//!
+//! | target | entry points |
+//! |---|---|
+//! | `datafile` | [`Datafile::parse_with`], every lookup, every data item, the dumps, write -> read |
+//! | `map_lenient`, `map_strict` | [`Map::from_datafile_with`] in each mode, the dumps |
+//! | `map_roundtrip` | map write -> read -> write, identical the second time, also after converting to 0.7 and back |
+//! | `tiles_07` | 0.7 tile expansion and compression: expand -> compress -> expand |
+//! | `snapshot` | [`Snapshot`] from ints and from packed ints, write -> read |
+//! | `delta` | [`SnapshotDelta`] from ints and packed, write -> read, apply, create -> apply |
+//! | `packing` | variable-int unpacking, pack -> unpack |
+//! | `huffman` | Huffman decoding, compress -> decompress |
+//! | `demo` | [`Demo`]: header, chunks, replay, the embedded map, the dumps |
+//! | `packet` | 0.7 packets: chunks, snapshot messages, joining, rebuilding |
+
+use std::path::Path;
+
+use twcodec_schema::map::tile::{cast_tiles, compress_skip, expand_skip, tiles_as_bytes, Tile};
+
+use crate::demo::{ChunkContent, Demo};
+use crate::dump::{self, DumpOptions};
+use crate::huffman;
+use crate::map::{LayerContent, LoadMode, Map, MapForm};
+use crate::packet::{AssembledSnap, Packet7, SnapMessage};
+use crate::snap::{self, packing, SizeTable, Snapshot, SnapshotDelta};
+use crate::{Datafile, Limits};
+
+/// The limits fuzzing reads under: what a small input may ask for stays far below the memory a
+/// fuzzer allows (2 GiB by default).
+pub const FUZZ_LIMITS: Limits = Limits::DEFAULT
+    .with_max_data_size(64 << 20)
+    .with_max_total_data(256 << 20)
+    .with_max_tiles(16 << 20);
+
+/// The fuzz targets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// The datafile reader.
+    Datafile,
+    /// Map loading, lenient.
+    MapLenient,
+    /// Map loading, strict.
+    MapStrict,
+    /// Map write -> read -> write.
+    MapRoundTrip,
+    /// 0.7 tile expansion and compression.
+    Tiles07,
+    /// Snapshots.
+    Snapshot,
+    /// Snapshot deltas.
+    Delta,
+    /// Variable-length ints.
+    Packing,
+    /// Huffman coding.
+    Huffman,
+    /// Demos.
+    Demo,
+    /// 0.7 packets.
+    Packet,
+}
+
+impl Target {
+    /// Every target.
+    pub const ALL: [Target; 11] = [
+        Target::Datafile,
+        Target::MapLenient,
+        Target::MapStrict,
+        Target::MapRoundTrip,
+        Target::Tiles07,
+        Target::Snapshot,
+        Target::Delta,
+        Target::Packing,
+        Target::Huffman,
+        Target::Demo,
+        Target::Packet,
+    ];
+
+    /// The target's name, as the fuzz binary is called.
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::Datafile => "datafile",
+            Target::MapLenient => "map_lenient",
+            Target::MapStrict => "map_strict",
+            Target::MapRoundTrip => "map_roundtrip",
+            Target::Tiles07 => "tiles_07",
+            Target::Snapshot => "snapshot",
+            Target::Delta => "delta",
+            Target::Packing => "packing",
+            Target::Huffman => "huffman",
+            Target::Demo => "demo",
+            Target::Packet => "packet",
+        }
+    }
+
+    /// Runs the target's body on `data`.
+    pub fn run(self, data: &[u8]) {
+        match self {
+            Target::Datafile => datafile(data),
+            Target::MapLenient => map(data, LoadMode::Lenient),
+            Target::MapStrict => map(data, LoadMode::Strict),
+            Target::MapRoundTrip => map_roundtrip(data),
+            Target::Tiles07 => tiles_07(data),
+            Target::Snapshot => snapshot(data),
+            Target::Delta => delta(data),
+            Target::Packing => packing_ints(data),
+            Target::Huffman => huffman_coding(data),
+            Target::Demo => demo(data),
+            Target::Packet => packet(data),
+        }
+    }
+
+    /// Seed inputs: made from the built-in samples and, when `corpus` is given (the
+    /// `../shared/corpus` directory), from its smaller maps, its demos and packets.
+    pub fn seeds(self, corpus: Option<&Path>) -> Vec<Vec<u8>> {
+        seeds(self, corpus)
+    }
+}
+
+/// Reads every part of a datafile and writes it back.
+pub fn datafile(data: &[u8]) {
+    let Ok(df) = Datafile::parse_with(data, FUZZ_LIMITS) else {
+        return;
+    };
+    for type_id in df.type_ids() {
+        let _ = df.items_of_type(type_id);
+    }
+    for &(type_id, uuid) in df.uuid_types() {
+        assert_eq!(
+            df.type_of_uuid(uuid).is_some(),
+            df.uuid_of_type(type_id).is_some()
+        );
+        let _ = df.items_of_uuid(uuid);
+    }
+    for index in 0..df.data_count() {
+        if let Ok(bytes) = df.data(index) {
+            assert_eq!(Some(bytes.len()), df.data_size(index));
+        }
+    }
+    let _ = dump::info(&df);
+    let _ = dump::items(&df, None);
+    let _ = dump::decoded_items(&df, None);
+    let mut out = Vec::new();
+    if df.write(&mut out).is_ok() {
+        let again = Datafile::parse_with(&out, FUZZ_LIMITS).expect("a written datafile reads");
+        assert_eq!(again.items(), df.items(), "items survive a write");
+    }
+}
+
+/// Loads a map in `mode` and renders it.
+pub fn map(data: &[u8], mode: LoadMode) {
+    let Ok(df) = Datafile::parse_with(data, FUZZ_LIMITS) else {
+        return;
+    };
+    let Ok(map) = Map::from_datafile_with(&df, mode) else {
+        return;
+    };
+    if mode == LoadMode::Strict {
+        assert!(map
+            .problems()
+            .iter()
+            .all(|problem| problem.severity != crate::map::Severity::Error));
+    }
+    let _ = dump::map_text(&map, DumpOptions { preview: true });
+    let _ = dump::map_json(&map, DumpOptions { preview: false });
+    for layer in map.layers() {
+        let _ = layer.image(&map);
+        if let LayerContent::Tiles(tiles) | LayerContent::Game(tiles) = layer.content() {
+            let _ = tiles.color_envelope(&map);
+        }
+    }
+    for image in map.images() {
+        if let crate::map::Ref::To(data) = image.data(&map) {
+            let _ = map.data(data);
+        }
+    }
+}
+
+/// Writes a map, reads and writes it again: the second write gives the same bytes. The same
+/// after converting to Teeworlds 0.7, and back to DDNet.
+pub fn map_roundtrip(data: &[u8]) {
+    let Ok(df) = Datafile::parse_with(data, FUZZ_LIMITS) else {
+        return;
+    };
+    let Ok(mut map) = Map::from_datafile(&df) else {
+        return;
+    };
+    same_twice(&map);
+    for form in [MapForm::Teeworlds07, MapForm::Ddnet] {
+        if map.convert(form).is_err() {
+            return;
+        }
+        same_twice(&map);
+    }
+}
+
+/// Writes `map`; if that works, the written map reads, and writes to the same bytes.
+fn same_twice(map: &Map) {
+    let Ok(first) = map.to_bytes() else {
+        return;
+    };
+    let df = Datafile::parse_with(&first, FUZZ_LIMITS).expect("a written map parses");
+    let again = Map::from_datafile(&df).expect("a written map resolves");
+    let second = again.to_bytes().expect("a map read back writes");
+    assert!(
+        first == second,
+        "the second write of a map differs from the first"
+    );
+}
+
+/// 0.7 tile expansion: the first 4 bytes are the tile count (below 2^20), the rest compressed
+/// tiles. What expands compresses and expands back to the same tiles.
+pub fn tiles_07(data: &[u8]) {
+    let Some((count, rest)) = data.split_first_chunk::<4>() else {
+        return;
+    };
+    let count = (u32::from_le_bytes(*count) & 0xF_FFFF) as usize;
+    let whole = rest.len() / 4 * 4;
+    let Ok(compressed) = cast_tiles::<Tile>(&rest[..whole]) else {
+        return;
+    };
+    let Ok(tiles) = expand_skip(compressed, count) else {
+        return;
+    };
+    assert_eq!(tiles.len(), count);
+    let again = compress_skip(&tiles);
+    assert!(again.len() <= tiles.len());
+    let expanded = expand_skip(&again, count).expect("compressed tiles expand");
+    assert!(expanded == tiles, "tiles change through compression");
+}
+
+/// Snapshots from ints and from packed ints; what reads writes back to the same input.
+pub fn snapshot(data: &[u8]) {
+    let ints = whole_ints(data);
+    if let Ok(snapshot) = Snapshot::from_ints(&ints) {
+        assert_eq!(snapshot.to_ints(), ints);
+        let _ = snapshot.checksum();
+        assert_eq!(snapshot.sorted(), snapshot);
+        let _ = snapshot.extended_types().count();
+        let _ = dump::snapshot_text(&snapshot, Some(snap::Protocol::Ddnet06));
+    }
+    if let Ok(snapshot) = Snapshot::from_packed(data) {
+        let again = Snapshot::from_packed(&snapshot.to_packed()).expect("packed snapshots read");
+        assert_eq!(again.to_ints(), snapshot.to_ints());
+    }
+}
+
+/// Deltas from ints and packed ints, under both protocols' sizes, applied to the sample, to the
+/// empty snapshot and to a snapshot from the input; what applies gives a delta back.
+pub fn delta(data: &[u8]) {
+    let ints = whole_ints(data);
+    // The first two bytes cut the input into a packed base snapshot and a packed delta.
+    let base = match data.split_first_chunk::<2>() {
+        Some((cut, rest)) => {
+            let cut = usize::from(u16::from_le_bytes(*cut)).min(rest.len());
+            let (snapshot, delta) = rest.split_at(cut);
+            Snapshot::from_packed(snapshot).ok().zip(Some(delta))
+        }
+        None => None,
+    };
+    for sizes in [SizeTable::ddnet_06(), SizeTable::teeworlds_07()] {
+        if let Ok(delta) = SnapshotDelta::from_ints(&ints, &sizes) {
+            if !ints.is_empty() {
+                assert_eq!(delta.to_ints(&sizes).expect("a read delta writes"), ints);
+            }
+            let _ = dump::delta_text(&delta, &sizes, Some(snap::Protocol::Ddnet06));
+            apply_both_ways(&crate::sample::game_snapshot(3), &delta);
+            apply_both_ways(&Snapshot::empty(), &delta);
+        }
+        if let Ok(delta) = SnapshotDelta::from_packed(data, &sizes) {
+            apply_both_ways(&Snapshot::empty(), &delta);
+        }
+        if let Some((base, packed)) = &base {
+            if let Ok(delta) = SnapshotDelta::from_packed(packed, &sizes) {
+                apply_both_ways(base, &delta);
+            }
+        }
+    }
+}
+
+/// Applies `delta` to `old`; when that works, the delta from `old` to the result applies to the
+/// same result.
+fn apply_both_ways(old: &Snapshot, delta: &SnapshotDelta) {
+    let Ok(new) = old.apply(delta) else {
+        return;
+    };
+    let again = SnapshotDelta::create(old, &new).expect("a delta between applied snapshots");
+    assert_eq!(old.apply(&again).expect("a created delta applies"), new);
+}
+
+/// Variable-length ints: what unpacks packs and unpacks to the same ints.
+pub fn packing_ints(data: &[u8]) {
+    if let Ok(ints) = packing::unpack_ints(data) {
+        assert!(ints.len() <= data.len());
+        let packed = packing::pack_ints(&ints);
+        assert!(
+            packed.len() <= data.len(),
+            "the packed form is the shortest"
+        );
+        assert_eq!(
+            packing::unpack_ints(&packed).expect("packed ints unpack"),
+            ints
+        );
+    }
+}
+
+/// Huffman coding: what decodes encodes and decodes to the same bytes, and any bytes encode.
+pub fn huffman_coding(data: &[u8]) {
+    if let Ok(decoded) = huffman::decompress(data, 1 << 16) {
+        let coded = huffman::compress(&decoded);
+        assert_eq!(
+            huffman::decompress(&coded, decoded.len()).expect("coded data decodes"),
+            decoded
+        );
+    }
+    let coded = huffman::compress(data);
+    assert_eq!(
+        huffman::decompress(&coded, data.len()).expect("coded data decodes"),
+        data
+    );
+}
+
+/// Demos: header, every chunk, the replay, the embedded map, the dumps.
+pub fn demo(data: &[u8]) {
+    let Ok(demo) = Demo::from_bytes(data.to_vec()) else {
+        return;
+    };
+    let _ = dump::demo_info(&demo);
+    let _ = dump::demo_ticks(&demo);
+    for chunk in demo.chunks() {
+        let Ok(chunk) = chunk else { break };
+        if let ChunkContent::Message(_) = chunk.content {
+            let _ = chunk.message_bytes();
+        }
+    }
+    for frame in demo.replay() {
+        let Ok(frame) = frame else { break };
+        if let Some(snapshot) = frame.snapshot {
+            let _ = snapshot.checksum();
+        }
+    }
+    if let Ok(df) = Datafile::from_bytes_with(demo.map_bytes(), FUZZ_LIMITS) {
+        let _ = Map::from_datafile(&df);
+    }
+}
+
+/// 0.7 packets: chunks, snapshot messages, joined and rebuilt against the empty snapshot.
+pub fn packet(data: &[u8]) {
+    let Ok(packet) = Packet7::parse(data) else {
+        return;
+    };
+    let _ = packet.control_message();
+    let _ = packet.trailing_bytes();
+    for chunk in packet.chunks() {
+        let Ok(chunk) = chunk else { break };
+        let _ = chunk.message();
+        if let Ok(Some(message)) = SnapMessage::parse(&chunk) {
+            if let Ok(snap) = AssembledSnap::join(&[message]) {
+                let _ = snap.rebuild(&Snapshot::empty());
+            }
+        }
+    }
+}
+
+/// The whole 4-byte ints of `data` (little-endian).
+fn whole_ints(data: &[u8]) -> Vec<i32> {
+    data.chunks_exact(4)
+        .map(|int| i32::from_le_bytes([int[0], int[1], int[2], int[3]]))
+        .collect()
+}
+
+/// Largest corpus file taken as a seed.
+const MAX_SEED: usize = 64 << 10;
+
+/// The files of a corpus directory up to [`MAX_SEED`] bytes, by name.
+fn corpus_files(dir: &Path, extension: &str) -> Vec<Vec<u8>> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut paths: Vec<_> = entries
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .filter(|path| path.extension().is_some_and(|ext| ext == extension))
+        .filter(|path| {
+            path.metadata()
+                .is_ok_and(|meta| meta.len() <= MAX_SEED as u64)
+        })
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .filter_map(|path| std::fs::read(path).ok())
+        .collect()
+}
+
+/// The payloads of every data chunk of the corpus demos, with their decoded ints.
+fn demo_chunks(corpus: Option<&Path>) -> Vec<(ChunkKindSeed, Vec<u8>, Vec<i32>)> {
+    let Some(corpus) = corpus else {
+        return Vec::new();
+    };
+    let mut chunks = Vec::new();
+    for bytes in corpus_files(&corpus.join("demos"), "demo") {
+        let Ok(demo) = Demo::from_bytes(bytes) else {
+            continue;
+        };
+        for chunk in demo.chunks().flatten() {
+            let kind = match chunk.content {
+                ChunkContent::Snapshot(_) => ChunkKindSeed::Snapshot,
+                ChunkContent::Delta(_) => ChunkKindSeed::Delta,
+                _ => ChunkKindSeed::Other,
+            };
+            if let (Some(payload), Ok(ints)) = (chunk.payload(), chunk.ints()) {
+                chunks.push((kind, payload.to_vec(), ints));
+            }
+        }
+    }
+    chunks
+}
+
+/// What a demo chunk seeds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ChunkKindSeed {
+    Snapshot,
+    Delta,
+    Other,
+}
+
+fn seeds(target: Target, corpus: Option<&Path>) -> Vec<Vec<u8>> {
+    let sample = crate::sample::datafile();
+    let maps = || {
+        let mut maps = vec![sample.clone()];
+        if let Ok(mut map) = crate::sample::map() {
+            if map.convert(MapForm::Teeworlds07).is_ok() {
+                maps.extend(map.to_bytes());
+            }
+        }
+        if let Some(corpus) = corpus {
+            maps.extend(corpus_files(&corpus.join("maps"), "map"));
+        }
+        maps
+    };
+    let sample_snapshots = [1000, 1001].map(crate::sample::game_snapshot);
+    let sample_delta = SnapshotDelta::create(&sample_snapshots[0], &sample_snapshots[1])
+        .and_then(|delta| delta.to_ints(&SizeTable::ddnet_06()))
+        .unwrap_or_default();
+    match target {
+        Target::Datafile | Target::MapLenient | Target::MapStrict | Target::MapRoundTrip => maps(),
+        Target::Tiles07 => {
+            let mut seeds = Vec::new();
+            for bytes in maps() {
+                let Ok(map) = Map::parse(&bytes) else {
+                    continue;
+                };
+                for layer in map.layers() {
+                    if let LayerContent::Tiles(tiles) | LayerContent::Game(tiles) = layer.content()
+                    {
+                        if let Some(grid) = tiles.grid() {
+                            let count = grid.tiles().len() as u32;
+                            let mut seed = count.to_le_bytes().to_vec();
+                            seed.extend(tiles_as_bytes(&compress_skip(grid.tiles())));
+                            if seed.len() <= MAX_SEED {
+                                seeds.push(seed);
+                            }
+                        }
+                    }
+                }
+            }
+            seeds
+        }
+        Target::Snapshot => {
+            let mut seeds: Vec<Vec<u8>> = sample_snapshots
+                .iter()
+                .flat_map(|s| [snap::ints_to_bytes(&s.to_ints()), s.to_packed()])
+                .collect();
+            for (kind, _, ints) in demo_chunks(corpus) {
+                if kind == ChunkKindSeed::Snapshot {
+                    seeds.push(packing::pack_ints(&ints));
+                    seeds.push(snap::ints_to_bytes(&ints));
+                }
+            }
+            seeds
+        }
+        Target::Delta => {
+            let mut seeds = vec![
+                snap::ints_to_bytes(&sample_delta),
+                packing::pack_ints(&sample_delta),
+            ];
+            // A packed base and a packed delta behind a 2-byte cut.
+            let base = sample_snapshots[0].to_packed();
+            let mut cut = (base.len() as u16).to_le_bytes().to_vec();
+            cut.extend(&base);
+            cut.extend(packing::pack_ints(&sample_delta));
+            seeds.push(cut);
+            for (kind, _, ints) in demo_chunks(corpus) {
+                if kind == ChunkKindSeed::Delta {
+                    seeds.push(snap::ints_to_bytes(&ints));
+                }
+            }
+            seeds
+        }
+        Target::Packing => {
+            let mut seeds = vec![packing::pack_ints(&sample_delta)];
+            seeds.extend(
+                demo_chunks(corpus)
+                    .into_iter()
+                    .map(|(_, _, ints)| packing::pack_ints(&ints)),
+            );
+            seeds
+        }
+        Target::Huffman => {
+            let mut seeds = vec![huffman::compress(&packing::pack_ints(&sample_delta))];
+            seeds.extend(
+                demo_chunks(corpus)
+                    .into_iter()
+                    .map(|(_, payload, _)| payload),
+            );
+            seeds
+        }
+        Target::Demo => corpus.map_or_else(Vec::new, |corpus| {
+            corpus_files(&corpus.join("demos"), "demo")
+        }),
+        Target::Packet => corpus.map_or_else(Vec::new, |corpus| {
+            corpus_files(
+                &corpus
+                    .join("demos")
+                    .join("snapshot_vectors")
+                    .join("teeworlds-go"),
+                "bin",
+            )
+        }),
+    }
+}

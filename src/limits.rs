@@ -1,0 +1,123 @@
+//! Limits on what reading a file may allocate: a setting for input from strangers.
+//!
+//! Every size and count in a file is checked against the file itself (an item table cannot be
+//! longer than the file, a zlib stream cannot inflate past 1032 times its size); limits bound
+//! what a small file may still legitimately ask for. Exceeding one is an error of kind
+//! [`ErrorKind::LimitExceeded`](crate::ErrorKind::LimitExceeded), raised before anything is
+//! allocated for it.
+//!
+//! ```
+//! use twcodec::{Datafile, Limits, Map};
+//!
+//! # let bytes = twcodec::sample::datafile();
+//! // A server that takes maps from players: tighter than the defaults.
+//! let limits = Limits::default()
+//!     .with_max_data_size(64 << 20)
+//!     .with_max_total_data(256 << 20)
+//!     .with_max_tiles(4 << 20);
+//! let map = Map::from_datafile(&Datafile::parse_with(&bytes, limits)?)?;
+//! # Ok::<(), twcodec::Error>(())
+//! ```
+//!
+//! | limit | default | checked by |
+//! |---|---|---|
+//! | [`max_data_size`](Limits::max_data_size): bytes one data item inflates to | 256 MiB | [`Datafile::data`](crate::Datafile::data) |
+//! | [`max_total_data`](Limits::max_total_data): bytes all data items declare together | 1 GiB | [`Datafile::parse_with`](crate::Datafile::parse_with) |
+//! | [`max_items`](Limits::max_items): items in a datafile | 65536 | [`Datafile::parse_with`](crate::Datafile::parse_with) |
+//! | [`max_layers`](Limits::max_layers): layers in a map | 16384 | [`Map::from_datafile`](crate::Map::from_datafile) |
+//! | [`max_tiles`](Limits::max_tiles): width x height of a tile layer | 64 Mi tiles (8192 x 8192) | [`Map::from_datafile`](crate::Map::from_datafile) |
+//!
+//! The defaults are far above every real map (the largest corpus map declares 36 MB of data in
+//! all and 1 million tiles per layer) and keep a hostile file within a few GiB of memory. A
+//! map takes its limits from the [`Datafile`](crate::Datafile) it is resolved from.
+
+/// Limits on what reading may allocate; see the [module docs](self).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Limits {
+    max_data_size: usize,
+    max_total_data: usize,
+    max_items: usize,
+    max_layers: usize,
+    max_tiles: usize,
+}
+
+impl Limits {
+    /// The defaults (see the module docs).
+    pub const DEFAULT: Limits = Limits {
+        max_data_size: 256 << 20,
+        max_total_data: 1 << 30,
+        max_items: 1 << 16,
+        max_layers: 1 << 14,
+        max_tiles: 1 << 26,
+    };
+
+    /// No limits beyond what the files themselves allow.
+    pub const UNLIMITED: Limits = Limits {
+        max_data_size: usize::MAX,
+        max_total_data: usize::MAX,
+        max_items: usize::MAX,
+        max_layers: usize::MAX,
+        max_tiles: usize::MAX,
+    };
+
+    /// Most bytes one data item may inflate to.
+    pub const fn max_data_size(&self) -> usize {
+        self.max_data_size
+    }
+
+    /// Most bytes the data items of a datafile may declare together.
+    pub const fn max_total_data(&self) -> usize {
+        self.max_total_data
+    }
+
+    /// Most items a datafile may have.
+    pub const fn max_items(&self) -> usize {
+        self.max_items
+    }
+
+    /// Most layers a map may have.
+    pub const fn max_layers(&self) -> usize {
+        self.max_layers
+    }
+
+    /// Most tiles (width x height) a tile layer may have.
+    pub const fn max_tiles(&self) -> usize {
+        self.max_tiles
+    }
+
+    /// These limits with another [`max_data_size`](Limits::max_data_size).
+    pub const fn with_max_data_size(mut self, bytes: usize) -> Limits {
+        self.max_data_size = bytes;
+        self
+    }
+
+    /// These limits with another [`max_total_data`](Limits::max_total_data).
+    pub const fn with_max_total_data(mut self, bytes: usize) -> Limits {
+        self.max_total_data = bytes;
+        self
+    }
+
+    /// These limits with another [`max_items`](Limits::max_items).
+    pub const fn with_max_items(mut self, items: usize) -> Limits {
+        self.max_items = items;
+        self
+    }
+
+    /// These limits with another [`max_layers`](Limits::max_layers).
+    pub const fn with_max_layers(mut self, layers: usize) -> Limits {
+        self.max_layers = layers;
+        self
+    }
+
+    /// These limits with another [`max_tiles`](Limits::max_tiles).
+    pub const fn with_max_tiles(mut self, tiles: usize) -> Limits {
+        self.max_tiles = tiles;
+        self
+    }
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits::DEFAULT
+    }
+}

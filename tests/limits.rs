@@ -1,0 +1,80 @@
+//! Limits: each one, when exceeded, is a "limit exceeded" error naming the limit; the defaults
+//! load every real map.
+
+mod common;
+
+use common::*;
+use twcodec::{Datafile, DatafileWriter, ErrorKind, Limits, Map};
+
+/// The sample with one item's ints changed.
+fn with_item(type_id: u16, id: u16, change: impl FnOnce(&mut Vec<i32>)) -> Vec<u8> {
+    let sample = Datafile::parse(&twcodec::sample::datafile()).unwrap();
+    let mut writer = DatafileWriter::from_datafile(&sample);
+    let item = writer
+        .items_mut()
+        .iter_mut()
+        .find(|item| item.type_id() == type_id && item.id() == id)
+        .unwrap();
+    change(&mut item.data);
+    writer.to_vec().unwrap()
+}
+
+/// Loads `bytes` as a map under `limits`, reading every data item too.
+fn load(bytes: &[u8], limits: Limits) -> Result<(), twcodec::Error> {
+    let datafile = Datafile::parse_with(bytes, limits)?;
+    for index in 0..datafile.data_count() {
+        datafile.data(index)?;
+    }
+    Map::from_datafile(&datafile).map(drop)
+}
+
+#[test]
+fn every_limit_is_an_error_of_its_own() {
+    let sample = twcodec::sample::datafile();
+    assert!(load(&sample, Limits::default()).is_ok());
+    // The game layer (layer id 2) claims 100000 x 100000 tiles over its small data.
+    let huge_grid = with_item(5, 2, |ints| {
+        ints[4] = 100_000;
+        ints[5] = 100_000;
+    });
+    let cases = [
+        (
+            "max_data_size",
+            &sample,
+            Limits::default().with_max_data_size(100),
+        ),
+        (
+            "max_total_data",
+            &sample,
+            Limits::default().with_max_total_data(1000),
+        ),
+        ("max_items", &sample, Limits::default().with_max_items(5)),
+        ("max_layers", &sample, Limits::default().with_max_layers(3)),
+        ("max_tiles", &sample, Limits::default().with_max_tiles(10)),
+        ("max_tiles (default)", &huge_grid, Limits::default()),
+    ];
+    let mut report = String::new();
+    for (limit, bytes, limits) in cases {
+        let error = load(bytes, limits).unwrap_err();
+        assert_eq!(error.kind(), ErrorKind::LimitExceeded, "{limit}: {error}");
+        assert!(error.to_string().contains("Limits::max_"), "{error}");
+        report.push_str(&format!("{limit}: {error}\n"));
+    }
+    // Without limits the huge grid is what it is: tile data of the wrong size.
+    let map = Map::from_datafile(&Datafile::parse_with(&huge_grid, Limits::UNLIMITED).unwrap());
+    assert!(map
+        .unwrap()
+        .problems()
+        .iter()
+        .any(|p| p.to_string().contains("100000x100000")));
+    insta_settings().bind(|| insta::assert_snapshot!("limits_errors", report));
+}
+
+#[test]
+fn the_defaults_load_every_corpus_map() {
+    let Some(maps) = corpus_maps() else { return };
+    for path in maps {
+        let bytes = std::fs::read(&path).unwrap();
+        load(&bytes, Limits::default()).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    }
+}

@@ -63,6 +63,10 @@
 //!   packets.
 //! - [`dump`] renders what the CLI prints; the CLI (`src/bin/twcodec.rs`) is a thin shell.
 //! - Every failure is one [`Error`]: a kind, a message, the byte offset and the item when known.
+//! - Nothing panics on any input. Every count and size is checked against the file before it
+//!   sizes an allocation, and [`Limits`] bound what a small file may still ask for (a
+//!   `LimitExceeded` error). Every entry point is fuzzed; [`fuzz`] holds the targets' bodies,
+//!   which `cargo test` also runs over seeds and deterministic mutations.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

@@ -51,7 +51,7 @@
 //! the rules DDNet leaves to chance made errors too:
 //!
 //! - snapshot ([`Snapshot::from_ints`]): the 2 header ints; `num_items` 0 to [`MAX_ITEMS`];
-//!   `data_size` not negative and a multiple of 4; the whole snapshot at most [`MAX_SIZE`] bytes
+//!   `data_size` not negative and a multiple of 4, and 0 without items; the whole snapshot at most [`MAX_SIZE`] bytes
 //!   and exactly as long as the input; the first offset 0, every offset aligned, each at least
 //!   4 bytes (a key) past the one before, the last leaving room for a key; type ids at most
 //!   [`MAX_TYPE`]; no key twice.

@@ -89,6 +89,14 @@ impl Snapshot {
             ))
             .at(0));
         }
+        if num_items == 0 && data_size != 0 {
+            // Items own the data from the first offset (0) to data_size; without items nothing
+            // can own it, and it would be lost on writing.
+            return Err(Error::malformed(format!(
+                "data_size {data_size} without items: a snapshot without items has no data"
+            ))
+            .at(0));
+        }
         let num_items = num_items as usize;
         let total = SnapshotHeader::SIZE as u64 + 4 * num_items as u64 + data_size as u64;
         if total > MAX_SIZE as u64 {

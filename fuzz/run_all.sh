@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Runs every fuzz target for SECONDS each, JOBS targets at a time, and prints one line of
+# libFuzzer's final statistics per target (executions, peak RSS, slowest input).
+#
+#   fuzz/run_all.sh SECONDS [JOBS] [cargo fuzz run options...]
+#   fuzz/run_all.sh 600 2 -s none -a           # stable, debug assertions on
+#   fuzz/run_all.sh 600 2 -a                   # nightly default: AddressSanitizer
+#
+# Targets run over fuzz/corpus/<target> (make it with `cargo run --release --example
+# fuzz_seeds`), which libFuzzer grows; findings land in fuzz/artifacts/<target>/; logs in
+# fuzz/logs/<target>.log, and a line per target and run is added to fuzz/logs/history.tsv (date,
+# target, executions, peak RSS in MB, slowest input in s), to add up executions across runs.
+# Set TARGETS to run a subset, RUNS to stop each target after that many executions:
+#   TARGETS="map_strict delta" RUNS=1000000 fuzz/run_all.sh 600
+set -eu
+cd "$(dirname "$0")/.."
+seconds=${1:?usage: fuzz/run_all.sh SECONDS [JOBS] [cargo fuzz run options...]}
+jobs=${2:-2}
+shift
+[ $# -gt 0 ] && shift
+targets=${TARGETS:-$(cargo fuzz list)}
+mkdir -p fuzz/logs
+
+# Build once, before the targets race to do it.
+cargo fuzz build "$@"
+
+run_one() {
+    target=$1
+    shift
+    mkdir -p "fuzz/corpus/$target"
+    # libFuzzer: inputs up to 64 KiB, a hang is an input over 10 s, a single allocation over
+    # 512 MiB or a resident size over 2 GiB is a finding.
+    cargo fuzz run "$@" "$target" "fuzz/corpus/$target" -- \
+        -max_len=65536 -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 \
+        -max_total_time="$seconds" -runs="${RUNS:--1}" -print_final_stats=1 -report_slow_units=1 \
+        >"fuzz/logs/$target.log" 2>&1 || echo "$target: FINDING, see fuzz/logs/$target.log"
+}
+
+running=0
+for target in $targets; do
+    run_one "$target" "$@" &
+    running=$((running + 1))
+    if [ "$running" -ge "$jobs" ]; then
+        wait -n 2>/dev/null || wait
+        running=$((running - 1))
+    fi
+done
+wait
+
+for target in $targets; do
+    log="fuzz/logs/$target.log"
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    rss=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log" | tail -1)
+    slowest=$(sed -n 's/^stat::slowest_unit_time_sec: *//p' "$log" | tail -1)
+    corpus=$(ls "fuzz/corpus/$target" | wc -l)
+    echo "$target: ${execs:-?} execs, peak RSS ${rss:-?} MB, slowest input ${slowest:-?} s, corpus $corpus"
+    printf '%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$target" "${execs:-0}" "${rss:-?}" "${slowest:-?}" \
+        >>fuzz/logs/history.tsv
+done

@@ -1,6 +1,7 @@
 //! Runs a fuzz target's body over every file of a corpus directory (or single files), without
-//! a fuzzer, and reports the slowest inputs (median of three runs each): how the "slowest
-//! input" figures are measured.
+//! a fuzzer, and reports the slowest inputs (median of three runs each) and the inputs with the
+//! highest heap peak (bytes allocated at once, above what was allocated before the run): how
+//! the "slowest input" and "peak memory" figures are measured.
 //!
 //! ```text
 //! cargo run --release --example fuzz_replay -- map_strict fuzz/corpus/map_strict
@@ -10,7 +11,11 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use peak_alloc::PeakAlloc;
 use twcodec::fuzz::Target;
+
+#[global_allocator]
+static ALLOC: PeakAlloc = PeakAlloc;
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -41,11 +46,16 @@ fn main() {
         };
         let files = files(&paths);
         let mut slowest: Vec<(Duration, &Path, usize)> = Vec::new();
+        let mut heaviest: Vec<(usize, &Path, usize)> = Vec::new();
         let mut total = Duration::ZERO;
         for path in &files {
             let Ok(bytes) = std::fs::read(path) else {
                 continue;
             };
+            ALLOC.reset_peak_usage();
+            let base = ALLOC.current_usage();
+            target.run(&bytes);
+            heaviest.push((ALLOC.peak_usage() - base, path, bytes.len()));
             // The median of three runs, so a first run's thread pool start or a page fault
             // storm does not make an input look slow.
             let mut runs = [Duration::ZERO; 3];
@@ -60,6 +70,7 @@ fn main() {
             slowest.push((took, path, bytes.len()));
         }
         slowest.sort_by_key(|s| std::cmp::Reverse(s.0));
+        heaviest.sort_by_key(|s| std::cmp::Reverse(s.0));
         println!(
             "{}: {} inputs in {:.3} s",
             target.name(),
@@ -70,6 +81,14 @@ fn main() {
             println!(
                 "  {:9.3} ms  {:6} B  {}",
                 took.as_secs_f64() * 1e3,
+                len,
+                path.display()
+            );
+        }
+        for (peak, path, len) in heaviest.iter().take(3) {
+            println!(
+                "  {:9.3} MiB heap peak  {:6} B  {}",
+                *peak as f64 / f64::from(1 << 20),
                 len,
                 path.display()
             );

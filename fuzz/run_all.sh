@@ -8,12 +8,16 @@
 #
 # Targets run over fuzz/corpus/<target> (make it with `cargo run --release --example
 # fuzz_seeds`), which libFuzzer grows; findings land in fuzz/artifacts/<target>/; logs in
-# fuzz/logs/<target>.log, and a line per target and run is added to fuzz/logs/history.tsv (date,
-# target, executions, peak RSS in MB, slowest input in s), to add up executions across runs.
+# fuzz/logs/<target>.log. A line per target and run is added to fuzz/history.tsv (committed:
+# date, target, executions, seconds, peak RSS in MB, slowest input in s, options), so that
+# executions add up across runs and sessions (`fuzz/history.sh` sums them).
 # Set TARGETS to run a subset, RUNS to stop each target after that many executions:
 #   TARGETS="map_strict delta" RUNS=1000000 fuzz/run_all.sh 600
 set -eu
 cd "$(dirname "$0")/.."
+# One rayon thread: map loading and writing inflate and deflate in parallel, and a second
+# thread per fuzzer only contends with the other fuzzer on a small machine.
+export RAYON_NUM_THREADS=${RAYON_NUM_THREADS:-1}
 seconds=${1:?usage: fuzz/run_all.sh SECONDS [JOBS] [cargo fuzz run options...]}
 jobs=${2:-2}
 shift
@@ -50,10 +54,11 @@ wait
 for target in $targets; do
     log="fuzz/logs/$target.log"
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    took=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -1)
     rss=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log" | tail -1)
     slowest=$(sed -n 's/^stat::slowest_unit_time_sec: *//p' "$log" | tail -1)
     corpus=$(ls "fuzz/corpus/$target" | wc -l)
     echo "$target: ${execs:-?} execs, peak RSS ${rss:-?} MB, slowest input ${slowest:-?} s, corpus $corpus"
-    printf '%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$target" "${execs:-0}" "${rss:-?}" "${slowest:-?}" \
-        >>fuzz/logs/history.tsv
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$target" "${execs:-0}" \
+        "${took:-?}" "${rss:-?}" "${slowest:-?}" "$*" >>fuzz/history.tsv
 done

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Sums fuzz/history.tsv (written by fuzz/run_all.sh) per target: executions, hours, runs, and
+# the highest peak RSS seen.
+#
+#   fuzz/history.sh
+set -eu
+cd "$(dirname "$0")"
+printf '%-14s %14s %8s %5s %12s\n' target executions hours runs "peak RSS MB"
+awk -F'\t' '
+    NR == 1 { next }
+    {
+        execs[$2] += $3; secs[$2] += $4; runs[$2]++
+        if ($5 + 0 > rss[$2]) rss[$2] = $5 + 0
+    }
+    END {
+        for (t in execs)
+            printf "%-14s %14d %8.2f %5d %12d\n", t, execs[t], secs[t] / 3600, runs[t], rss[t]
+    }' history.tsv | sort

@@ -811,24 +811,37 @@ mod map_view {
         value
     }
 
+    /// Each envelope with its points; an envelope whose points overlap an earlier one's (an
+    /// error the problems name) shows whose instead, so that the dump of envelopes sharing
+    /// their points stays as long as the points.
     fn envelopes(map: &Map) -> Value {
+        let count = map.envelope_points().map_or(0, |p| p.points().len());
+        let mut claims = crate::map::Claims::default();
         Value::Array(
             map.envelopes()
                 .iter()
                 .enumerate()
                 .map(|(index, envelope)| {
-                    let bezier = envelope.bezier(map);
-                    let points: Vec<Value> = envelope
-                        .points(map)
-                        .iter()
-                        .enumerate()
-                        .map(|(i, p)| point(p, bezier.and_then(|b| b.get(i))))
-                        .collect();
+                    let taken = envelope
+                        .range(count)
+                        .and_then(|range| claims.claim(range, index).taken);
                     let mut value = with_item(
                         json!({"index": index, "id": envelope.id(), "kind": format!("{:?}", envelope.item().kind())}),
                         envelope.item(),
                     );
-                    if let Some(fields) = value.as_object_mut() {
+                    let Some(fields) = value.as_object_mut() else {
+                        return value;
+                    };
+                    if let Some((_, other)) = taken {
+                        fields.insert("points_overlap_envelope".into(), Value::from(other));
+                    } else {
+                        let bezier = envelope.bezier(map);
+                        let points: Vec<Value> = envelope
+                            .points(map)
+                            .iter()
+                            .enumerate()
+                            .map(|(i, p)| point(p, bezier.and_then(|b| b.get(i))))
+                            .collect();
                         fields.insert("points".into(), Value::Array(points));
                     }
                     value
@@ -838,15 +851,18 @@ mod map_view {
     }
 
     fn groups(map: &Map) -> Value {
+        // Each layer under the group it belongs to, in one pass over the layers.
+        let mut members: Vec<Vec<Value>> = vec![Vec::new(); map.groups().len()];
+        for l in map.layer_refs() {
+            if let Some(list) = map.group_of(l).and_then(|g| members.get_mut(g.index())) {
+                list.push(layer(map, l.index(), &map[l]));
+            }
+        }
         Value::Array(
             map.group_refs()
-                .map(|r| {
+                .zip(members)
+                .map(|(r, layers)| {
                     let group = &map[r];
-                    let layers: Vec<Value> = group
-                        .layers(map)
-                        .filter(|&l| map.group_of(l) == Some(r))
-                        .map(|l| layer(map, l.index(), &map[l]))
-                        .collect();
                     let mut value =
                         with_item(json!({"index": r.index(), "id": group.id()}), group.item());
                     if let Some(fields) = value.as_object_mut() {
@@ -963,13 +979,17 @@ mod map_view {
         }
     }
 
-    /// The game layer as text, at most 120 columns: each character stands for a square block of
-    /// tiles and shows its most important tile.
+    /// The game layer as text, at most 120 columns and 480 rows: each character stands for a
+    /// square block of tiles and shows its most important tile.
     fn preview(game: &TilesLayer<Tile>) -> Vec<String> {
         let Some(grid) = game.grid() else {
             return Vec::new();
         };
-        let scale = grid.width().div_ceil(120).max(1);
+        let scale = grid
+            .width()
+            .div_ceil(120)
+            .max(grid.height().div_ceil(480))
+            .max(1);
         (0..grid.height().div_ceil(scale))
             .map(|by| {
                 (0..grid.width().div_ceil(scale))

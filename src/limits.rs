@@ -26,10 +26,19 @@
 //! | [`max_items`](Limits::max_items): items in a datafile | 65536 | [`Datafile::parse_with`](crate::Datafile::parse_with) |
 //! | [`max_layers`](Limits::max_layers): layers in a map | 16384 | [`Map::from_datafile`](crate::Map::from_datafile) |
 //! | [`max_tiles`](Limits::max_tiles): width x height of a tile layer | 64 Mi tiles (8192 x 8192) | [`Map::from_datafile`](crate::Map::from_datafile) |
+//! | [`max_layer_data`](Limits::max_layer_data): bytes all layers hold once decoded | 1 GiB | [`Map::from_datafile`](crate::Map::from_datafile) |
+//!
+//! `max_layer_data` bounds what the other limits cannot: a data item is inflated once, but
+//! every layer holds its own decoded copy, so layers sharing one data item, or Teeworlds 0.7
+//! tile layers whose few compressed tiles expand to a whole grid, could otherwise turn a small
+//! file into many times `max_total_data`. It counts, per layer and before anything is
+//! inflated, the grid of a tile layer (width x height x the tile size of its kind) and the data
+//! item of a quads or sounds layer.
 //!
 //! The defaults are far above every real map (the largest corpus map declares 36 MB of data in
-//! all and 1 million tiles per layer) and keep a hostile file within a few GiB of memory. A
-//! map takes its limits from the [`Datafile`](crate::Datafile) it is resolved from.
+//! all, 1 million tiles per layer and 33 MB of layer content) and keep a hostile file within a
+//! few GiB of memory. A map takes its limits from the [`Datafile`](crate::Datafile) it is
+//! resolved from.
 
 /// Limits on what reading may allocate; see the [module docs](self).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -39,6 +48,7 @@ pub struct Limits {
     max_items: usize,
     max_layers: usize,
     max_tiles: usize,
+    max_layer_data: usize,
 }
 
 impl Limits {
@@ -49,6 +59,7 @@ impl Limits {
         max_items: 1 << 16,
         max_layers: 1 << 14,
         max_tiles: 1 << 26,
+        max_layer_data: 1 << 30,
     };
 
     /// No limits beyond what the files themselves allow.
@@ -58,6 +69,7 @@ impl Limits {
         max_items: usize::MAX,
         max_layers: usize::MAX,
         max_tiles: usize::MAX,
+        max_layer_data: usize::MAX,
     };
 
     /// Most bytes one data item may inflate to.
@@ -83,6 +95,12 @@ impl Limits {
     /// Most tiles (width x height) a tile layer may have.
     pub const fn max_tiles(&self) -> usize {
         self.max_tiles
+    }
+
+    /// Most bytes the layers of a map may hold together once decoded: tile grids (after 0.7
+    /// expansion), quads and sound sources, each layer counted on its own.
+    pub const fn max_layer_data(&self) -> usize {
+        self.max_layer_data
     }
 
     /// These limits with another [`max_data_size`](Limits::max_data_size).
@@ -112,6 +130,12 @@ impl Limits {
     /// These limits with another [`max_tiles`](Limits::max_tiles).
     pub const fn with_max_tiles(mut self, tiles: usize) -> Limits {
         self.max_tiles = tiles;
+        self
+    }
+
+    /// These limits with another [`max_layer_data`](Limits::max_layer_data).
+    pub const fn with_max_layer_data(mut self, bytes: usize) -> Limits {
+        self.max_layer_data = bytes;
         self
     }
 }

@@ -11,6 +11,7 @@
 //! a reference field reads as a [`Ref`]: none, a valid reference, or dangling (its raw value kept
 //! so that writing stays lossless). The resolver (module `resolve`, `src/map/resolve.rs`) lists every check it makes.
 
+pub(crate) mod claims;
 mod convert;
 mod layer;
 mod problem;
@@ -37,6 +38,7 @@ use twcodec_schema::uuid::{Uuid, UuidIndexItem};
 use crate::datafile::Datafile;
 use crate::error::{Error, ErrorKind};
 
+pub(crate) use claims::Claims;
 pub use layer::{Grid, Layer, LayerContent, QuadsLayer, SoundsLayer, TileLayout, TilesLayer};
 pub use problem::{ItemPlace, Problem, Severity};
 pub use resolve::LoadMode;
@@ -287,6 +289,8 @@ pub struct Map {
     pub(crate) data: Vec<DataSlot>,
     /// Group of each layer (the last group whose range holds it).
     pub(crate) layer_groups: Vec<Option<ItemRef<Group>>>,
+    /// Auto-mapper of each layer (the first one naming it), an index into `automappers`.
+    pub(crate) layer_automappers: Vec<Option<usize>>,
     pub(crate) problems: Vec<Problem>,
 }
 
@@ -439,7 +443,12 @@ impl Map {
 
     /// The auto-mapper configuration attached to a layer.
     pub fn automapper_of(&self, layer: ItemRef<Layer>) -> Option<&Automapper> {
-        self.automappers.iter().find(|a| a.layer == Some(layer))
+        let index = self
+            .layer_automappers
+            .get(layer.index())
+            .copied()
+            .flatten()?;
+        self.automappers.get(index)
     }
 
     /// Resolves a raw image index.
@@ -721,11 +730,16 @@ impl Group {
 
     /// The group's layers: its range, clamped to the layers that exist.
     pub fn layers(&self, map: &Map) -> impl Iterator<Item = ItemRef<Layer>> {
-        let start = (self.item.start_layer.max(0) as usize).min(map.layers.len());
+        self.layer_range(map.layers.len()).map(ItemRef::new)
+    }
+
+    /// The group's range of layer indices, clamped to `layers` layers.
+    pub(crate) fn layer_range(&self, layers: usize) -> std::ops::Range<usize> {
+        let start = (self.item.start_layer.max(0) as usize).min(layers);
         let end = start
             .saturating_add(self.item.num_layers.max(0) as usize)
-            .min(map.layers.len());
-        (start..end).map(ItemRef::new)
+            .min(layers);
+        start..end
     }
 }
 

@@ -48,6 +48,7 @@ use twcodec_schema::map::tile::{
 };
 use twcodec_schema::map::{cast_ints, quad::Quad, DecodeContext, MapItem, MapItemKind};
 
+use super::claims::Claims;
 use super::layer::{Grid, Layer, LayerContent, QuadsLayer, SoundsLayer, TileLayout, TilesLayer};
 use super::problem::{ItemPlace, Problems, Severity};
 use super::{
@@ -95,6 +96,7 @@ pub(crate) fn resolve(df: &Datafile, mode: LoadMode) -> Result<Map, Error> {
             others: Vec::new(),
             data: (0..df.data_count()).map(DataSlot::Source).collect(),
             layer_groups: Vec::new(),
+            layer_automappers: Vec::new(),
             problems: Vec::new(),
         },
         problems: Problems::default(),
@@ -154,9 +156,14 @@ impl Resolver<'_> {
     fn sort_items(&mut self) {
         let context = decode_context(self.df);
         let mut seen: HashSet<(u16, u16)> = HashSet::new();
+        // How many items of each type came before, to name an item that does not decode.
+        let mut of_type: HashMap<u16, usize> = HashMap::new();
         for (index, raw) in self.df.items().iter().enumerate() {
             let kind = item_kind(self.df, raw.type_id());
-            let (decoded, verbatim) = match self.decode(index, kind, &raw.data, context) {
+            let within_type = of_type.entry(raw.type_id()).or_default();
+            let place = item_place(kind.name(), *within_type, raw.type_id(), raw.id());
+            *within_type += 1;
+            let (decoded, verbatim) = match self.decode(index, kind, place, context) {
                 Some(decoded) => decoded,
                 None => {
                     self.map.others.push(other_item(self.df)(raw));
@@ -290,20 +297,14 @@ impl Resolver<'_> {
         &mut self,
         index: usize,
         kind: MapItemKind,
-        ints: &[i32],
+        place: ItemPlace,
         context: DecodeContext,
     ) -> Option<(MapItem, Option<Vec<i32>>)> {
+        let ints = &self.df.items()[index].data;
         let error = match MapItem::decode(kind, ints, context) {
             Ok(item) => return Some((item, None)),
             Err(error) => error,
         };
-        let raw = &self.df.items()[index];
-        // Items of one type follow each other: the place is the index among them.
-        let within_type = self.df.items()[..index]
-            .iter()
-            .filter(|other| other.type_id() == raw.type_id())
-            .count();
-        let place = item_place(kind.name(), within_type, raw.type_id(), raw.id());
         let mut padded = ints.to_vec();
         padded.resize(PADDED_LEN.max(ints.len()), 0);
         let message = crate::items::decode_item(self.df, index, context)
@@ -355,9 +356,8 @@ impl Resolver<'_> {
         }
     }
 
-    /// Inflates the layers' data and builds their content.
-    /// The [`Limits`](crate::Limits) on layers and tiles, checked before any tile data is
-    /// inflated or expanded.
+    /// The [`Limits`](crate::Limits) on layers, tiles and layer data, checked before any layer
+    /// data is inflated or expanded.
     fn check_limits(&self) -> Result<(), Error> {
         let limits = self.df.limits();
         let layers = self.map.layers.len();
@@ -367,38 +367,66 @@ impl Resolver<'_> {
                 limits.max_layers()
             )));
         }
+        let located = |error: Error, index: usize| match self.place("layer", index) {
+            Some(place) => error.located(crate::Location::MapItem {
+                kind: place.kind,
+                index: place.index,
+                type_id: place.type_id,
+                id: place.id,
+            }),
+            None => error,
+        };
+        // Each layer holds its own decoded content, even when layers share a data item.
+        let mut layer_data = 0usize;
         for (index, item) in self.layer_items.iter().enumerate() {
-            let Some(LayerItem {
-                body: LayerBody::Tilemap(tilemap),
-                ..
-            }) = item
-            else {
-                continue;
+            let bytes = match item.as_ref().map(|item| &item.body) {
+                Some(LayerBody::Tilemap(tilemap)) => {
+                    let Ok(tiles) = grid_len(tilemap.width, tilemap.height) else {
+                        continue;
+                    };
+                    if tiles > limits.max_tiles() {
+                        let error = Error::limit(format!(
+                            "{}x{} = {tiles} tiles, more than the limit of {} (Limits::max_tiles)",
+                            tilemap.width,
+                            tilemap.height,
+                            limits.max_tiles()
+                        ));
+                        return Err(located(error, index));
+                    }
+                    tiles.saturating_mul(tile_size(effective_kind(tilemap)))
+                }
+                Some(LayerBody::Quads(quads)) => self.data_size(quads.data),
+                Some(LayerBody::Sounds(sounds)) => self.data_size(sounds.data),
+                // Deprecated sources (36 bytes) are upgraded to 52.
+                Some(LayerBody::DeprecatedSounds(sounds)) => {
+                    self.data_size(sounds.data)
+                        .saturating_mul(SoundSource::SIZE)
+                        / DeprecatedSoundSource::SIZE
+                }
+                Some(LayerBody::Unknown(_)) | None => 0,
             };
-            let Ok(tiles) = grid_len(tilemap.width, tilemap.height) else {
-                continue;
-            };
-            if tiles > limits.max_tiles() {
+            layer_data = layer_data.saturating_add(bytes);
+            if layer_data > limits.max_layer_data() {
                 let error = Error::limit(format!(
-                    "{}x{} = {tiles} tiles, more than the limit of {} (Limits::max_tiles)",
-                    tilemap.width,
-                    tilemap.height,
-                    limits.max_tiles()
+                    "the layers up to this one hold {layer_data} bytes once decoded, more than \
+                     the limit of {} (Limits::max_layer_data)",
+                    limits.max_layer_data()
                 ));
-                return Err(match self.place("layer", index) {
-                    Some(place) => error.located(crate::Location::MapItem {
-                        kind: place.kind,
-                        index: place.index,
-                        type_id: place.type_id,
-                        id: place.id,
-                    }),
-                    None => error,
-                });
+                return Err(located(error, index));
             }
         }
         Ok(())
     }
 
+    /// The declared uncompressed size of data item `raw`, 0 when there is no such item.
+    fn data_size(&self, raw: i32) -> usize {
+        usize::try_from(raw)
+            .ok()
+            .and_then(|index| self.df.data_size(index))
+            .unwrap_or(0)
+    }
+
+    /// Inflates the layers' data and builds their content.
     fn build_layers(&mut self) {
         let mut uses: HashMap<usize, usize> = HashMap::new();
         for index in self
@@ -571,17 +599,15 @@ impl Resolver<'_> {
         place: Option<ItemPlace>,
         inflated: &mut Inflated,
     ) -> LayerContent {
-        let mut kind = item.flags.kind();
-        if kind == PhysicsKind::Several {
+        let flagged = item.flags.kind();
+        if flagged == PhysicsKind::Several {
             self.problems.error(
                 place,
                 Some("flags"),
                 "set several physics flags; read as a tiles layer",
             );
-            kind = PhysicsKind::Tiles;
-        }
-        if item.tile_data().is_none() {
-            let name = format!("{kind:?}").to_lowercase();
+        } else if item.tile_data().is_none() {
+            let name = format!("{flagged:?}").to_lowercase();
             self.problems.error(
                 place,
                 Some("flags"),
@@ -590,8 +616,8 @@ impl Resolver<'_> {
                      as a tiles layer"
                 ),
             );
-            kind = PhysicsKind::Tiles;
         }
+        let kind = effective_kind(&item);
         let field = match kind {
             PhysicsKind::Tiles | PhysicsKind::Game | PhysicsKind::Several => "data",
             PhysicsKind::Tele => "physics.tele",
@@ -738,7 +764,7 @@ impl Resolver<'_> {
 
     fn check_envelopes(&mut self) {
         let point_count = self.map.points.as_ref().map_or(0, |p| p.points.len());
-        let mut ranges: Vec<(usize, usize, usize)> = Vec::new();
+        let mut claims = Claims::default();
         for index in 0..self.map.envelopes.len() {
             let envelope = self.map.envelopes[index].clone();
             let place = self.place("envelope", index);
@@ -760,10 +786,8 @@ impl Resolver<'_> {
                 );
                 continue;
             };
-            if let Some(&(other, _, _)) = ranges
-                .iter()
-                .find(|&&(_, start, end)| start < range.end && range.start < end)
-            {
+            let claim = claims.claim(range, index);
+            if let Some((_, other)) = claim.taken {
                 self.problems.error(
                     place,
                     Some("start_point"),
@@ -773,27 +797,28 @@ impl Resolver<'_> {
                     ),
                 );
             }
-            ranges.push((index, range.start, range.end));
-            let unknown: Vec<i32> = envelope
-                .points(&self.map)
-                .iter()
-                .filter_map(|p| match p.curve() {
-                    twcodec_schema::map::envelope::CurveType::Unknown(value) => Some(value),
-                    _ => None,
-                })
-                .collect();
-            if !unknown.is_empty() {
+            // Each point is looked at with the first envelope that has it, so that envelopes
+            // sharing their points cost no more than the points.
+            let points = self.map.points.as_ref().map_or(&[][..], |p| &p.points[..]);
+            let mut unknown = std::collections::BTreeSet::new();
+            let mut count = 0usize;
+            for point in claim.new.into_iter().flat_map(|range| &points[range]) {
+                if let twcodec_schema::map::envelope::CurveType::Unknown(value) = point.curve() {
+                    unknown.insert(value);
+                    count += 1;
+                }
+            }
+            if count > 0 {
+                let points = if count == 1 {
+                    "1 point".to_string()
+                } else {
+                    format!("{count} points")
+                };
+                let unknown: Vec<i32> = unknown.into_iter().collect();
                 self.problems.warning(
                     place,
                     None,
-                    format!(
-                        "has {} of unknown curve types {unknown:?}, drawn linear",
-                        if unknown.len() == 1 {
-                            "1 point".to_string()
-                        } else {
-                            format!("{} points", unknown.len())
-                        }
-                    ),
+                    format!("has {points} of unknown curve types {unknown:?}, drawn linear"),
                 );
             }
         }
@@ -801,8 +826,14 @@ impl Resolver<'_> {
 
     fn check_groups(&mut self) {
         let layer_count = self.map.layers.len();
-        let mut layer_groups: Vec<Option<ItemRef<Group>>> = vec![None; layer_count];
-        for index in 0..self.map.groups.len() {
+        let ranges: Vec<_> = self
+            .map
+            .groups
+            .iter()
+            .map(|group| group.layer_range(layer_count))
+            .collect();
+        let mut claims = Claims::default();
+        for (index, range) in ranges.iter().enumerate() {
             let item = &self.map.groups[index].item;
             let (start, num) = (item.start_layer, item.num_layers);
             let place = self.place("group", index);
@@ -816,19 +847,23 @@ impl Resolver<'_> {
                     format!("and num_layers = {start}..+{num}: outside the {layer_count} layers"),
                 );
             }
-            for layer in self.map.groups[index].layers(&self.map) {
-                if let Some(other) = layer_groups[layer.index()] {
-                    self.problems.error(
-                        place,
-                        Some("start_layer"),
-                        format!(
-                            "and num_layers = {start}..+{num}: layer #{} is in group #{} too",
-                            layer.index(),
-                            other.index()
-                        ),
-                    );
-                }
-                layer_groups[layer.index()] = Some(ItemRef::new(index));
+            if let Some((layer, other)) = claims.claim(range.clone(), index).taken {
+                self.problems.error(
+                    place,
+                    Some("start_layer"),
+                    format!(
+                        "and num_layers = {start}..+{num}: layer #{layer} is in group #{other} too"
+                    ),
+                );
+            }
+        }
+        // A layer belongs to the last group that lists it (DDNet takes the game group so):
+        // claimed from the last group back, each layer is set once.
+        let mut layer_groups: Vec<Option<ItemRef<Group>>> = vec![None; layer_count];
+        let mut claims = Claims::default();
+        for (index, range) in ranges.into_iter().enumerate().rev() {
+            for layer in claims.claim(range, index).new.into_iter().flatten() {
+                layer_groups[layer] = Some(ItemRef::new(index));
             }
         }
         for (index, group) in layer_groups.iter().enumerate() {
@@ -850,8 +885,9 @@ impl Resolver<'_> {
         if self.map.game_layer().is_none() {
             self.problems.error(None, None, "the map has no game layer");
         }
-        for index in 0..self.map.layers.len() {
-            let layer = self.map.layers[index].clone();
+        // Taken out for the loop rather than cloned: a layer holds its tiles.
+        let layers = std::mem::take(&mut self.map.layers);
+        for (index, layer) in layers.iter().enumerate() {
             let place = self.place("layer", index);
             if layer.is_physics() {
                 if let Some(previous) = last_of_kind.insert(layer.kind_name(), index) {
@@ -917,6 +953,7 @@ impl Resolver<'_> {
                 }
             }
         }
+        self.map.layers = layers;
     }
 
     fn image_ref(&mut self, raw: i32, place: Option<ItemPlace>) {
@@ -1013,18 +1050,27 @@ impl Resolver<'_> {
     }
 
     fn check_automappers(&mut self) {
+        self.map.layer_automappers = vec![None; self.map.layers.len()];
         for index in 0..self.map.automappers.len() {
             let item = self.map.automappers[index].item.clone();
             let place = self.place("automapper", index);
             let group = Ref::<Group>::resolve(item.group, self.map.groups.len());
             let layer = group.get().and_then(|g| {
-                let layers: Vec<_> = self.map.groups[g.index()].layers(&self.map).collect();
+                let range = self.map.groups[g.index()].layer_range(self.map.layers.len());
                 usize::try_from(item.layer)
                     .ok()
-                    .and_then(|i| layers.get(i).copied())
+                    .and_then(|i| range.start.checked_add(i))
+                    .filter(|&layer| layer < range.end)
+                    .map(ItemRef::new)
             });
             match (group, layer) {
-                (Ref::To(_), Some(layer)) => self.map.automappers[index].layer = Some(layer),
+                (Ref::To(_), Some(layer)) => {
+                    self.map.automappers[index].layer = Some(layer);
+                    // The first auto-mapper of a layer is the one it has.
+                    if let Some(slot @ None) = self.map.layer_automappers.get_mut(layer.index()) {
+                        *slot = Some(index);
+                    }
+                }
                 (Ref::To(_), None) => self.problems.error(
                     place,
                     Some("layer"),
@@ -1240,5 +1286,28 @@ fn other_item(df: &Datafile) -> impl Fn(&twcodec_schema::datafile::Item) -> Othe
         id: item.id(),
         uuid: df.uuid_of_type(item.type_id()),
         ints: item.data.clone(),
+    }
+}
+
+/// The kind a tilemap is read as: its physics flag, or a tiles layer when it sets several or
+/// its item lacks the flag's data index.
+fn effective_kind(item: &TilemapLayer) -> PhysicsKind {
+    match item.flags.kind() {
+        PhysicsKind::Several => PhysicsKind::Tiles,
+        _ if item.tile_data().is_none() => PhysicsKind::Tiles,
+        kind => kind,
+    }
+}
+
+/// Bytes per tile of a layer read as `kind`.
+fn tile_size(kind: PhysicsKind) -> usize {
+    match kind {
+        PhysicsKind::Tiles | PhysicsKind::Game | PhysicsKind::Front | PhysicsKind::Several => {
+            std::mem::size_of::<Tile>()
+        }
+        PhysicsKind::Tele => std::mem::size_of::<Tele>(),
+        PhysicsKind::Speedup => std::mem::size_of::<Speedup>(),
+        PhysicsKind::Switch => std::mem::size_of::<Switch>(),
+        PhysicsKind::Tune => std::mem::size_of::<Tune>(),
     }
 }

@@ -79,6 +79,10 @@ pub struct Datafile {
     item_starts: Vec<usize>,
     data: Vec<DataSpan>,
     uuid_types: Vec<(u16, Uuid)>,
+    /// The UUID item types sorted by UUID (then type id), for lookups by UUID.
+    uuid_lookup: Vec<(Uuid, u16)>,
+    /// The item type table's entries sorted by type id: (type id, table index).
+    type_index: Vec<(u16, usize)>,
     size_fields: SizeFields,
     end: usize,
     warnings: Vec<Warning>,
@@ -199,12 +203,13 @@ impl Datafile {
         self.tables.item_types.iter().map(|t| t.type_id as u16)
     }
 
-    /// The items of the given (internal) type id, in file order.
+    /// The items of the given (internal) type id, in file order. A binary search of the type
+    /// table.
     pub fn items_of_type(&self, type_id: u16) -> &[Item] {
-        self.tables
-            .item_types
-            .iter()
-            .find(|t| t.type_id == i32::from(type_id))
+        self.type_index
+            .binary_search_by_key(&type_id, |&(t, _)| t)
+            .ok()
+            .and_then(|i| self.tables.item_types.get(self.type_index[i].1))
             .map_or(&[], |t| {
                 // The parser checked start and num against the item count.
                 let start = t.start as usize;
@@ -212,7 +217,8 @@ impl Datafile {
             })
     }
 
-    /// The first item with this type id and id.
+    /// The first item with this type id and id: a search of the items of that type (to look
+    /// up many items, walk [`Datafile::items_of_type`] once instead).
     pub fn item(&self, type_id: u16, id: u16) -> Option<&Item> {
         self.items_of_type(type_id).iter().find(|i| i.id() == id)
     }
@@ -236,12 +242,13 @@ impl Datafile {
             .map(|i| self.uuid_types[i].1)
     }
 
-    /// The internal type id of a UUID item type.
+    /// The internal type id of a UUID item type (the lowest, if several index items name it).
     pub fn type_of_uuid(&self, uuid: Uuid) -> Option<u16> {
-        self.uuid_types
-            .iter()
-            .find(|&&(_, u)| u == uuid)
-            .map(|&(t, _)| t)
+        let first = self.uuid_lookup.partition_point(|&(u, _)| u < uuid);
+        self.uuid_lookup
+            .get(first)
+            .filter(|&&(u, _)| u == uuid)
+            .map(|&(_, t)| t)
     }
 
     /// The items of a UUID item type.
@@ -368,6 +375,15 @@ fn parse(bytes: Bytes, limits: Limits) -> Result<Datafile, Error> {
     let (items, item_starts) = read_items(&bytes, &tables, &header, &sections)?;
     check_item_ids(&items, &item_starts, &mut warnings);
     let uuid_types = uuid_types(&items, &item_starts, &mut warnings);
+    let mut uuid_lookup: Vec<(Uuid, u16)> = uuid_types.iter().map(|&(t, u)| (u, t)).collect();
+    uuid_lookup.sort_unstable();
+    let mut type_index: Vec<(u16, usize)> = tables
+        .item_types
+        .iter()
+        .enumerate()
+        .map(|(index, t)| (t.type_id as u16, index))
+        .collect();
+    type_index.sort_unstable();
     let data = data_spans(&tables, &header, &sections, &mut warnings)?;
     let total = data
         .iter()
@@ -401,6 +417,8 @@ fn parse(bytes: Bytes, limits: Limits) -> Result<Datafile, Error> {
         item_starts,
         data,
         uuid_types,
+        uuid_lookup,
+        type_index,
         size_fields,
         end: sections.end,
         warnings,
@@ -741,13 +759,14 @@ fn check_item_ids(items: &[Item], starts: &[usize], warnings: &mut Vec<Warning>)
 /// The UUID item types named by the UUID index items, sorted by internal type id.
 fn uuid_types(items: &[Item], starts: &[usize], warnings: &mut Vec<Warning>) -> Vec<(u16, Uuid)> {
     let mut types: Vec<(u16, Uuid)> = Vec::new();
+    let mut seen: HashSet<u16> = HashSet::new();
     for (index, item) in items.iter().enumerate() {
         if item.type_id() != UUID_INDEX_TYPE {
             continue;
         }
         match <[i32; 4]>::try_from(item.data.get(..4).unwrap_or_default()) {
             Ok(ints) => {
-                if !types.iter().any(|&(t, _)| t == item.id()) {
+                if seen.insert(item.id()) {
                     types.push((item.id(), uuid_from_ints(ints)));
                 }
             }

@@ -649,14 +649,63 @@ mod map_view {
     use twcodec_schema::map::envelope::EnvPoint;
     use twcodec_schema::map::tile::{tiles_as_bytes, TileKind};
 
+    use std::collections::HashMap;
+
     use super::DumpOptions;
-    use crate::map::{Grid, Layer, LayerContent, Map, TilesLayer};
+    use crate::map::{DataItem, Grid, Layer, LayerContent, Map, Ref, TilesLayer};
 
     pub(super) const PREVIEW_LEGEND: &str = "legend: # solid, % unhookable, x death, ~ freeze, \
         + unfreeze, [ start, ] finish, S spawn, F flag, o pickup, ? other";
 
     fn to_value(value: impl Serialize) -> Value {
         serde_json::to_value(value).unwrap_or(Value::Null)
+    }
+
+    /// Longest name the dump shows whole, in characters.
+    const MAX_NAME: usize = 256;
+
+    /// The data items the dump shows, each inflated once however many images or sounds share
+    /// it: a hostile map's thousands of images naming one big data item cost one inflate.
+    struct DataCache<'m> {
+        map: &'m Map,
+        /// Length and CRC-32 of each data item looked at, or why it does not load.
+        summaries: HashMap<usize, Result<(usize, u32), String>>,
+        /// Each name looked at, cut to [`MAX_NAME`] characters.
+        names: HashMap<usize, Option<String>>,
+    }
+
+    impl<'m> DataCache<'m> {
+        fn new(map: &'m Map) -> Self {
+            DataCache {
+                map,
+                summaries: HashMap::new(),
+                names: HashMap::new(),
+            }
+        }
+
+        fn summary(&mut self, data: Ref<DataItem>) -> Option<Result<(usize, u32), String>> {
+            let data = data.get()?;
+            let map = self.map;
+            let summary = self.summaries.entry(data.index()).or_insert_with(|| {
+                map.data(data)
+                    .map(|bytes| (bytes.len(), crc32fast::hash(&bytes)))
+                    .map_err(|error| error.to_string())
+            });
+            Some(summary.clone())
+        }
+
+        fn name(&mut self, data: Ref<DataItem>) -> Option<String> {
+            let index = data.get()?.index();
+            let map = self.map;
+            let name = self.names.entry(index).or_insert_with(|| {
+                let text = map.text(data)?;
+                Some(match text.char_indices().nth(MAX_NAME) {
+                    Some((cut, _)) => format!("{}... ({} bytes)", &text[..cut], text.len()),
+                    None => text,
+                })
+            });
+            name.clone()
+        }
     }
 
     /// An object's own fields followed by its schema item's fields.
@@ -690,8 +739,9 @@ mod map_view {
                 ),
             );
         }
-        fields.insert("images".into(), images(map));
-        fields.insert("sounds".into(), sounds(map));
+        let mut cache = DataCache::new(map);
+        fields.insert("images".into(), images(map, &mut cache));
+        fields.insert("sounds".into(), sounds(map, &mut cache));
         fields.insert("envelopes".into(), envelopes(map));
         fields.insert("groups".into(), groups(map));
         let orphans: Vec<Value> = map
@@ -743,7 +793,7 @@ mod map_view {
         }
     }
 
-    fn images(map: &Map) -> Value {
+    fn images(map: &Map, cache: &mut DataCache) -> Value {
         Value::Array(
             map.images()
                 .iter()
@@ -752,22 +802,21 @@ mod map_view {
                     let pixels = if image.is_external() {
                         "external".to_string()
                     } else {
-                        match image.data(map).get().map(|d| map.data(d)) {
-                            Some(Ok(bytes)) => match image.bytes_per_pixel(bytes.len()) {
+                        match cache.summary(image.data(map)) {
+                            Some(Ok((len, crc))) => match image.bytes_per_pixel(len) {
                                 Some(bpp) => format!(
-                                    "embedded {}, {} bytes, crc32 {:08x}",
+                                    "embedded {}, {len} bytes, crc32 {crc:08x}",
                                     if bpp == 3 { "RGB" } else { "RGBA" },
-                                    bytes.len(),
-                                    crc32fast::hash(&bytes)
                                 ),
-                                None => format!("embedded, {} bytes, unknown format", bytes.len()),
+                                None => format!("embedded, {len} bytes, unknown format"),
                             },
                             Some(Err(error)) => format!("embedded, data does not load: {error}"),
                             None => "embedded, no data".to_string(),
                         }
                     };
+                    let name = cache.name(map.data_ref(image.item().name));
                     with_item(
-                        json!({"index": index, "id": image.id(), "name_text": image.name(map), "pixels": pixels}),
+                        json!({"index": index, "id": image.id(), "name_text": name, "pixels": pixels}),
                         image.item(),
                     )
                 })
@@ -775,18 +824,20 @@ mod map_view {
         )
     }
 
-    fn sounds(map: &Map) -> Value {
+    fn sounds(map: &Map, cache: &mut DataCache) -> Value {
         Value::Array(
             map.sounds()
                 .iter()
                 .enumerate()
                 .map(|(index, sound)| {
-                    let data = match sound.data(map) {
-                        Ok(bytes) => format!("{} bytes, crc32 {:08x}", bytes.len(), crc32fast::hash(&bytes)),
-                        Err(error) => format!("none: {}", error.message()),
+                    let data = match cache.summary(map.data_ref(sound.item().data)) {
+                        Some(Ok((len, crc))) => format!("{len} bytes, crc32 {crc:08x}"),
+                        Some(Err(error)) => format!("none: {error}"),
+                        None => "none: the sound has no data".to_string(),
                     };
+                    let name = cache.name(map.data_ref(sound.item().name));
                     with_item(
-                        json!({"index": index, "id": sound.id(), "name_text": sound.name(map), "opus": data}),
+                        json!({"index": index, "id": sound.id(), "name_text": name, "opus": data}),
                         sound.item(),
                     )
                 })

@@ -32,13 +32,15 @@ use crate::snap::{self, packing, SizeTable, Snapshot, SnapshotDelta};
 use crate::{Datafile, Limits};
 
 /// The limits fuzzing reads under: 1 MiB per data item, 8 MiB in all, 256 Ki tiles per layer
-/// (1 MiB of tiles). What a small input may ask for stays far below a fuzzer's memory, and
-/// inflating (zlib, instrumented too) stays a small part of each run: the code past the inflate
-/// does the same for a 1 MiB item as for a 64 MiB one, and hitting a limit is fuzzed as well.
+/// (1 MiB of tiles), 8 MiB of decoded layer content. What a small input may ask for stays far
+/// below a fuzzer's memory, and inflating (zlib, instrumented too) stays a small part of each
+/// run: the code past the inflate does the same for a 1 MiB item as for a 64 MiB one, and
+/// hitting a limit is fuzzed as well.
 pub const FUZZ_LIMITS: Limits = Limits::DEFAULT
     .with_max_data_size(1 << 20)
     .with_max_total_data(8 << 20)
-    .with_max_tiles(256 << 10);
+    .with_max_tiles(256 << 10)
+    .with_max_layer_data(8 << 20);
 
 /// The fuzz targets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

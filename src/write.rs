@@ -21,7 +21,8 @@ use twcodec_schema::datafile::{DataBlock, DatafileLayout, Item, Magic, Version};
 use twcodec_schema::uuid::{uuid_from_ints, uuid_to_ints, Uuid, OFFSET_UUID_TYPE, UUID_INDEX_TYPE};
 
 use crate::datafile::{data_error, Datafile, SizeFields};
-use crate::error::{Error, ErrorKind};
+use crate::error::{Error, ErrorKind, Location};
+use crate::limits::Limits;
 use crate::zlib;
 
 /// The zlib level DDNet and Teeworlds write with (zlib's default).
@@ -64,6 +65,7 @@ pub struct DatafileWriter {
     old_size_fields: bool,
     level: u32,
     recompress: bool,
+    limits: Limits,
     items: Vec<Item>,
     data: Vec<DataSource>,
 }
@@ -83,6 +85,7 @@ impl DatafileWriter {
             old_size_fields: false,
             level: DEFAULT_COMPRESSION_LEVEL,
             recompress: false,
+            limits: Limits::DEFAULT,
             items: Vec::new(),
             data: Vec::new(),
         }
@@ -90,7 +93,7 @@ impl DatafileWriter {
 
     /// Everything `datafile` holds, to write it back losslessly: its items (UUID index items
     /// included, with their internal type ids), its data items' stored bytes, its version,
-    /// magic and kind of size fields.
+    /// magic and kind of size fields, and the [`Limits`] it was read under.
     pub fn from_datafile(datafile: &Datafile) -> DatafileWriter {
         let data = (0..datafile.data_count())
             .filter_map(|index| {
@@ -110,6 +113,7 @@ impl DatafileWriter {
             old_size_fields: datafile.size_fields() == SizeFields::OldVersion4,
             level: DEFAULT_COMPRESSION_LEVEL,
             recompress: false,
+            limits: datafile.limits(),
             items: datafile.items().to_vec(),
             data,
         }
@@ -145,6 +149,14 @@ impl DatafileWriter {
         self
     }
 
+    /// The [`Limits`] a stored data item is inflated under, when writing it needs its bytes
+    /// (recompressing, or writing version 3 from version-4 data): its
+    /// [`max_data_size`](Limits::max_data_size). The defaults, or the source's.
+    pub fn limits(mut self, limits: Limits) -> DatafileWriter {
+        self.limits = limits;
+        self
+    }
+
     /// The items so far, in the order they were added.
     pub fn items(&self) -> &[Item] {
         &self.items
@@ -161,7 +173,7 @@ impl DatafileWriter {
         self.items.len() - 1
     }
 
-    /// The internal type id of `uuid`, if a UUID index item names it already.
+    /// The internal type id of `uuid`, if a UUID index item names it already. Scans the items.
     pub fn uuid_type(&self, uuid: Uuid) -> Option<u16> {
         self.items
             .iter()
@@ -174,7 +186,9 @@ impl DatafileWriter {
     }
 
     /// Adds an item of a UUID item type, giving the type an internal type id (from `0xFFFE`
-    /// downward) and a UUID index item the first time; returns the internal type id.
+    /// downward) and a UUID index item the first time; returns the internal type id. Each call
+    /// scans the items: to add many items of one UUID type, add the first one here and the rest
+    /// with [`add_item`](Self::add_item) and the type id it returned.
     pub fn add_uuid_item(&mut self, uuid: Uuid, id: u16, data: Vec<i32>) -> Result<u16, Error> {
         let type_id = match self.uuid_type(uuid) {
             Some(type_id) => type_id,
@@ -190,15 +204,17 @@ impl DatafileWriter {
 
     /// The highest internal type id below `0xFFFF` that no item or UUID index item uses.
     fn free_uuid_type(&self) -> Result<u16, Error> {
-        let used = |type_id: u16| {
-            self.items.iter().any(|item| {
-                item.type_id() == type_id
-                    || (item.type_id() == UUID_INDEX_TYPE && item.id() == type_id)
-            })
-        };
+        // One pass over the items marks the used type ids.
+        let mut used = vec![false; usize::from(u16::MAX) + 1];
+        for item in &self.items {
+            used[usize::from(item.type_id())] = true;
+            if item.type_id() == UUID_INDEX_TYPE {
+                used[usize::from(item.id())] = true;
+            }
+        }
         (OFFSET_UUID_TYPE + 1..UUID_INDEX_TYPE)
             .rev()
-            .find(|&type_id| !used(type_id))
+            .find(|&type_id| !used[usize::from(type_id)])
             .ok_or_else(|| Error::limit("every internal UUID type id is taken"))
     }
 
@@ -302,7 +318,6 @@ impl DatafileWriter {
             .par_iter()
             .enumerate()
             .map(|(index, source)| {
-                let fail = |e| data_error(index, None, e);
                 let (bytes, size) = match (source, self.version) {
                     (DataSource::Plain(data), Version::V3) => {
                         (Cow::Borrowed(&data[..]), data.len())
@@ -314,17 +329,29 @@ impl DatafileWriter {
                         (Cow::Borrowed(&stored[..]), *size)
                     }
                     (DataSource::Zlib { stored, size }, Version::V4) => {
-                        let data = zlib::inflate(stored, *size).map_err(fail)?;
+                        let data = self.inflate(index, stored, *size)?;
                         (Cow::Owned(zlib::deflate(&data, self.level)), *size)
                     }
-                    (DataSource::Zlib { stored, size }, Version::V3) => (
-                        Cow::Owned(zlib::inflate(stored, *size).map_err(fail)?),
-                        *size,
-                    ),
+                    (DataSource::Zlib { stored, size }, Version::V3) => {
+                        (Cow::Owned(self.inflate(index, stored, *size)?), *size)
+                    }
                 };
                 Ok(StoredData { bytes, size })
             })
             .collect()
+    }
+
+    /// Inflates a stored data item under the [`Limits::max_data_size`] of the writer.
+    fn inflate(&self, index: usize, stored: &[u8], size: usize) -> Result<Vec<u8>, Error> {
+        if size > self.limits.max_data_size() {
+            return Err(Error::limit(format!(
+                "declares {size} uncompressed bytes, more than the limit of {} \
+                 (Limits::max_data_size)",
+                self.limits.max_data_size()
+            ))
+            .located(Location::Data { index }));
+        }
+        zlib::inflate(stored, size).map_err(|e| data_error(index, None, e))
     }
 }
 

@@ -143,3 +143,26 @@ fn corpus_facts_from_the_manifest() {
     assert!(df.type_ids().any(|t| t == 0x8001));
     assert_eq!(df.uuid_of_type(0x8001), None, "pre-0.4 types have no UUID");
 }
+
+#[test]
+fn lookups_by_type_and_uuid_agree_with_a_scan_of_every_corpus_map() {
+    let Some(maps) = corpus_maps() else { return };
+    for path in maps {
+        let df = Datafile::parse(&std::fs::read(&path).unwrap()).unwrap();
+        let name = path.display();
+        let present: Vec<u16> = df.type_ids().collect();
+        for type_id in present.iter().copied().chain([2000, 0x7FFF, 0xFFFB]) {
+            let scan: Vec<_> = df
+                .items()
+                .iter()
+                .filter(|item| item.type_id() == type_id)
+                .collect();
+            let found: Vec<_> = df.items_of_type(type_id).iter().collect();
+            assert_eq!(found, scan, "{name}: type {type_id}");
+        }
+        for &(type_id, uuid) in df.uuid_types() {
+            let first = df.uuid_types().iter().find(|&&(_, u)| u == uuid).unwrap().0;
+            assert_eq!(df.type_of_uuid(uuid), Some(first), "{name}: type {type_id}");
+        }
+    }
+}

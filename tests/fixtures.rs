@@ -6,6 +6,7 @@ mod common;
 
 use common::*;
 use twcodec::schema::datafile::Magic;
+use twcodec::schema::uuid::uuid_to_ints;
 use twcodec::{dump, Datafile, DatafileWriter, SizeFields, Version, WarningKind};
 
 fn kinds(df: &Datafile) -> Vec<WarningKind> {
@@ -131,6 +132,21 @@ fn duplicate_uuid_index_items_are_tolerated_and_kept() {
     assert_eq!(df.uuid_types(), [(0xFFFE, automapper_uuid())]);
     assert_eq!(df.items_of_uuid(automapper_uuid()).len(), 1);
     assert_eq!(resave(&df), bytes);
+}
+
+#[test]
+fn a_uuid_named_by_two_type_ids_is_found_under_the_lower() {
+    let mut w = small_writer();
+    w.add_item(0xFFFF, 0xF000, uuid_to_ints(automapper_uuid()).to_vec());
+    w.add_item(0xF000, 0, vec![5]);
+    let df = Datafile::parse(&w.to_vec().unwrap()).unwrap();
+    assert_eq!(
+        df.uuid_types(),
+        [(0xF000, automapper_uuid()), (0xFFFE, automapper_uuid())]
+    );
+    assert_eq!(df.type_of_uuid(automapper_uuid()), Some(0xF000));
+    assert_eq!(df.items_of_uuid(automapper_uuid())[0].data, [5]);
+    assert_eq!(df.type_of_uuid(twcodec::Uuid::nil()), None);
 }
 
 #[test]

@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use twcodec::{Datafile, DatafileWriter, ErrorKind, Limits, Map};
+use twcodec::{Datafile, DatafileWriter, ErrorKind, Limits, Map, Version};
 
 /// The sample with one item's ints changed.
 fn with_item(type_id: u16, id: u16, change: impl FnOnce(&mut Vec<i32>)) -> Vec<u8> {
@@ -77,4 +77,28 @@ fn the_defaults_load_every_corpus_map() {
         let bytes = std::fs::read(&path).unwrap();
         load(&bytes, Limits::default()).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     }
+}
+
+#[test]
+fn the_writer_inflates_under_the_limits_of_its_source() {
+    let sample = twcodec::sample::datafile();
+    let tight = Limits::default().with_max_data_size(100);
+    let df = Datafile::parse_with(&sample, tight).unwrap();
+    // Written as stored, nothing is inflated.
+    assert_eq!(DatafileWriter::from_datafile(&df).to_vec().unwrap(), sample);
+    // Recompressing or writing version 3 inflates, under the source's limits.
+    for writer in [
+        DatafileWriter::from_datafile(&df).recompress(true),
+        DatafileWriter::from_datafile(&df).version(Version::V3),
+    ] {
+        let error = writer.to_vec().unwrap_err();
+        assert_eq!(error.kind(), ErrorKind::LimitExceeded, "{error}");
+        assert!(
+            error.to_string().starts_with("data #")
+                && error.to_string().contains("(Limits::max_data_size)"),
+            "{error}"
+        );
+    }
+    let relaxed = DatafileWriter::from_datafile(&df).limits(Limits::default());
+    assert!(relaxed.recompress(true).to_vec().is_ok());
 }

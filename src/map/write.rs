@@ -35,6 +35,9 @@ impl Map {
                 .old_size_fields(old_size_fields),
             None => DatafileWriter::new(),
         };
+        if let Some(source) = &self.source {
+            writer = writer.limits(source.limits());
+        }
         let mut data = self.data.clone();
 
         if let Some((id, version)) = &self.version {
@@ -78,16 +81,35 @@ impl Map {
         for (id, index) in &self.uuid_index {
             writer.add_item(twcodec_schema::uuid::UUID_INDEX_TYPE, *id, encode(index)?);
         }
-        let uuid = |kind: MapItemKind| kind.uuid().unwrap_or_default();
+        // Each UUID type is looked up (or given its index item) once, by its first item: a
+        // lookup scans the items written so far.
+        let mut uuid_types: Vec<(MapItemKind, u16)> = Vec::new();
+        let mut add_uuid_item = |writer: &mut DatafileWriter, kind: MapItemKind, id, ints| {
+            match uuid_types.iter().find(|(k, _)| *k == kind) {
+                Some(&(_, type_id)) => {
+                    writer.add_item(type_id, id, ints);
+                }
+                None => {
+                    let uuid = kind.uuid().unwrap_or_default();
+                    uuid_types.push((kind, writer.add_uuid_item(uuid, id, ints)?));
+                }
+            }
+            Ok::<(), Error>(())
+        };
         for automapper in &self.automappers {
             let ints = verbatim_or(&automapper.verbatim, &automapper.item)?;
-            writer.add_uuid_item(uuid(MapItemKind::Automapper), automapper.id, ints)?;
+            add_uuid_item(&mut writer, MapItemKind::Automapper, automapper.id, ints)?;
         }
         for (id, item) in &self.group_ex {
-            writer.add_uuid_item(uuid(MapItemKind::GroupEx), *id, encode(item)?)?;
+            add_uuid_item(&mut writer, MapItemKind::GroupEx, *id, encode(item)?)?;
         }
         if let Some((id, item)) = bezier_item {
-            writer.add_uuid_item(uuid(MapItemKind::EnvPointsBezier), id, encode(&item)?)?;
+            add_uuid_item(
+                &mut writer,
+                MapItemKind::EnvPointsBezier,
+                id,
+                encode(&item)?,
+            )?;
         }
 
         let source_version = self.source.as_ref().map(|s| s.version());

@@ -5,6 +5,8 @@
 
 #![allow(dead_code)]
 
+pub mod hostile;
+
 use std::path::{Path, PathBuf};
 
 use twcodec::schema::datafile::Magic;

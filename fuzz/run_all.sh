@@ -4,7 +4,8 @@
 #
 #   fuzz/run_all.sh SECONDS [JOBS] [cargo fuzz run options...]
 #   fuzz/run_all.sh 600 2 -s none -a           # stable, debug assertions on
-#   fuzz/run_all.sh 600 2 -a                   # nightly default: AddressSanitizer
+#   RUSTUP_TOOLCHAIN=nightly FUZZ_TARGET_DIR=fuzz/target-asan fuzz/run_all.sh 600 2 -a
+#                                              # nightly: AddressSanitizer (the default)
 #
 # Targets run over fuzz/corpus/<target> (make it with `cargo run --release --example
 # fuzz_seeds`), which libFuzzer grows; findings land in fuzz/artifacts/<target>/; logs in
@@ -25,16 +26,19 @@ shift
 targets=${TARGETS:-$(cargo fuzz list)}
 mkdir -p fuzz/logs
 
-# Build once, before the targets race to do it.
-cargo fuzz build "$@"
+# Build once, then run the binaries themselves: editing the sources during a long run does not
+# rebuild under the running targets. cargo fuzz run's own options (-s, -a, ...) go to the build.
+# FUZZ_TARGET_DIR keeps builds with other options apart (default fuzz/target).
+dir=${FUZZ_TARGET_DIR:-fuzz/target}
+cargo fuzz build --target-dir "$dir" "$@"
+bin=$dir/$(rustc -vV | sed -n 's/^host: //p')/release
 
 run_one() {
     target=$1
-    shift
-    mkdir -p "fuzz/corpus/$target"
+    mkdir -p "fuzz/corpus/$target" "fuzz/artifacts/$target"
     # libFuzzer: inputs up to 64 KiB, a hang is an input over 10 s, a single allocation over
     # 512 MiB or a resident size over 2 GiB is a finding.
-    cargo fuzz run "$@" "$target" "fuzz/corpus/$target" -- \
+    "$bin/$target" "fuzz/corpus/$target" -artifact_prefix="fuzz/artifacts/$target/" \
         -max_len=65536 -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 \
         -max_total_time="$seconds" -runs="${RUNS:--1}" -print_final_stats=1 -report_slow_units=1 \
         >"fuzz/logs/$target.log" 2>&1 || echo "$target: FINDING, see fuzz/logs/$target.log"
@@ -42,7 +46,7 @@ run_one() {
 
 running=0
 for target in $targets; do
-    run_one "$target" "$@" &
+    run_one "$target" &
     running=$((running + 1))
     if [ "$running" -ge "$jobs" ]; then
         wait -n 2>/dev/null || wait

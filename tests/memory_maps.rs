@@ -1,7 +1,7 @@
 //! Hostile maps allocate what the map holds, not what its references multiply it to: layers
 //! sharing one data item or expanding a few 0.7 tiles are refused before anything is inflated;
-//! a dump inflates a data item shared by a thousand images once, and shows the points of
-//! envelopes that all share them once. The maps are built in `tests/common/hostile.rs`.
+//! a dump inflates a data item shared by a thousand images once, converting them inflates
+//! nothing, and a dump shows the points of envelopes that all share them once. The maps are built in `tests/common/hostile.rs`.
 //!
 //! dhat counts every byte allocated while each case runs; the total is an upper bound on the
 //! case's peak. One test only, because dhat's profiler is global to the test binary (the
@@ -11,7 +11,7 @@ mod common;
 
 use common::hostile::*;
 use twcodec::dump::{self, DumpOptions};
-use twcodec::{Datafile, Map};
+use twcodec::{Datafile, Map, MapForm};
 
 #[global_allocator]
 static ALLOC: dhat::Alloc = dhat::Alloc;
@@ -69,6 +69,18 @@ fn hostile_maps_allocate_what_they_hold() {
     assert!(
         total < 32 * MIB,
         "dump of shared images: {total} bytes allocated"
+    );
+
+    // Converting the images' map to 0.7 and back reads their format from the declared size:
+    // nothing is inflated.
+    let mut map = Map::parse(&images).unwrap();
+    let total = allocated("converting 1000 images sharing 8 MiB", || {
+        map.convert(MapForm::Teeworlds07).unwrap();
+        map.convert(MapForm::Ddnet).unwrap();
+    });
+    assert!(
+        total < MIB,
+        "converting shared images: {total} bytes allocated"
     );
 
     // 1000 envelopes sharing 1000 points: one list of points in the dump, not a million.

@@ -52,11 +52,9 @@ impl Map {
                 continue;
             }
             let embedded = image.data(self).get().filter(|_| !image.is_external());
+            // The declared size tells the format: nothing is inflated but RGB pixels to widen.
             let bytes_per_pixel = match embedded {
-                Some(data) => {
-                    let len = self.data(data)?.len();
-                    image.bytes_per_pixel(len)
-                }
+                Some(data) => image.bytes_per_pixel(self.data_size(data).unwrap_or(0)),
                 None => Some(4),
             };
             let image = &mut self.images[index];

@@ -490,6 +490,15 @@ impl Map {
         }
     }
 
+    /// The uncompressed size of a data item, without inflating it: as the source file declares
+    /// it, or of the bytes set since.
+    pub fn data_size(&self, data: ItemRef<DataItem>) -> Option<usize> {
+        match &self.data[data.index()] {
+            DataSlot::Owned(bytes) => Some(bytes.len()),
+            DataSlot::Source(index) => self.source.as_ref()?.data_size(*index),
+        }
+    }
+
     /// A data item read as a CString (bytes before the first NUL), with invalid UTF-8 replaced.
     pub fn text(&self, data: Ref<DataItem>) -> Option<String> {
         let bytes = self.data(data.get()?).ok()?;

@@ -44,7 +44,7 @@ use twcodec_schema::demo::{
 
 use crate::map::Map;
 use crate::snap::{packing, Protocol, SizeTable, Snapshot, SnapshotDelta};
-use crate::{Datafile, Error, ErrorKind, Location};
+use crate::{Datafile, Error, ErrorKind, Limits, Location};
 
 /// Most bytes a chunk's payload decodes to (DDNet's buffers hold one snapshot, 64 KiB).
 pub const MAX_CHUNK_DATA: usize = 64 * 1024;
@@ -189,15 +189,26 @@ impl Demo {
         self.map.start
     }
 
-    /// The embedded map as a datafile.
+    /// The embedded map as a datafile, under the default [`Limits`].
     pub fn map_datafile(&self) -> Result<Datafile, Error> {
-        Datafile::from_bytes(self.map_bytes())
+        self.map_datafile_with(Limits::DEFAULT)
+    }
+
+    /// The embedded map as a datafile, under `limits`; error offsets are in the demo file.
+    pub fn map_datafile_with(&self, limits: Limits) -> Result<Datafile, Error> {
+        Datafile::from_bytes_with(self.map_bytes(), limits)
             .map_err(|error| error.map_offset(|at| at + self.map.start as u64))
     }
 
-    /// The embedded map, through the map graph.
+    /// The embedded map, through the map graph, under the default [`Limits`].
     pub fn map(&self) -> Result<Map, Error> {
-        Map::from_datafile(&self.map_datafile()?)
+        self.map_with(Limits::DEFAULT)
+    }
+
+    /// The embedded map, through the map graph, under `limits`: what a demo from a stranger
+    /// can make the resolver inflate.
+    pub fn map_with(&self, limits: Limits) -> Result<Map, Error> {
+        Map::from_datafile(&self.map_datafile_with(limits)?)
     }
 
     /// Whether the map's CRC-32 is the one in the header.
@@ -428,7 +439,7 @@ pub enum Update {
 
 /// One tick of a replay: its snapshot and the messages recorded in it.
 #[derive(Debug, Clone)]
-pub struct Frame {
+pub struct Frame<'a> {
     /// The tick.
     pub tick: i32,
     /// Whether the tick marker flags a keyframe.
@@ -437,8 +448,10 @@ pub struct Frame {
     pub update: Update,
     /// The snapshot at this tick (none before the first snapshot).
     pub snapshot: Option<Arc<Snapshot>>,
-    /// The messages recorded in this tick, each as its bytes.
-    pub messages: Vec<Vec<u8>>,
+    /// The message chunks recorded in this tick, not decoded: [`Chunk::message_bytes`] gives
+    /// one's bytes. (Decoded, a message can take 32 times its chunk, and a tick can hold any
+    /// number of them.)
+    pub messages: Vec<Chunk<'a>>,
     /// Index of the tick marker chunk.
     pub chunk: usize,
 }
@@ -450,13 +463,13 @@ pub struct Replay<'a> {
     sizes: SizeTable,
     snapshot: Option<Arc<Snapshot>>,
     /// The tick being read.
-    frame: Option<Frame>,
+    frame: Option<Frame<'a>>,
     done: bool,
 }
 
-impl Replay<'_> {
+impl<'a> Replay<'a> {
     /// Reads chunks until a tick is complete.
-    fn advance(&mut self) -> Result<Option<Frame>, Error> {
+    fn advance(&mut self) -> Result<Option<Frame<'a>>, Error> {
         for chunk in self.chunks.by_ref() {
             let chunk = chunk?;
             if let ChunkContent::TickMarker { keyframe } = chunk.content {
@@ -491,13 +504,17 @@ impl Replay<'_> {
                     };
                     let delta = SnapshotDelta::from_ints(&chunk.ints()?, &self.sizes)
                         .map_err(|error| chunk_error(&chunk, "delta", error))?;
-                    let snapshot = base
-                        .apply(&delta)
-                        .map_err(|error| chunk_error(&chunk, "delta", error))?;
                     frame.update = Update::Delta;
-                    self.snapshot = Some(Arc::new(snapshot));
+                    // An empty delta (3 bytes in a file) keeps the snapshot it applies to:
+                    // shared, not rebuilt.
+                    if !delta.is_empty() {
+                        let snapshot = base
+                            .apply(&delta)
+                            .map_err(|error| chunk_error(&chunk, "delta", error))?;
+                        self.snapshot = Some(Arc::new(snapshot));
+                    }
                 }
-                ChunkContent::Message(_) => frame.messages.push(chunk.message_bytes()?),
+                ChunkContent::Message(_) => frame.messages.push(chunk),
                 ChunkContent::Unknown(_) | ChunkContent::TickMarker { .. } => {}
             }
             frame.snapshot.clone_from(&self.snapshot);
@@ -523,8 +540,8 @@ fn chunk_error(chunk: &Chunk<'_>, what: &str, error: Error) -> Error {
     }
 }
 
-impl Iterator for Replay<'_> {
-    type Item = Result<Frame, Error>;
+impl<'a> Iterator for Replay<'a> {
+    type Item = Result<Frame<'a>, Error>;
 
     fn next(&mut self) -> Option<Self::Item> {
         if self.done {

@@ -394,8 +394,13 @@ const TICKS_PER_SECOND: i32 = 50;
 
 /// A demo's header, map and chunk stream in a few lines: what `twcodec demo info` prints.
 /// Reads every chunk header (not the payloads); an error in the chunk stream is shown, not
-/// returned.
+/// returned. The embedded map is read under the default [`Limits`](crate::Limits).
 pub fn demo_info(demo: &Demo) -> String {
+    demo_info_with(demo, crate::Limits::DEFAULT)
+}
+
+/// [`demo_info`], reading the embedded map under `limits`.
+pub fn demo_info_with(demo: &Demo, limits: crate::Limits) -> String {
     let mut out = String::new();
     let header = demo.header();
     let _ = writeln!(
@@ -440,7 +445,7 @@ pub fn demo_info(demo: &Demo) -> String {
         }
     }
     if header.map_size > 0 {
-        match demo.map() {
+        match demo.map_with(limits) {
             Ok(map) => {
                 let _ = write!(
                     out,

@@ -340,23 +340,21 @@ pub fn demo(data: &[u8]) {
     let Ok(demo) = Demo::from_bytes(data.to_vec()) else {
         return;
     };
-    let _ = dump::demo_info(&demo);
+    let _ = dump::demo_info_with(&demo, FUZZ_LIMITS);
     let _ = dump::demo_ticks(&demo);
-    for chunk in demo.chunks() {
-        let Ok(chunk) = chunk else { break };
-        if let ChunkContent::Message(_) = chunk.content {
-            let _ = chunk.message_bytes();
-        }
-    }
     for frame in demo.replay() {
         let Ok(frame) = frame else { break };
         if let Some(snapshot) = frame.snapshot {
             let _ = snapshot.checksum();
         }
     }
-    if let Ok(df) = Datafile::from_bytes_with(demo.map_bytes(), FUZZ_LIMITS) {
-        let _ = Map::from_datafile(&df);
+    for chunk in demo.chunks() {
+        let Ok(chunk) = chunk else { break };
+        if let ChunkContent::Message(_) = chunk.content {
+            let _ = chunk.message_bytes();
+        }
     }
+    let _ = demo.map_with(FUZZ_LIMITS);
 }
 
 /// 0.7 packets: chunks, snapshot messages, joined and rebuilt against the empty snapshot.

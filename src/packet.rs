@@ -319,6 +319,8 @@ impl<'a> Chunk<'a> {
             UnpackError::Truncated(at) if at >= data_len => ("is missing: the chunk ends", at),
             UnpackError::Truncated(at) => ("is cut off by the end of the chunk", at),
             UnpackError::Overlong(at) => ("is a packed int longer than an int can be", at),
+            // Fields are unpacked one by one (`unpack_int`), which never counts ints.
+            UnpackError::TooMany { at, .. } => ("is one int too many", at),
         };
         Error::malformed(format!("chunk #{}: {field} {what}", self.index)).at(self.data_offset + at)
     }

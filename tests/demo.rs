@@ -1,12 +1,12 @@
 //! Demos: every corpus demo reads, embeds the map DEMOS.md names and replays; per-tick
 //! checksums and `demo info` reviewed as snapshots; Huffman coding reproduces every real
-//! chunk; malformed demos give clear errors.
+//! chunk; malformed demos give clear errors; demos built to cost more than their size do not.
 
 mod common;
 
 use std::path::PathBuf;
 
-use common::{corpus_dir, insta_settings};
+use common::{corpus_dir, hostile, insta_settings};
 use twcodec::demo::{ChunkContent, Demo, Update};
 use twcodec::{dump, huffman};
 
@@ -259,4 +259,76 @@ fn random_chunks_never_panic() {
         }
         let _ = dump::demo_info(&demo);
     });
+}
+
+/// A tick of many message chunks keeps the chunks, not their decoded bytes (32 times as many
+/// at worst: about 8 KiB of Huffman code for 64 KiB of zeros, unpacked into an int per byte).
+#[test]
+fn a_tick_keeps_its_message_chunks_undecoded() {
+    use twcodec::schema::demo::ChunkKind;
+    let zeros = huffman::compress(&[0; 65536]);
+    let mut chunks = vec![None];
+    chunks.extend((0..8).map(|_| Some((ChunkKind::Message, zeros.clone()))));
+    let bytes = hostile::demo(5, &[], &chunks);
+    assert!(bytes.len() < 70_000, "{} bytes", bytes.len());
+    let demo = Demo::parse(&bytes).unwrap();
+    let frames: Vec<_> = demo.replay().collect::<Result<_, _>>().unwrap();
+    assert_eq!(frames.len(), 1);
+    let messages = &frames[0].messages;
+    assert_eq!(messages.len(), 8);
+    assert_eq!(messages[0].payload(), Some(&zeros[..]));
+    let decoded = messages[0].message_bytes().unwrap();
+    assert_eq!(decoded.len(), 4 * 65536);
+    assert!(decoded.iter().all(|&byte| byte == 0));
+    assert!(dump::demo_ticks(&demo).ends_with("  8\n"));
+}
+
+/// An empty delta (3 bytes in a file) leaves the snapshot it applies to shared, not rebuilt;
+/// its tick still says it came from a delta.
+#[test]
+fn empty_deltas_share_their_snapshot() {
+    use std::sync::Arc;
+    use twcodec::schema::demo::ChunkKind;
+    use twcodec::snap::{packing, SnapshotBuilder};
+    let mut builder = SnapshotBuilder::new();
+    builder.add_item(9, 0, &[7; 100]).unwrap();
+    let snapshot = builder.finish().unwrap();
+    let full = huffman::compress(&snapshot.to_packed());
+    let empty = huffman::compress(&packing::pack_ints(&[0, 0, 0]));
+    let mut chunks = vec![None, Some((ChunkKind::Snapshot, full))];
+    for _ in 0..5 {
+        chunks.extend([None, Some((ChunkKind::Delta, empty.clone()))]);
+    }
+    let bytes = hostile::demo(5, &[], &chunks);
+    let demo = Demo::parse(&bytes).unwrap();
+    let frames: Vec<_> = demo.replay().collect::<Result<_, _>>().unwrap();
+    assert_eq!(frames.len(), 6);
+    let first = frames[0].snapshot.clone().unwrap();
+    assert_eq!(*first, snapshot);
+    assert_eq!(frames[0].update, Update::Full);
+    for frame in &frames[1..] {
+        assert_eq!(frame.update, Update::Delta);
+        assert!(Arc::ptr_eq(frame.snapshot.as_ref().unwrap(), &first));
+    }
+    assert_eq!(frames[5].tick, 6);
+}
+
+/// The embedded map reads under the caller's limits; `demo info` says why it did not.
+#[test]
+fn the_embedded_map_reads_under_the_callers_limits() {
+    let map = hostile::tall_game_layer();
+    let bytes = hostile::demo(5, &map, &[None]);
+    let demo = Demo::parse(&bytes).unwrap();
+    demo.map().unwrap();
+    let tight = twcodec::Limits::default().with_max_layer_data(64 << 10);
+    let error = demo.map_with(tight).unwrap_err();
+    assert_eq!(error.kind(), twcodec::ErrorKind::LimitExceeded);
+    let info = dump::demo_info_with(&demo, tight);
+    let line = info
+        .lines()
+        .find(|line| line.starts_with("map content"))
+        .unwrap();
+    assert_eq!(line, format!("map content: unreadable: {error}"));
+    let info = dump::demo_info(&demo);
+    assert!(!info.contains("unreadable"), "{info}");
 }

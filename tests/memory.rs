@@ -1,5 +1,6 @@
 //! Hostile inputs allocate little: data items declaring 1 GiB or 200 MiB, a zlib bomb, absurd
-//! counts in datafiles and in snapshot deltas, a tile layer claiming 10^10 tiles.
+//! counts in datafiles and in snapshot deltas, a tile layer claiming 10^10 tiles, packed ints
+//! past what a snapshot holds, demos of many message chunks or empty deltas.
 //!
 //! dhat counts every byte allocated while each case runs; the total is an upper bound on the
 //! case's peak. One test only, because dhat's profiler is global to the test binary.
@@ -78,7 +79,74 @@ fn hostile_inputs_allocate_little() {
     game.data[5] = 100_000;
     let huge_grid = writer.to_vec().unwrap();
 
+    // Packed input of 1 MiB of zero ints: a snapshot or delta takes at most 16384.
+    let packed_zeros = vec![0u8; 1 << 20];
+    // A delta adding an item of 16000 ints to a snapshot that already holds about 60 KiB.
+    let mut builder = twcodec::snap::SnapshotBuilder::new();
+    builder.add_item(30, 0, &[1; 15_000]).unwrap();
+    let full = builder.finish().unwrap();
+    let mut builder = twcodec::snap::SnapshotBuilder::new();
+    builder.add_item(31, 0, &[2; 16_000]).unwrap();
+    let grow = twcodec::snap::SnapshotDelta::create(
+        &twcodec::snap::Snapshot::empty(),
+        &builder.finish().unwrap(),
+    )
+    .unwrap();
+    // A demo tick of 40 message chunks, each 64 KiB of zeros in 8 KiB of Huffman code (256 KiB
+    // each once unpacked into bytes of ints).
+    use twcodec::schema::demo::ChunkKind;
+    let zeros = twcodec::huffman::compress(&[0; 65536]);
+    let mut chunks = vec![None];
+    chunks.extend((0..40).map(|_| Some((ChunkKind::Message, zeros.clone()))));
+    let messages_demo = hostile::demo(5, &[], &chunks);
+    // A 64 KiB snapshot, then 2000 ticks of an empty delta (4 bytes each with their marker).
+    let mut builder = twcodec::snap::SnapshotBuilder::new();
+    builder.add_item(30, 0, &[0; 16_000]).unwrap();
+    let snapshot = twcodec::huffman::compress(&builder.finish().unwrap().to_packed());
+    let empty = twcodec::huffman::compress(&twcodec::snap::packing::pack_ints(&[0, 0, 0]));
+    let mut chunks = vec![None, Some((ChunkKind::Snapshot, snapshot))];
+    for _ in 0..2000 {
+        chunks.extend([None, Some((ChunkKind::Delta, empty.clone()))]);
+    }
+    let deltas_demo = hostile::demo(5, &[], &chunks);
+
     let _profiler = dhat::Profiler::builder().testing().build();
+
+    for (what, result) in [
+        (
+            "1 MiB of packed ints as a snapshot",
+            allocated("packed snapshot", || {
+                assert!(twcodec::snap::Snapshot::from_packed(&packed_zeros).is_err());
+            }),
+        ),
+        (
+            "1 MiB of packed ints as a delta",
+            allocated("packed delta", || {
+                assert!(twcodec::snap::SnapshotDelta::from_packed(&packed_zeros, &sizes).is_err());
+            }),
+        ),
+    ] {
+        assert!(result < 80 * 1024, "{what} allocated {result} bytes");
+    }
+    let bytes = allocated("apply past 64 KiB", || assert!(full.apply(&grow).is_err()));
+    assert!(bytes < 4096, "apply past 64 KiB allocated {bytes} bytes");
+
+    let bytes = allocated("a tick of 40 large messages", || {
+        let demo = twcodec::demo::Demo::parse(&messages_demo).unwrap();
+        let frames: Vec<_> = demo.replay().collect::<Result<_, _>>().unwrap();
+        assert_eq!(frames[0].messages.len(), 40);
+    });
+    assert!(
+        bytes < 2 * MIB,
+        "a tick of 40 large messages allocated {bytes} bytes"
+    );
+    let bytes = allocated("2000 empty deltas", || {
+        let demo = twcodec::demo::Demo::parse(&deltas_demo).unwrap();
+        let frames: Vec<_> = demo.replay().collect::<Result<_, _>>().unwrap();
+        assert_eq!(frames.len(), 2001);
+        let _ = twcodec::dump::demo_ticks(&demo);
+    });
+    assert!(bytes < 8 * MIB, "2000 empty deltas allocated {bytes} bytes");
 
     for limits in [twcodec::Limits::default(), twcodec::Limits::UNLIMITED] {
         let bytes = allocated("huge tile grid", || {

@@ -11,8 +11,9 @@ use twcodec::schema::snapshot::{SnapshotDeltaLayout, SnapshotLayout};
 use twcodec::schema::uuid::uuid_from_name;
 use twcodec::snap::{
     packing, Form, Protocol, SizeTable, SnapKey, Snapshot, SnapshotBuilder, SnapshotDelta,
-    MAX_ITEMS,
+    MAX_ITEMS, MAX_SIZE,
 };
+use twcodec::ErrorKind;
 
 /// A snapshot of these items, in this order.
 fn snapshot(items: &[(u16, u16, &[i32])]) -> Snapshot {
@@ -246,6 +247,16 @@ fn every_rule_has_its_error() {
     let packed = packing::pack_ints(&ints);
     let error = Snapshot::from_packed(&packed).unwrap_err();
     line("packed, first offset not 0", error.to_string());
+    // More ints than 64 KiB holds: unpacking stops at the first one too many (1 byte each).
+    let zeros = vec![0u8; MAX_SIZE / 4 + 10];
+    let error = Snapshot::from_packed(&zeros).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::LimitExceeded);
+    line("packed, more ints than 64 KiB", error.to_string());
+    let error = SnapshotDelta::from_packed(&zeros, &sizes).unwrap_err();
+    line("packed delta, more ints than 64 KiB", error.to_string());
+    let error = SnapshotDelta::from_ints(&vec![0; MAX_SIZE / 4 + 1], &sizes).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::LimitExceeded);
+    line("delta, more ints than 64 KiB", error.to_string());
     let odd = twcodec::snap::ints_from_bytes(&[0; 7]).unwrap_err();
     line("file, not whole ints", odd.to_string());
     let bytes = twcodec::snap::ints_to_bytes(&[1, 0, 0]);

@@ -7,7 +7,7 @@ use twcodec_schema::snapshot::DeltaHeader;
 
 use super::{
     entry_index, entry_key, key_entry, packed_offset, unpack, SizeTable, SnapItem, SnapKey,
-    Snapshot, MAX_ITEMS, MAX_SIZE, MAX_TYPE,
+    Snapshot, MAX_INTS, MAX_ITEMS, MAX_SIZE, MAX_TYPE,
 };
 use crate::{Error, Location};
 
@@ -59,6 +59,17 @@ impl SnapshotDelta {
         let mut delta = SnapshotDelta::empty();
         if ints.is_empty() {
             return Ok(delta);
+        }
+        // The bound also keeps every offset and count within the u32 and i32 they are kept and
+        // written as.
+        if ints.len() > MAX_INTS {
+            return Err(Error::limit(format!(
+                "the delta has {} ({} bytes), more than the {MAX_SIZE} bytes a snapshot delta \
+                 can take",
+                super::ints(ints.len()),
+                4 * ints.len() as u64
+            ))
+            .at(MAX_SIZE));
         }
         let header = ints.get(..3).ok_or_else(|| {
             Error::malformed(format!(
@@ -178,9 +189,10 @@ impl SnapshotDelta {
     }
 
     /// Reads a delta from packed ints (the network and demo form). Error offsets are byte
-    /// offsets in `bytes`.
+    /// offsets in `bytes`. Unpacking stops at the first int past the [`MAX_SIZE`] bytes a
+    /// delta can take.
     pub fn from_packed(bytes: &[u8], sizes: &SizeTable) -> Result<SnapshotDelta, Error> {
-        let ints = unpack(bytes)?;
+        let ints = unpack(bytes, "a snapshot delta")?;
         SnapshotDelta::from_ints(&ints, sizes)
             .map_err(|error| error.map_offset(|at| packed_offset(bytes, at)))
     }
@@ -454,6 +466,17 @@ impl Snapshot {
             .iter()
             .map(|&entry| delta.range(entry_index(entry)).len())
             .sum();
+        let removed_ints: usize = (removed.iter())
+            .map(|&old| (old_starts[old + 1] - old_starts[old]) as usize)
+            .sum();
+        // Checked before the result is allocated: a delta's new items are bounded by the delta
+        // alone, not by what a snapshot can take.
+        let size = 8 + 4 * (2 * items + old_data.len() - removed_ints + fresh_ints);
+        if size > MAX_SIZE {
+            return Err(Error::limit(format!(
+                "the result would take {size} bytes, more than the {MAX_SIZE} a snapshot can take"
+            )));
+        }
 
         // The kept old items, then the changes added to them.
         let mut keys = Vec::with_capacity(items);
@@ -533,12 +556,7 @@ impl Snapshot {
             by_key = merge_sorted(&by_key, &fresh);
         }
 
-        let size = 8 + 4 * (2 * keys.len() + data.len());
-        if size > MAX_SIZE {
-            return Err(Error::limit(format!(
-                "the result would take {size} bytes, more than the {MAX_SIZE} a snapshot can take"
-            )));
-        }
+        debug_assert_eq!(size, 8 + 4 * (2 * keys.len() + data.len()));
         Ok(Snapshot::from_parts(keys, starts, data, by_key))
     }
 }

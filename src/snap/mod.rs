@@ -56,14 +56,19 @@
 //!   4 bytes (a key) past the one before, the last leaving room for a key; type ids at most
 //!   [`MAX_TYPE`]; no key twice.
 //! - delta ([`SnapshotDelta::from_ints`]): no ints at all is the empty delta, otherwise the 3
-//!   header ints; counts not negative; the removed keys within the input; each item delta's
-//!   type id 0 to [`MAX_TYPE`], id 0 to 65535, `_size` not negative, its data within the
-//!   input; nothing after the last item delta; no key updated twice.
+//!   header ints; the whole delta at most [`MAX_SIZE`] bytes (DDNet unpacks deltas into
+//!   buffers of `CSnapshot::MAX_SIZE`, on the network and in demos); counts not negative; the
+//!   removed keys within the input; each item delta's type id 0 to [`MAX_TYPE`], id 0 to
+//!   65535, `_size` not negative, its data within the input; nothing after the last item
+//!   delta; no key updated twice.
 //! - apply ([`Snapshot::apply`]): every removed key is in the old snapshot, once; no key both
 //!   removed and updated; an update of an existing item has that item's size; the result within
-//!   [`MAX_ITEMS`] and [`MAX_SIZE`].
+//!   [`MAX_ITEMS`] and [`MAX_SIZE`], checked before anything is allocated for it.
+//! - packed input ([`Snapshot::from_packed`], [`SnapshotDelta::from_packed`], [`decode`]): at
+//!   most [`MAX_SIZE`] bytes of ints; unpacking stops at the first int past them.
 //! - create ([`SnapshotDelta::create`]): an item that changes size cannot be described by a
-//!   delta. Write ([`SnapshotDelta::to_ints`]): an item delta of a type with a pre-agreed size
+//!   delta. (A delta between two snapshots near [`MAX_SIZE`] can be up to about 8 KiB larger
+//!   than that, and then does not read back, as DDNet could not receive it.) Write ([`SnapshotDelta::to_ints`]): an item delta of a type with a pre-agreed size
 //!   must have that size.
 //! - building ([`SnapshotBuilder`]): type ids at most [`MAX_TYPE`], the limits, no key twice.
 //!
@@ -91,7 +96,9 @@ use crate::Error;
 /// Most items a snapshot can have (DDNet `CSnapshot::MAX_ITEMS`).
 pub const MAX_ITEMS: usize = 1024;
 
-/// Most bytes a snapshot can take, header and offsets included (DDNet `CSnapshot::MAX_SIZE`).
+/// Most bytes a snapshot can take, header and offsets included (DDNet `CSnapshot::MAX_SIZE`);
+/// also the most a delta can take as ints, since DDNet unpacks deltas into buffers of this
+/// size.
 pub const MAX_SIZE: usize = 64 * 1024;
 
 /// The protocols whose pre-agreed sizes and type names twcodec knows.
@@ -165,7 +172,7 @@ pub enum Decoded {
 pub fn decode(bytes: &[u8], form: Form, sizes: &SizeTable) -> Result<Decoded, Error> {
     let ints = match form {
         Form::Ints => ints_from_bytes(bytes)?,
-        Form::Packed => unpack(bytes)?,
+        Form::Packed => unpack(bytes, "a snapshot or a snapshot delta")?,
     };
     let locate = |error: Error| match form {
         Form::Ints => error,
@@ -274,15 +281,24 @@ fn ints(count: usize) -> String {
     }
 }
 
-/// Unpacks packed ints, or says where they break.
-fn unpack(bytes: &[u8]) -> Result<Vec<i32>, Error> {
-    packing::unpack_ints(bytes).map_err(|error| match error {
+/// Most ints a snapshot or a delta can have: [`MAX_SIZE`] bytes of them.
+const MAX_INTS: usize = MAX_SIZE / 4;
+
+/// Unpacks the packed ints of `what` (a snapshot, a delta, or either), at most [`MAX_INTS`]
+/// of them, or says where they break.
+fn unpack(bytes: &[u8], what: &str) -> Result<Vec<i32>, Error> {
+    packing::unpack_ints_at_most(bytes, MAX_INTS).map_err(|error| match error {
         packing::UnpackError::Truncated(at) => {
             Error::malformed("the input ends inside a packed int").at(at)
         }
         packing::UnpackError::Overlong(at) => {
             Error::malformed("a packed int is longer than an int can be").at(at)
         }
+        packing::UnpackError::TooMany { at, max } => Error::limit(format!(
+            "the packed input holds more than the {max} ints ({MAX_SIZE} bytes) that {what} \
+             can take"
+        ))
+        .at(at),
     })
 }
 

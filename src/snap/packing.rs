@@ -18,6 +18,14 @@ pub enum UnpackError {
     /// The int starting at this byte is longer than 5 bytes, or its fifth byte sets bits past
     /// the 32 an int has.
     Overlong(usize),
+    /// The input holds more than `max` ints; the first one past them starts at byte `at`
+    /// ([`unpack_ints_at_most`]).
+    TooMany {
+        /// Byte offset of int number `max` (counting from 0), the first one too many.
+        at: usize,
+        /// Most ints the input may hold.
+        max: usize,
+    },
 }
 
 impl fmt::Display for UnpackError {
@@ -28,6 +36,12 @@ impl fmt::Display for UnpackError {
                 write!(
                     f,
                     "the packed int at byte {at} is longer than an int can be"
+                )
+            }
+            UnpackError::TooMany { at, max } => {
+                write!(
+                    f,
+                    "more than {max} packed ints: one more starts at byte {at}"
                 )
             }
         }
@@ -83,9 +97,20 @@ pub fn unpack_int(bytes: &[u8], pos: &mut usize) -> Result<i32, UnpackError> {
 /// Unpacks every int of `bytes`. Each int takes at least one byte, so the output is never
 /// longer than the input.
 pub fn unpack_ints(bytes: &[u8]) -> Result<Vec<i32>, UnpackError> {
-    let mut out = Vec::with_capacity(bytes.len());
+    unpack_ints_at_most(bytes, usize::MAX)
+}
+
+/// Unpacks the ints of `bytes` when they are at most `max`, else stops at the first int past
+/// them ([`UnpackError::TooMany`]), without reading the rest: what the ints are for bounds
+/// them (a snapshot takes at most [`MAX_SIZE`](super::MAX_SIZE) bytes), so that much input
+/// never becomes 4 bytes per byte of memory.
+pub fn unpack_ints_at_most(bytes: &[u8], max: usize) -> Result<Vec<i32>, UnpackError> {
+    let mut out = Vec::with_capacity(bytes.len().min(max));
     let mut pos = 0;
     while pos < bytes.len() {
+        if out.len() == max {
+            return Err(UnpackError::TooMany { at: pos, max });
+        }
         out.push(unpack_int(bytes, &mut pos)?);
     }
     Ok(out)
@@ -131,6 +156,25 @@ mod tests {
             UnpackError::Truncated(7).to_string(),
             "the packed int at byte 7 is cut off"
         );
+    }
+
+    #[test]
+    fn at_most_stops_at_the_first_int_too_many() {
+        // 3 ints of 1, 2 and 1 bytes: the third starts at byte 3.
+        let packed = pack_ints(&[5, 64, 7]);
+        assert_eq!(unpack_ints_at_most(&packed, 3).unwrap(), [5, 64, 7]);
+        let error = unpack_ints_at_most(&packed, 2).unwrap_err();
+        assert_eq!(error, UnpackError::TooMany { at: 3, max: 2 });
+        assert_eq!(
+            error.to_string(),
+            "more than 2 packed ints: one more starts at byte 3"
+        );
+        // Broken ints past the limit are not read.
+        assert_eq!(
+            unpack_ints_at_most(&[1, 2, 0x80], 2),
+            Err(UnpackError::TooMany { at: 2, max: 2 })
+        );
+        assert_eq!(unpack_ints_at_most(&[], 0).unwrap(), Vec::<i32>::new());
     }
 
     #[test]

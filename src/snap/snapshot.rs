@@ -1,6 +1,7 @@
 //! [`Snapshot`] and [`SnapshotBuilder`].
 
 use std::fmt;
+use std::sync::OnceLock;
 
 use twcodec_schema::map::decode_ints;
 use twcodec_schema::snapshot::SnapshotHeader;
@@ -48,6 +49,16 @@ pub struct Snapshot {
     data: Vec<i32>,
     /// `key_entry(key, index)` of every item, sorted: lookups and merges by key.
     by_key: Vec<u64>,
+    /// The checksum, summed on the first call of [`Snapshot::checksum`]: a snapshot does not
+    /// change, and a replay shares one among every tick it holds for.
+    checksum: OnceLock<i32>,
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many times this thread summed a snapshot's data for [`Snapshot::checksum`], for
+    /// the tests that count them.
+    pub(crate) static CHECKSUM_SUMS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 impl Snapshot {
@@ -59,6 +70,7 @@ impl Snapshot {
             starts: vec![0],
             data: Vec::new(),
             by_key: Vec::new(),
+            checksum: OnceLock::new(),
         }
     }
 
@@ -122,6 +134,7 @@ impl Snapshot {
             starts: Vec::with_capacity(num_items + 1),
             data: Vec::with_capacity(items.len().saturating_sub(num_items)),
             by_key: Vec::with_capacity(num_items),
+            checksum: OnceLock::new(),
         };
         snapshot.starts.push(0);
         for (index, &offset) in offsets.iter().enumerate() {
@@ -188,9 +201,10 @@ impl Snapshot {
     }
 
     /// Reads a snapshot from packed ints (the network and demo form). Error offsets are byte
-    /// offsets in `bytes`.
+    /// offsets in `bytes`. Unpacking stops at the first int past the [`MAX_SIZE`] bytes a
+    /// snapshot can take.
     pub fn from_packed(bytes: &[u8]) -> Result<Snapshot, Error> {
-        let ints = unpack(bytes)?;
+        let ints = unpack(bytes, "a snapshot")?;
         Snapshot::from_ints(&ints).map_err(|error| error.map_offset(|at| packed_offset(bytes, at)))
     }
 
@@ -226,6 +240,7 @@ impl Snapshot {
             starts,
             data,
             by_key,
+            checksum: OnceLock::new(),
         }
     }
 
@@ -334,11 +349,16 @@ impl Snapshot {
     }
 
     /// The checksum: the wrapping sum of every item's data, keys left out (NOTES.md; DDNet
-    /// `CSnapshot::Crc`). The network sends it as a signed int.
+    /// `CSnapshot::Crc`). The network sends it as a signed int. Summed once, on the first
+    /// call; later calls, on this snapshot or on its clones, take no time.
     pub fn checksum(&self) -> i32 {
-        self.data
-            .iter()
-            .fold(0i32, |sum, &int| sum.wrapping_add(int))
+        *self.checksum.get_or_init(|| {
+            #[cfg(test)]
+            CHECKSUM_SUMS.with(|sums| sums.set(sums.get() + 1));
+            self.data
+                .iter()
+                .fold(0i32, |sum, &int| sum.wrapping_add(int))
+        })
     }
 
     /// The UUID that this snapshot announces for extended type `type_id`: the first 4 ints of
@@ -559,6 +579,21 @@ mod tests {
         2,           // item 1 data
         i32::MAX,    // item 1 data
     ];
+
+    #[test]
+    fn the_checksum_is_summed_once_for_a_snapshot_and_its_clones() {
+        let snapshot = Snapshot::from_ints(&TWO_ITEMS).unwrap();
+        let before = CHECKSUM_SUMS.with(std::cell::Cell::get);
+        let checksum = snapshot.checksum();
+        let clone = snapshot.clone();
+        assert_eq!(snapshot.checksum(), checksum);
+        assert_eq!(clone.checksum(), checksum);
+        assert_eq!(CHECKSUM_SUMS.with(std::cell::Cell::get) - before, 1);
+        // Equal snapshots are equal whether or not their checksum was summed.
+        assert_eq!(Snapshot::from_ints(&TWO_ITEMS).unwrap(), snapshot);
+        // 100 - 200 + 1 + 2 + i32::MAX, keys left out.
+        assert_eq!(checksum, i32::MAX - 97);
+    }
 
     #[test]
     fn reads_every_field_and_writes_the_same_ints() {

@@ -130,3 +130,69 @@ pub fn groups_sharing_layers(groups: usize, layers: usize) -> Vec<u8> {
     copies(&mut writer, (4, 1), groups, 100, every);
     writer.to_vec().unwrap()
 }
+
+/// A demo of `version` embedding `map`, then `chunks`: a tick marker for each `None`
+/// (absolute tick 1 the first time, then one tick later each), else a data chunk of that kind
+/// with that payload (Huffman-coded packed ints, see `twcodec::huffman`).
+pub fn demo(
+    version: u8,
+    map: &[u8],
+    chunks: &[Option<(twcodec::schema::demo::ChunkKind, Vec<u8>)>],
+) -> Vec<u8> {
+    use binrw::BinWrite;
+    use twcodec::schema::demo::{
+        ChunkHeader, DemoHeader, DemoStart, FixedString, TickValue, TimelineMarkers,
+    };
+    fn fixed<const N: usize>(text: &str) -> FixedString<N> {
+        let mut bytes = [0; N];
+        bytes[..text.len()].copy_from_slice(text.as_bytes());
+        FixedString(bytes)
+    }
+    let start = DemoStart {
+        header: DemoHeader {
+            version,
+            net_version: fixed("0.6 626fce9a778df4d4"),
+            map_name: fixed("hostile"),
+            map_size: map.len() as u32,
+            map_crc: crc32fast::hash(map),
+            kind: fixed("client"),
+            length: 1,
+            timestamp: fixed("2026-11-23 12:00:00"),
+        },
+        timeline: (version >= 4).then_some(TimelineMarkers {
+            count: 0,
+            ticks: [0; 64],
+        }),
+        sha256: None,
+    };
+    let mut out = std::io::Cursor::new(Vec::new());
+    start.write(&mut out).unwrap();
+    out.get_mut().extend_from_slice(map);
+    out.set_position(out.get_ref().len() as u64);
+    let mut first = true;
+    for chunk in chunks {
+        let (header, payload) = match chunk {
+            None => {
+                let tick = if first {
+                    TickValue::Absolute(1)
+                } else {
+                    TickValue::Delta(1)
+                };
+                first = false;
+                let header = ChunkHeader::TickMarker {
+                    keyframe: false,
+                    tick,
+                };
+                (header, &[][..])
+            }
+            Some((kind, payload)) => {
+                let size = payload.len() as u16;
+                (ChunkHeader::Data { kind: *kind, size }, &payload[..])
+            }
+        };
+        header.write_args(&mut out, (version,)).unwrap();
+        out.get_mut().extend_from_slice(payload);
+        out.set_position(out.get_ref().len() as u64);
+    }
+    out.into_inner()
+}

@@ -29,19 +29,30 @@ mkdir -p fuzz/logs
 # Build once, then run the binaries themselves: editing the sources during a long run does not
 # rebuild under the running targets. cargo fuzz run's own options (-s, -a, ...) go to the build.
 # FUZZ_TARGET_DIR keeps builds with other options apart (default fuzz/target).
+options="$*"
 dir=${FUZZ_TARGET_DIR:-fuzz/target}
 cargo fuzz build --target-dir "$dir" "$@"
 bin=$dir/$(rustc -vV | sed -n 's/^host: //p')/release
 
 run_one() {
     target=$1
+    log="fuzz/logs/$target.log"
     mkdir -p "fuzz/corpus/$target" "fuzz/artifacts/$target"
     # libFuzzer: inputs up to 64 KiB, a hang is an input over 10 s, a single allocation over
     # 512 MiB or a resident size over 2 GiB is a finding.
     "$bin/$target" "fuzz/corpus/$target" -artifact_prefix="fuzz/artifacts/$target/" \
         -max_len=65536 -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 \
         -max_total_time="$seconds" -runs="${RUNS:--1}" -print_final_stats=1 -report_slow_units=1 \
-        >"fuzz/logs/$target.log" 2>&1 || echo "$target: FINDING, see fuzz/logs/$target.log"
+        >"$log" 2>&1 || echo "$target: FINDING, see $log"
+    # Recorded as soon as the target stops, so that a run cut short loses only what is running.
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    took=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -1)
+    rss=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log" | tail -1)
+    slowest=$(sed -n 's/^stat::slowest_unit_time_sec: *//p' "$log" | tail -1)
+    corpus=$(ls "fuzz/corpus/$target" | wc -l)
+    echo "$target: ${execs:-?} execs, peak RSS ${rss:-?} MB, slowest input ${slowest:-?} s, corpus $corpus"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$target" "${execs:-0}" \
+        "${took:-?}" "${rss:-?}" "${slowest:-?}" "$options" >>fuzz/history.tsv
 }
 
 running=0
@@ -55,14 +66,3 @@ for target in $targets; do
 done
 wait
 
-for target in $targets; do
-    log="fuzz/logs/$target.log"
-    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-    took=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -1)
-    rss=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log" | tail -1)
-    slowest=$(sed -n 's/^stat::slowest_unit_time_sec: *//p' "$log" | tail -1)
-    corpus=$(ls "fuzz/corpus/$target" | wc -l)
-    echo "$target: ${execs:-?} execs, peak RSS ${rss:-?} MB, slowest input ${slowest:-?} s, corpus $corpus"
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$target" "${execs:-0}" \
-        "${took:-?}" "${rss:-?}" "${slowest:-?}" "$*" >>fuzz/history.tsv
-done

@@ -13,23 +13,12 @@ use twcodec::{Datafile, DatafileWriter};
 #[global_allocator]
 static ALLOC: dhat::Alloc = dhat::Alloc;
 
-/// Bytes allocated while `f` runs.
-fn allocated(name: &str, f: impl FnOnce()) -> u64 {
-    let before = dhat::HeapStats::get().total_bytes;
-    f();
-    let bytes = dhat::HeapStats::get().total_bytes - before;
-    eprintln!("{name}: {bytes} bytes allocated");
-    bytes
-}
-
 /// Parses, then inflates every data item, expecting some step to fail.
 fn parse_and_inflate(bytes: &[u8]) {
     let result = Datafile::parse(bytes)
         .and_then(|df| (0..df.data_count()).try_for_each(|i| df.data(i).map(drop)));
     assert!(result.is_err());
 }
-
-const MIB: u64 = 1 << 20;
 
 #[test]
 fn hostile_inputs_allocate_little() {

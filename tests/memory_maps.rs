@@ -1,7 +1,8 @@
 //! Hostile maps allocate what the map holds, not what its references multiply it to: layers
 //! sharing one data item or expanding a few 0.7 tiles are refused before anything is inflated;
 //! a dump inflates a data item shared by a thousand images once, converting them inflates
-//! nothing, and a dump shows the points of envelopes that all share them once. The maps are built in `tests/common/hostile.rs`.
+//! nothing, and a dump shows the points of envelopes that all share them once. The maps are
+//! built in `tests/common/hostile.rs`.
 //!
 //! dhat counts every byte allocated while each case runs; the total is an upper bound on the
 //! case's peak. One test only, because dhat's profiler is global to the test binary (the
@@ -10,22 +11,12 @@
 mod common;
 
 use common::hostile::*;
+use common::{allocated, MIB};
 use twcodec::dump::{self, DumpOptions};
 use twcodec::{Datafile, Map, MapForm};
 
 #[global_allocator]
 static ALLOC: dhat::Alloc = dhat::Alloc;
-
-/// Bytes allocated while `f` runs.
-fn allocated(name: &str, f: impl FnOnce()) -> u64 {
-    let before = dhat::HeapStats::get().total_bytes;
-    f();
-    let bytes = dhat::HeapStats::get().total_bytes - before;
-    eprintln!("{name}: {bytes} bytes allocated");
-    bytes
-}
-
-const MIB: u64 = 1 << 20;
 
 /// The sample with 1000 more images sharing one data item of 8 MiB of pixels.
 fn images_sharing_pixels() -> Vec<u8> {

@@ -13,6 +13,19 @@ use twcodec::schema::datafile::Magic;
 use twcodec::schema::uuid::{uuid_from_name, uuid_to_ints, Uuid};
 use twcodec::{DatafileWriter, Version};
 
+/// Bytes allocated while `f` runs, for the test binaries whose global allocator is dhat's
+/// (`tests/memory.rs`, `tests/memory_maps.rs`): an upper bound on the peak of `f`.
+pub fn allocated(name: &str, f: impl FnOnce()) -> u64 {
+    let before = dhat::HeapStats::get().total_bytes;
+    f();
+    let bytes = dhat::HeapStats::get().total_bytes - before;
+    eprintln!("{name}: {bytes} bytes allocated");
+    bytes
+}
+
+/// A mebibyte, for allocation bounds.
+pub const MIB: u64 = 1 << 20;
+
 /// The corpus directory (`TWCODEC_CORPUS`, default `../shared/corpus` beside the project), or
 /// `None` with a note when it is missing. Under `CI=true` a missing corpus is a failure.
 pub fn corpus_dir() -> Option<PathBuf> {

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Sums fuzz/history.tsv (written by fuzz/run_all.sh) per target: executions, hours, runs, and
-# the highest peak RSS seen.
+# the highest peak RSS seen. Runs built with a sanitizer (no `-s none` among their options:
+# AddressSanitizer, the default) are summed apart, as `TARGET+asan`: their resident size is
+# mostly the sanitizer's.
 #
 #   fuzz/history.sh
 set -eu
@@ -9,8 +11,10 @@ printf '%-14s %14s %8s %5s %12s\n' target executions hours runs "peak RSS MB"
 awk -F'\t' '
     NR == 1 { next }
     {
-        execs[$2] += $3; secs[$2] += $4; runs[$2]++
-        if ($5 + 0 > rss[$2]) rss[$2] = $5 + 0
+        t = $2
+        if ($7 !~ /-s none/) t = t "+asan"
+        execs[t] += $3; secs[t] += $4; runs[t]++
+        if ($5 + 0 > rss[t]) rss[t] = $5 + 0
     }
     END {
         for (t in execs)

@@ -157,3 +157,65 @@ fn edited_tiles_are_written_and_the_rest_is_kept() {
         .collect();
     assert_eq!(changed.len(), 1, "only the game layer's data changes");
 }
+
+/// Layers sharing one data item (editors never write that; crafted maps do): an edited layer
+/// writes its tiles to a data item of its own and the layers not edited keep the shared one;
+/// when every sharer is edited, the last takes the shared item over, so none is left unused.
+#[test]
+fn an_edit_of_a_layer_sharing_its_data_stays_in_that_layer() {
+    use twcodec::schema::map::tile::{tiles_as_bytes, Tile};
+    let mut tiles = vec![Tile::default(); 16];
+    tiles[5].id = 7; // (1, 1)
+    let bytes = hostile::shared_tiles(4, 4, tiles_as_bytes(&tiles).to_vec(), 3, 2);
+    let source = Datafile::parse(&bytes).unwrap();
+    let mut map = Map::from_datafile(&source).unwrap();
+    let shared = source.data_count() as i32 - 1;
+    let sharing: Vec<_> = map
+        .layer_refs()
+        .filter(|&layer| {
+            let LayerContent::Tiles(tiles) = map.layers()[layer.index()].content() else {
+                return false;
+            };
+            tiles.item().data == shared
+        })
+        .collect();
+    assert_eq!(sharing.len(), 3);
+    let set = |map: &mut Map, layer, x, y, id| {
+        let LayerContent::Tiles(tiles) = map.layer_mut(layer).content_mut() else {
+            unreachable!()
+        };
+        tiles.grid_mut().unwrap().get_mut(x, y).unwrap().id = id;
+    };
+    let ids = |map: &Map, layer: twcodec::map::ItemRef<Layer>| -> Vec<u8> {
+        let LayerContent::Tiles(tiles) = map.layers()[layer.index()].content() else {
+            unreachable!()
+        };
+        tiles.grid().unwrap().tiles().iter().map(|t| t.id).collect()
+    };
+    let with = |changes: &[(usize, u8)]| {
+        let mut ids: Vec<u8> = tiles.iter().map(|t| t.id).collect();
+        for &(at, id) in changes {
+            ids[at] = id;
+        }
+        ids
+    };
+
+    // The first and the last sharer edited, the middle one not: it keeps the shared item.
+    set(&mut map, sharing[0], 2, 2, 3);
+    set(&mut map, sharing[2], 0, 0, 4);
+    let written = Datafile::parse(&map.to_bytes().unwrap()).unwrap();
+    assert_eq!(written.data_count(), source.data_count() + 2);
+    let again = Map::from_datafile(&written).unwrap();
+    assert_eq!(ids(&again, sharing[0]), with(&[(10, 3)]));
+    assert_eq!(ids(&again, sharing[1]), with(&[]));
+    assert_eq!(ids(&again, sharing[2]), with(&[(0, 4)]));
+
+    // Every sharer edited: one new data item each but the last, which takes the shared one.
+    set(&mut map, sharing[1], 3, 3, 5);
+    let written = Datafile::parse(&map.to_bytes().unwrap()).unwrap();
+    assert_eq!(written.data_count(), source.data_count() + 2);
+    let again = Map::from_datafile(&written).unwrap();
+    assert_eq!(ids(&again, sharing[0]), with(&[(10, 3)]));
+    assert_eq!(ids(&again, sharing[1]), with(&[(15, 5)]));
+    assert_eq!(ids(&again, sharing[2]), with(&[(0, 4)]));
+}

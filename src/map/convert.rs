@@ -20,6 +20,14 @@ use crate::error::{Error, ErrorKind};
 impl Map {
     /// Converts the map to `form` (DDNet or Teeworlds 0.7). Teeworlds 0.3 maps cannot be
     /// converted.
+    ///
+    /// Converted to DDNet, a map stores its skip-compressed 0.7 tile layers whole and widens
+    /// RGB images to RGBA, so the written map can declare more data than the [`Limits`] its
+    /// source was read under allow (up to [`Limits::max_layer_data`] more for the tiles): read
+    /// it back under limits that leave room for that.
+    ///
+    /// [`Limits`]: crate::Limits
+    /// [`Limits::max_layer_data`]: crate::Limits::max_layer_data
     pub fn convert(&mut self, form: MapForm) -> Result<(), Error> {
         if self.form == MapForm::Teeworlds03 || form == MapForm::Teeworlds03 {
             return Err(Error::new(

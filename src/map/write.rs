@@ -39,6 +39,7 @@ impl Map {
             writer = writer.limits(source.limits());
         }
         let mut data = self.data.clone();
+        let mut uses = self.data_uses();
 
         if let Some((id, version)) = &self.version {
             writer.add_item(0, *id, encode(version)?);
@@ -62,7 +63,7 @@ impl Map {
         for layer in &self.layers {
             let ints = match &layer.verbatim {
                 Some(ints) => ints.clone(),
-                None => encode(&layer_item(layer, &mut data)?)?,
+                None => encode(&layer_item(layer, &mut data, &mut uses)?)?,
             };
             writer.add_item(5, layer.id, ints);
         }
@@ -131,6 +132,49 @@ impl Map {
         Ok(writer)
     }
 
+    /// How many item fields refer to each data item, for [`store`]: info texts, image and
+    /// sound names and data, and every data field of every layer.
+    fn data_uses(&self) -> Vec<u32> {
+        let mut uses = vec![0u32; self.data.len()];
+        let mut count = |raw: i32| {
+            if let Some(n) = usize::try_from(raw).ok().and_then(|i| uses.get_mut(i)) {
+                *n += 1;
+            }
+        };
+        if let Some(info) = &self.info {
+            let info = &info.item;
+            for raw in [info.author, info.map_version, info.credits, info.license] {
+                count(raw);
+            }
+            if let Some(settings) = info.settings {
+                count(settings);
+            }
+        }
+        for image in &self.images {
+            count(image.item.name);
+            count(image.item.data);
+        }
+        for sound in &self.sounds {
+            count(sound.item.name);
+            count(sound.item.data);
+        }
+        for layer in &self.layers {
+            match &layer.content {
+                LayerContent::Tiles(t) | LayerContent::Game(t) | LayerContent::Front(t) => {
+                    tilemap_uses(&t.item, &mut count);
+                }
+                LayerContent::Tele(t) => tilemap_uses(&t.item, &mut count),
+                LayerContent::Speedup(t) => tilemap_uses(&t.item, &mut count),
+                LayerContent::Switch(t) => tilemap_uses(&t.item, &mut count),
+                LayerContent::Tune(t) => tilemap_uses(&t.item, &mut count),
+                LayerContent::Quads(q) => count(q.item.data),
+                LayerContent::Sounds(s) => count(s.item.data),
+                LayerContent::Unknown(_) => {}
+            }
+        }
+        uses
+    }
+
     /// The map as datafile bytes.
     pub fn to_bytes(&self) -> Result<Vec<u8>, Error> {
         self.to_datafile()?.to_vec()
@@ -163,12 +207,39 @@ where
     }
 }
 
-/// Stores `bytes` at data index `raw` (an existing slot), or in a new slot; the index to write.
-fn store(data: &mut Vec<DataSlot>, raw: i32, bytes: Vec<u8>) -> i32 {
-    match usize::try_from(raw).ok().filter(|&i| i < data.len()) {
-        Some(index) => {
+/// Counts the data fields of a tilemap: its tiles and DDNet's physics data.
+fn tilemap_uses(item: &TilemapLayer, count: &mut impl FnMut(i32)) {
+    let physics = &item.physics;
+    count(item.data);
+    for raw in [
+        physics.tele,
+        physics.speedup,
+        physics.front,
+        physics.switch,
+        physics.tune,
+    ]
+    .into_iter()
+    .flatten()
+    {
+        count(raw);
+    }
+}
+
+/// Stores the new content of a layer's data field `raw`: in its slot when nothing else refers
+/// to it, else in a new slot, so that the other items sharing the data keep theirs (crafted
+/// maps share one data item between layers, and an edit of one must not show in the others).
+/// The last of several sharers to be written takes the slot over.
+fn store(data: &mut Vec<DataSlot>, uses: &mut [u32], raw: i32, bytes: Vec<u8>) -> i32 {
+    let index = usize::try_from(raw).ok().filter(|&i| i < data.len());
+    match index.map(|index| (index, uses.get(index).copied().unwrap_or(0))) {
+        Some((index, 0 | 1)) => {
             data[index] = DataSlot::Owned(Bytes::from(bytes));
             raw
+        }
+        Some((index, _)) => {
+            uses[index] -= 1;
+            data.push(DataSlot::Owned(Bytes::from(bytes)));
+            (data.len() - 1) as i32
         }
         None => {
             data.push(DataSlot::Owned(Bytes::from(bytes)));
@@ -178,17 +249,21 @@ fn store(data: &mut Vec<DataSlot>, raw: i32, bytes: Vec<u8>) -> i32 {
 }
 
 /// The layer's item, with new data for modified content.
-fn layer_item(layer: &Layer, data: &mut Vec<DataSlot>) -> Result<LayerItem, Error> {
+fn layer_item(
+    layer: &Layer,
+    data: &mut Vec<DataSlot>,
+    uses: &mut [u32],
+) -> Result<LayerItem, Error> {
     let mut header = layer.header;
     let body = match &layer.content {
         LayerContent::Tiles(t) | LayerContent::Game(t) => {
-            LayerBody::Tilemap(tilemap(t, data, t.item.uses_tile_skip(), true))
+            LayerBody::Tilemap(tilemap(t, data, uses, t.item.uses_tile_skip(), true))
         }
-        LayerContent::Front(t) => LayerBody::Tilemap(tilemap(t, data, false, false)),
-        LayerContent::Tele(t) => LayerBody::Tilemap(tilemap(t, data, false, false)),
-        LayerContent::Speedup(t) => LayerBody::Tilemap(tilemap(t, data, false, false)),
-        LayerContent::Switch(t) => LayerBody::Tilemap(tilemap(t, data, false, false)),
-        LayerContent::Tune(t) => LayerBody::Tilemap(tilemap(t, data, false, false)),
+        LayerContent::Front(t) => LayerBody::Tilemap(tilemap(t, data, uses, false, false)),
+        LayerContent::Tele(t) => LayerBody::Tilemap(tilemap(t, data, uses, false, false)),
+        LayerContent::Speedup(t) => LayerBody::Tilemap(tilemap(t, data, uses, false, false)),
+        LayerContent::Switch(t) => LayerBody::Tilemap(tilemap(t, data, uses, false, false)),
+        LayerContent::Tune(t) => LayerBody::Tilemap(tilemap(t, data, uses, false, false)),
         LayerContent::Quads(q) => {
             let mut item = q.item.clone();
             if let (true, Some(quads)) = (q.modified, &q.quads) {
@@ -199,7 +274,7 @@ fn layer_item(layer: &Layer, data: &mut Vec<DataSlot>) -> Result<LayerItem, Erro
                     ints_as_le_bytes(quads)
                 };
                 item.num_quads = quads.len() as i32;
-                item.data = store(data, item.data, bytes);
+                item.data = store(data, uses, item.data, bytes);
             }
             LayerBody::Quads(item)
         }
@@ -212,7 +287,7 @@ fn layer_item(layer: &Layer, data: &mut Vec<DataSlot>) -> Result<LayerItem, Erro
                     ints_as_le_bytes(sources)
                 };
                 item.num_sources = sources.len() as i32;
-                item.data = store(data, item.data, bytes);
+                item.data = store(data, uses, item.data, bytes);
                 // The sources are written in the current layout.
                 header.kind = 10;
                 item.version = item.version.max(2);
@@ -232,6 +307,7 @@ fn layer_item(layer: &Layer, data: &mut Vec<DataSlot>) -> Result<LayerItem, Erro
 fn tilemap<T: TileKind>(
     layer: &TilesLayer<T>,
     data: &mut Vec<DataSlot>,
+    uses: &mut [u32],
     skip: bool,
     main: bool,
 ) -> TilemapLayer {
@@ -247,7 +323,7 @@ fn tilemap<T: TileKind>(
         tiles_as_bytes(grid.tiles()).to_vec()
     };
     if main {
-        item.data = store(data, item.data, bytes);
+        item.data = store(data, uses, item.data, bytes);
         return item;
     }
     let slot = match item.flags.kind() {
@@ -257,11 +333,11 @@ fn tilemap<T: TileKind>(
         PhysicsKind::Switch => &mut item.physics.switch,
         PhysicsKind::Tune => &mut item.physics.tune,
         _ => {
-            item.data = store(data, item.data, bytes);
+            item.data = store(data, uses, item.data, bytes);
             return item;
         }
     };
-    *slot = Some(store(data, slot.unwrap_or(-1), bytes));
+    *slot = Some(store(data, uses, slot.unwrap_or(-1), bytes));
     item
 }
 

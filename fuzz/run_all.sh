@@ -4,14 +4,17 @@
 #
 #   fuzz/run_all.sh SECONDS [JOBS] [cargo fuzz run options...]
 #   fuzz/run_all.sh 600 2 -s none -a           # stable, debug assertions on
-#   RUSTUP_TOOLCHAIN=nightly FUZZ_TARGET_DIR=fuzz/target-asan fuzz/run_all.sh 600 2 -a
-#                                              # nightly: AddressSanitizer (the default)
+#   # nightly: AddressSanitizer (the default), built and logged apart
+#   RUSTUP_TOOLCHAIN=nightly FUZZ_TARGET_DIR=fuzz/target-asan FUZZ_LOGS=fuzz/logs-asan \
+#       fuzz/run_all.sh 600 2 -a
 #
 # Targets run over fuzz/corpus/<target> (make it with `cargo run --release --example
 # fuzz_seeds`), which libFuzzer grows; findings land in fuzz/artifacts/<target>/; logs in
-# fuzz/logs/<target>.log. A line per target and run is added to fuzz/history.tsv (committed:
-# date, target, executions, seconds, peak RSS in MB, slowest input in s, options), so that
-# executions add up across runs and sessions (`fuzz/history.sh` sums them).
+# $FUZZ_LOGS/<target>.log (default fuzz/logs: give a sanitizer run its own directory when
+# another run is going, or the two write the same log). A line per target and run is added to
+# fuzz/history.tsv (committed: date, target, executions, seconds, peak RSS in MB, slowest input
+# in s, options), so that executions add up across runs and sessions (`fuzz/history.sh` sums
+# them).
 # Set TARGETS to run a subset, RUNS to stop each target after that many executions:
 #   TARGETS="map_strict delta" RUNS=1000000 fuzz/run_all.sh 600
 set -eu
@@ -24,7 +27,8 @@ jobs=${2:-2}
 shift
 [ $# -gt 0 ] && shift
 targets=${TARGETS:-$(cargo fuzz list)}
-mkdir -p fuzz/logs
+logs=${FUZZ_LOGS:-fuzz/logs}
+mkdir -p "$logs"
 
 # Build once, then run the binaries themselves: editing the sources during a long run does not
 # rebuild under the running targets. cargo fuzz run's own options (-s, -a, ...) go to the build.
@@ -36,7 +40,7 @@ bin=$dir/$(rustc -vV | sed -n 's/^host: //p')/release
 
 run_one() {
     target=$1
-    log="fuzz/logs/$target.log"
+    log="$logs/$target.log"
     mkdir -p "fuzz/corpus/$target" "fuzz/artifacts/$target"
     # libFuzzer: inputs up to 64 KiB, a hang is an input over 10 s, a single allocation over
     # 512 MiB or a resident size over 2 GiB is a finding.

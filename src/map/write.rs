@@ -160,16 +160,23 @@ impl Map {
         }
         for layer in &self.layers {
             match &layer.content {
-                LayerContent::Tiles(t) | LayerContent::Game(t) | LayerContent::Front(t) => {
-                    tilemap_uses(&t.item, &mut count);
-                }
-                LayerContent::Tele(t) => tilemap_uses(&t.item, &mut count),
-                LayerContent::Speedup(t) => tilemap_uses(&t.item, &mut count),
-                LayerContent::Switch(t) => tilemap_uses(&t.item, &mut count),
-                LayerContent::Tune(t) => tilemap_uses(&t.item, &mut count),
                 LayerContent::Quads(q) => count(q.item.data),
                 LayerContent::Sounds(s) => count(s.item.data),
-                LayerContent::Unknown(_) => {}
+                _ => {
+                    // A tilemap: its tiles and DDNet's physics data.
+                    if let Some(item) = layer.tilemap() {
+                        let physics = &item.physics;
+                        let fields = [
+                            physics.tele,
+                            physics.speedup,
+                            physics.front,
+                            physics.switch,
+                            physics.tune,
+                        ];
+                        count(item.data);
+                        fields.into_iter().flatten().for_each(&mut count);
+                    }
+                }
             }
         }
         uses
@@ -207,42 +214,24 @@ where
     }
 }
 
-/// Counts the data fields of a tilemap: its tiles and DDNet's physics data.
-fn tilemap_uses(item: &TilemapLayer, count: &mut impl FnMut(i32)) {
-    let physics = &item.physics;
-    count(item.data);
-    for raw in [
-        physics.tele,
-        physics.speedup,
-        physics.front,
-        physics.switch,
-        physics.tune,
-    ]
-    .into_iter()
-    .flatten()
-    {
-        count(raw);
-    }
-}
-
 /// Stores the new content of a layer's data field `raw`: in its slot when nothing else refers
 /// to it, else in a new slot, so that the other items sharing the data keep theirs (crafted
 /// maps share one data item between layers, and an edit of one must not show in the others).
 /// The last of several sharers to be written takes the slot over.
 fn store(data: &mut Vec<DataSlot>, uses: &mut [u32], raw: i32, bytes: Vec<u8>) -> i32 {
+    let slot = DataSlot::Owned(Bytes::from(bytes));
     let index = usize::try_from(raw).ok().filter(|&i| i < data.len());
-    match index.map(|index| (index, uses.get(index).copied().unwrap_or(0))) {
-        Some((index, 0 | 1)) => {
-            data[index] = DataSlot::Owned(Bytes::from(bytes));
+    // Slots past `uses` are the writer's own new ones: nothing else refers to them.
+    match index.map(|index| (index, uses.get_mut(index))) {
+        Some((index, None | Some(0 | 1))) => {
+            data[index] = slot;
             raw
         }
-        Some((index, _)) => {
-            uses[index] -= 1;
-            data.push(DataSlot::Owned(Bytes::from(bytes)));
-            (data.len() - 1) as i32
-        }
-        None => {
-            data.push(DataSlot::Owned(Bytes::from(bytes)));
+        shared => {
+            if let Some((_, Some(sharers))) = shared {
+                *sharers -= 1;
+            }
+            data.push(slot);
             (data.len() - 1) as i32
         }
     }

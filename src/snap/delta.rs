@@ -466,7 +466,8 @@ impl Snapshot {
             .iter()
             .map(|&entry| delta.range(entry_index(entry)).len())
             .sum();
-        let removed_ints: usize = (removed.iter())
+        let removed_ints: usize = removed
+            .iter()
             .map(|&old| (old_starts[old + 1] - old_starts[old]) as usize)
             .sum();
         // Checked before the result is allocated: a delta's new items are bounded by the delta

@@ -9,6 +9,8 @@
 //! - `item_types/N`: a datafile of N item types, one item each: parsed and `dump::info`.
 //! - `uuid_index/N`: a datafile of N UUID index items: parsed.
 //! - `automappers/N`: a map of N auto-mappers of one layer, written.
+//! - `dump_text/N`, `dump_json/N`: the dump of a loaded map with N envelope points, written to
+//!   a sink: the time of streaming output, linear in N (issue "Output paths").
 //!
 //! `cargo bench --bench hostile`.
 
@@ -24,10 +26,10 @@ use twcodec::{Datafile, DatafileWriter, Map};
 
 use hostile::*;
 
-/// Loads a map and dumps it as JSON: the length of the dump.
-fn load_and_dump(bytes: &[u8]) -> usize {
+/// Loads a map and dumps it as JSON into a sink.
+fn load_and_dump(bytes: &[u8]) {
     let map = Map::parse(bytes).unwrap();
-    dump::map_json(&map, DumpOptions::default()).len()
+    dump::map_json(&map, DumpOptions::default(), &mut std::io::sink()).unwrap();
 }
 
 /// A datafile of `n` item types with one one-int item each.
@@ -95,7 +97,10 @@ fn bench(c: &mut Criterion) {
     for n in [16_000, 32_000] {
         let bytes = item_types(n);
         group.bench_with_input(BenchmarkId::from_parameter(n), &bytes, |b, bytes| {
-            b.iter(|| dump::info(&Datafile::parse(black_box(bytes)).unwrap()).len())
+            b.iter(|| {
+                dump::to_string(|out| dump::info(&Datafile::parse(black_box(bytes)).unwrap(), out))
+                    .len()
+            })
         });
     }
     group.finish();
@@ -114,6 +119,25 @@ fn bench(c: &mut Criterion) {
         });
     }
     group.finish();
+
+    for (name, json) in [("dump_text", false), ("dump_json", true)] {
+        let mut group = c.benchmark_group(name);
+        group.sample_size(10);
+        for n in [500_000, 1_000_000] {
+            let map = Map::parse(&envelopes_sharing_points(0, n)).unwrap();
+            group.bench_with_input(BenchmarkId::from_parameter(n), &map, |b, map| {
+                b.iter(|| {
+                    let out = &mut std::io::sink();
+                    if json {
+                        dump::map_json(map, DumpOptions::default(), out).unwrap();
+                    } else {
+                        dump::map_text(map, DumpOptions::default(), out).unwrap();
+                    }
+                })
+            });
+        }
+        group.finish();
+    }
 
     let mut group = c.benchmark_group("automappers");
     group.sample_size(10);

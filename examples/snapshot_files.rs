@@ -6,14 +6,22 @@
 //! cargo run -- snap decode /tmp/snaps/delta.bin
 //! cargo run -- snap apply /tmp/snaps/old.bin /tmp/snaps/delta.bin
 //! ```
+//!
+//! Without a directory, the files go to a new temporary directory, which is named.
 
 use std::path::PathBuf;
 
 use twcodec::sample::game_snapshot;
 use twcodec::snap::{Form, SizeTable, SnapshotDelta};
 
-fn main() -> Result<(), twcodec::Error> {
-    let dir = PathBuf::from(std::env::args().nth(1).unwrap_or_else(|| ".".into()));
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let dir = match std::env::args_os().nth(1) {
+        Some(dir) => PathBuf::from(dir),
+        None => tempfile::Builder::new()
+            .prefix("twcodec-snapshots-")
+            .tempdir()?
+            .keep(),
+    };
     let (old, new) = (game_snapshot(1000), game_snapshot(1001));
     let delta = SnapshotDelta::create(&old, &new)?;
     let sizes = SizeTable::ddnet_06();

@@ -49,7 +49,8 @@ use crate::zlib;
 pub enum SizeFields {
     /// As the format document and every current writer compute them.
     Standard,
-    /// Without the data-size table, as old version-4 writers computed them (NOTES.md).
+    /// Without the data-size table, as old version-4 writers computed them
+    /// (docs/format-notes.md, "Datafile container").
     OldVersion4,
     /// Neither; a re-save writes standard values.
     Inconsistent,

@@ -376,7 +376,7 @@ pub struct Warning {
 #[non_exhaustive]
 pub enum WarningKind {
     /// `size` and `swaplen` leave out the data-size table, as old version-4 writers computed them
-    /// (NOTES.md; DDNet fixes them on load).
+    /// (docs/format-notes.md, "Datafile container"; DDNet fixes them on load).
     #[error("size and swaplen leave out the data-size table (written by an old version-4 writer)")]
     OldSizeFields,
     /// A header size field holds neither the right value nor the old writers' one.

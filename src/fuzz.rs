@@ -19,6 +19,7 @@
 //! | `demo` | [`Demo`]: header, chunks, replay, the embedded map, the dumps |
 //! | `packet` | 0.7 packets: chunks, snapshot messages, joining, rebuilding |
 
+use std::io;
 use std::path::Path;
 
 use twcodec_schema::map::tile::{cast_tiles, compress_skip, expand_skip, tiles_as_bytes, Tile};
@@ -146,9 +147,9 @@ pub fn datafile(data: &[u8]) {
             assert_eq!(Some(bytes.len()), df.data_size(index));
         }
     }
-    let _ = dump::info(&df);
-    let _ = dump::items(&df, None);
-    let _ = dump::decoded_items(&df, None);
+    let _ = dump::info(&df, &mut io::sink());
+    let _ = dump::items(&df, None, &mut io::sink());
+    let _ = dump::decoded_items(&df, None, &mut io::sink());
     let mut out = Vec::new();
     if df.write(&mut out).is_ok() {
         let again = Datafile::parse_with(&out, FUZZ_LIMITS).expect("a written datafile reads");
@@ -173,8 +174,16 @@ pub fn map(data: &[u8], mode: LoadMode) {
     // One dump per mode: rendering walks every tile, and the fuzzer's time is better spent on
     // new inputs than on rendering each one twice.
     match mode {
-        LoadMode::Lenient => drop(dump::map_text(&map, DumpOptions { preview: true })),
-        LoadMode::Strict => drop(dump::map_json(&map, DumpOptions { preview: false })),
+        LoadMode::Lenient => drop(dump::map_text(
+            &map,
+            DumpOptions { preview: true },
+            &mut io::sink(),
+        )),
+        LoadMode::Strict => drop(dump::map_json(
+            &map,
+            DumpOptions { preview: false },
+            &mut io::sink(),
+        )),
     }
     for layer in map.layers() {
         let _ = layer.image(&map);
@@ -258,7 +267,7 @@ pub fn snapshot(data: &[u8]) {
         let _ = snapshot.checksum();
         assert_eq!(snapshot.sorted(), snapshot);
         let _ = snapshot.extended_types().count();
-        let _ = dump::snapshot_text(&snapshot, Some(snap::Protocol::Ddnet06));
+        let _ = dump::snapshot_text(&snapshot, Some(snap::Protocol::Ddnet06), &mut io::sink());
     }
     if let Ok(snapshot) = Snapshot::from_packed(data) {
         let again = Snapshot::from_packed(&snapshot.to_packed()).expect("packed snapshots read");
@@ -284,7 +293,12 @@ pub fn delta(data: &[u8]) {
             if !ints.is_empty() {
                 assert_eq!(delta.to_ints(&sizes).expect("a read delta writes"), ints);
             }
-            let _ = dump::delta_text(&delta, &sizes, Some(snap::Protocol::Ddnet06));
+            let _ = dump::delta_text(
+                &delta,
+                &sizes,
+                Some(snap::Protocol::Ddnet06),
+                &mut io::sink(),
+            );
             apply_both_ways(&crate::sample::game_snapshot(3), &delta);
             apply_both_ways(&Snapshot::empty(), &delta);
         }
@@ -347,9 +361,9 @@ pub fn demo(data: &[u8]) {
         return;
     };
     // The chunk headers and the embedded map (`Demo::map_with`), under the fuzz limits.
-    let _ = dump::demo_info_with(&demo, FUZZ_LIMITS);
+    let _ = dump::demo_info_with(&demo, FUZZ_LIMITS, &mut io::sink());
     // The replay, every snapshot's checksum.
-    let _ = dump::demo_ticks(&demo);
+    let _ = dump::demo_ticks(&demo, &mut io::sink());
     // The messages, which the replay keeps undecoded.
     for chunk in demo.chunks() {
         let Ok(chunk) = chunk else { break };

@@ -1,5 +1,5 @@
-//! The Huffman coding of Teeworlds network packets and demo chunks (NOTES.md, "0.7 network
-//! framing"; DDNet `src/engine/shared/huffman.cpp`).
+//! The Huffman coding of Teeworlds network packets and demo chunks (docs/format-notes.md,
+//! "Huffman coding"; DDNet `src/engine/shared/huffman.cpp`).
 //!
 //! The tree is fixed: built once from Teeworlds' published table of 256 byte frequencies plus
 //! an end symbol of frequency 1. Building it the way Teeworlds does matters, since ties decide

@@ -27,6 +27,8 @@
 //! | [`max_layers`](Limits::max_layers): layers in a map | 16384 | [`Map::from_datafile`](crate::Map::from_datafile) |
 //! | [`max_tiles`](Limits::max_tiles): width x height of a tile layer | 64 Mi tiles (8192 x 8192) | [`Map::from_datafile`](crate::Map::from_datafile) |
 //! | [`max_layer_data`](Limits::max_layer_data): bytes all layers hold once decoded | 1 GiB | [`Map::from_datafile`](crate::Map::from_datafile) |
+//! | [`max_strings`](Limits::max_strings): strings in a NUL-separated list (a map's settings) | 65536 | [`Info::settings`](crate::map::Info::settings) |
+//! | [`max_string_bytes`](Limits::max_string_bytes): bytes of such a list | 16 MiB | [`Info::settings`](crate::map::Info::settings) |
 //!
 //! `max_layer_data` bounds what the other limits cannot: a data item is inflated once, but
 //! every layer holds its own decoded copy, so layers sharing one data item, or Teeworlds 0.7
@@ -34,6 +36,10 @@
 //! file into many times `max_total_data`. It counts, per layer and before anything is
 //! inflated, the grid of a tile layer (width x height x the tile size of its kind) and the data
 //! item of a quads or sounds layer.
+//!
+//! The string list limits keep what reading a list costs in proportion to its text: a data
+//! item of 64 MiB of NULs is 64 Mi empty settings, which a dump would otherwise print one by
+//! one.
 //!
 //! The defaults are far above every real map (the largest corpus map declares 36 MB of data in
 //! all, 1 million tiles per layer and 33 MB of layer content) and keep a hostile file within a
@@ -49,6 +55,8 @@ pub struct Limits {
     max_layers: usize,
     max_tiles: usize,
     max_layer_data: usize,
+    max_strings: usize,
+    max_string_bytes: usize,
 }
 
 impl Limits {
@@ -60,6 +68,8 @@ impl Limits {
         max_layers: 1 << 14,
         max_tiles: 1 << 26,
         max_layer_data: 1 << 30,
+        max_strings: 1 << 16,
+        max_string_bytes: 16 << 20,
     };
 
     /// No limits beyond what the files themselves allow.
@@ -70,6 +80,8 @@ impl Limits {
         max_layers: usize::MAX,
         max_tiles: usize::MAX,
         max_layer_data: usize::MAX,
+        max_strings: usize::MAX,
+        max_string_bytes: usize::MAX,
     };
 
     /// Most bytes one data item may inflate to.
@@ -101,6 +113,16 @@ impl Limits {
     /// expansion), quads and sound sources, each layer counted on its own.
     pub const fn max_layer_data(&self) -> usize {
         self.max_layer_data
+    }
+
+    /// Most strings a NUL-separated string list (a map's settings) may hold.
+    pub const fn max_strings(&self) -> usize {
+        self.max_strings
+    }
+
+    /// Most bytes a NUL-separated string list may take, NULs included.
+    pub const fn max_string_bytes(&self) -> usize {
+        self.max_string_bytes
     }
 
     /// These limits with another [`max_data_size`](Limits::max_data_size).
@@ -136,6 +158,18 @@ impl Limits {
     /// These limits with another [`max_layer_data`](Limits::max_layer_data).
     pub const fn with_max_layer_data(mut self, bytes: usize) -> Limits {
         self.max_layer_data = bytes;
+        self
+    }
+
+    /// These limits with another [`max_strings`](Limits::max_strings).
+    pub const fn with_max_strings(mut self, strings: usize) -> Limits {
+        self.max_strings = strings;
+        self
+    }
+
+    /// These limits with another [`max_string_bytes`](Limits::max_string_bytes).
+    pub const fn with_max_string_bytes(mut self, bytes: usize) -> Limits {
+        self.max_string_bytes = bytes;
         self
     }
 }

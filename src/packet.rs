@@ -1,7 +1,8 @@
-//! Teeworlds 0.7 UDP packets, read far enough to get the snapshots out (NOTES.md, "0.7 network
-//! framing"; Teeworlds 0.7 `src/engine/shared/network.h` and `network.cpp`, `CNetBase::UnpackPacket`
-//! and `CNetChunkHeader::Unpack`; DDNet `src/engine/shared/network.cpp` for the same code with
-//! its 0.6 split, and `src/engine/shared/protocol7.h` for the message ids).
+//! Teeworlds 0.7 UDP packets, read far enough to get the snapshots out (docs/format-notes.md,
+//! "0.7 network framing"; Teeworlds 0.7 `src/engine/shared/network.h` and `network.cpp`,
+//! `CNetBase::UnpackPacket` and `CNetChunkHeader::Unpack`; DDNet `src/engine/shared/network.cpp`
+//! for the same code with its 0.6 split, and `src/engine/shared/protocol7.h` for the message
+//! ids).
 //!
 //! ```text
 //! packet     flags:6 ack:10  num_chunks:8  token:32 (big-endian)  payload

@@ -494,7 +494,10 @@ mod tests {
         assert!(map.envelopes()[2].bezier(&map).is_some());
         assert!(map.images()[0].is_external() && !map.images()[1].is_external());
         assert_eq!(map.images()[1].pixels(&map).unwrap().bytes.len(), 64);
-        assert_eq!(map.info().unwrap().settings(&map).len(), 2);
+        assert_eq!(
+            map.info().unwrap().settings(&map).unwrap().to_vec(),
+            ["sv_team 1", "tune_zone 1 gravity 0.3"]
+        );
         let tiles_layer = map.layer_refs().nth(3).unwrap();
         assert_eq!(map.automapper_of(tiles_layer).unwrap().item().seed, 42);
         let LayerContent::Speedup(speedup) = map.layers()[6].content() else {

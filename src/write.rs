@@ -355,23 +355,201 @@ impl DatafileWriter {
     }
 }
 
-/// Writes a file atomically: `write` fills a temporary file beside `path`, which then replaces
-/// `path`, so a failure never leaves half a file.
+/// Writes `bytes` to a file safely: atomically for a new or regular file
+/// (keeping a replaced file's mode), in place for a device or a FIFO.
+pub fn save(path: impl AsRef<Path>, bytes: &[u8]) -> Result<(), Error> {
+    let path = path.as_ref();
+    save_with(path, |out| {
+        out.write_all(bytes)
+            .map_err(|error| Error::io("write", path, error))
+    })
+}
+
+/// Writes a file the way a user expects of a tool that writes maps:
+///
+/// - A new file, or an existing regular file, is written atomically: into a temporary file
+///   beside it named after it (`.NAME.XXXXXX.tmp`), synced, then renamed over it, so that a
+///   failure or a crash never leaves half a file. A new file gets mode `0666` less the umask;
+///   a replaced file keeps its mode (and its owner and group, where the process may set them).
+///   A symbolic link to a regular file stays a link: the file it points to is replaced.
+/// - An existing file that is not a regular file (a character device such as `/dev/null`, a
+///   FIFO, a socket) is written in place, never replaced.
+/// - The temporary file is removed on every error, and by [`remove_temporary_files`] (for a
+///   signal handler).
+///
+/// Errors name the path and say why, in a user's words.
 pub(crate) fn save_with(
     path: &Path,
-    write: impl FnOnce(&mut std::fs::File) -> Result<(), Error>,
+    write: impl FnOnce(&mut dyn Write) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    let dir = match path.parent() {
+    let failed = |why: String| {
+        Error::new(
+            ErrorKind::Io,
+            format!("cannot write {}: {why}", path.display()),
+        )
+    };
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_file() => {
+            // A link keeps pointing to the file; the file itself is replaced.
+            let target = std::fs::canonicalize(path).map_err(|e| failed(reason(&e)))?;
+            replace(path, &target, Some(&meta), write)
+        }
+        Ok(meta) if meta.is_dir() => Err(failed("it is a directory".into())),
+        Ok(_) => {
+            let mut file = std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map_err(|e| failed(reason(&e)))?;
+            write(&mut file).map_err(|e| e.with_path(path))?;
+            file.flush().map_err(|e| failed(reason(&e)))
+        }
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            replace(path, path, None, write)
+        }
+        Err(error) => Err(failed(reason(&error))),
+    }
+}
+
+/// Writes `target` (named `path` to the user) through a temporary file beside it.
+fn replace(
+    path: &Path,
+    target: &Path,
+    existing: Option<&std::fs::Metadata>,
+    write: impl FnOnce(&mut dyn Write) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let failed = |why: String| {
+        Error::new(
+            ErrorKind::Io,
+            format!("cannot write {}: {why}", path.display()),
+        )
+    };
+    let dir = match target.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
     };
-    let mut file = tempfile::NamedTempFile::new_in(dir)
-        .map_err(|e| Error::io("create a temporary file in", dir, e))?;
-    write(file.as_file_mut()).map_err(|e| e.with_path(path))?;
-    file.as_file()
-        .sync_all()
-        .map_err(|e| Error::io("write", path, e))?;
-    file.persist(path)
-        .map_err(|e| Error::io("replace", path, e.error))?;
+    let name = target
+        .file_name()
+        .map_or_else(|| "output".into(), |name| name.to_string_lossy());
+    let prefix = format!(".{name}.");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    #[cfg(unix)]
+    if existing.is_none() {
+        // The umask applies, as to any new file.
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let temp = builder.tempfile_in(dir).map_err(|error| {
+        failed(match error.kind() {
+            std::io::ErrorKind::NotFound => {
+                format!("the directory {} does not exist", dir.display())
+            }
+            std::io::ErrorKind::PermissionDenied => {
+                format!("no permission to create a file in {}", dir.display())
+            }
+            _ => format!(
+                "cannot create a file in {}: {}",
+                dir.display(),
+                reason(&error)
+            ),
+        })
+    })?;
+    let pending = Pending::register(temp.path());
+    let mut file = temp.as_file();
+    write(&mut file).map_err(|e| e.with_path(path))?;
+    file.sync_all().map_err(|e| failed(reason(&e)))?;
+    if let Some(meta) = existing {
+        keep_mode_and_owner(file, meta).map_err(|e| failed(reason(&e)))?;
+    }
+    // Renamed under the registry's lock, so that a signal handler removes the temporary file
+    // either before (and the rename never happens) or not at all.
+    let _lock = pending.lock();
+    temp.persist(target).map_err(|e| {
+        failed(format!(
+            "cannot rename the temporary file over it: {}",
+            reason(&e.error)
+        ))
+    })?;
     Ok(())
+}
+
+/// The replaced file's mode, owner and group on the new one (owner and group as far as the
+/// process may set them).
+fn keep_mode_and_owner(file: &std::fs::File, meta: &std::fs::Metadata) -> std::io::Result<()> {
+    file.set_permissions(meta.permissions())?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let mine = file.metadata()?;
+        if (mine.uid(), mine.gid()) != (meta.uid(), meta.gid()) {
+            // Only root may give a file away; a group is kept where the owner is a member.
+            let _ = std::os::unix::fs::fchown(file, Some(meta.uid()), Some(meta.gid()))
+                .or_else(|_| std::os::unix::fs::fchown(file, None, Some(meta.gid())));
+            // fchown may clear the set-id bits: set the mode again.
+            file.set_permissions(meta.permissions())?;
+        }
+    }
+    Ok(())
+}
+
+/// An I/O error's reason without the paths some libraries add to it.
+fn reason(error: &std::io::Error) -> String {
+    let mut inner: &dyn std::error::Error = error;
+    while let Some(source) = inner.source() {
+        inner = source;
+    }
+    match error.raw_os_error() {
+        Some(code) => std::io::Error::from_raw_os_error(code).to_string(),
+        None => inner.to_string(),
+    }
+}
+
+/// The temporary files being written now, for [`remove_temporary_files`].
+static PENDING: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+/// A temporary file in [`PENDING`] while it lives.
+struct Pending {
+    path: std::path::PathBuf,
+}
+
+impl Pending {
+    fn register(path: &Path) -> Pending {
+        let path = path.to_path_buf();
+        PENDING
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .push(path.clone());
+        Pending { path }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'static, Vec<std::path::PathBuf>> {
+        PENDING
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        let mut pending = PENDING
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(at) = pending.iter().position(|p| *p == self.path) {
+            pending.swap_remove(at);
+        }
+    }
+}
+
+/// Removes the temporary files of the saves running now ([`Map::save`](crate::Map::save),
+/// [`DatafileWriter::save`], ...), so that a program stopped by a signal leaves none behind.
+/// Call it from a signal handling thread (the `signal-hook` or `ctrlc` crates) before the
+/// process exits: a save it interrupts fails, as its temporary file is gone, and the file it
+/// was to replace stays as it was. A save renaming its finished file completes first.
+pub fn remove_temporary_files() {
+    let mut pending = PENDING
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    for path in pending.drain(..) {
+        let _ = std::fs::remove_file(path);
+    }
 }

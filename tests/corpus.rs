@@ -105,7 +105,7 @@ fn info_of_corpus_maps() {
             let Some(bytes) = corpus_map(map) else { return };
             let df = Datafile::parse(&bytes).unwrap();
             let snapshot = format!("info_corpus_{}", map.trim_end_matches(".map"));
-            insta::assert_snapshot!(snapshot, dump::info(&df));
+            insta::assert_snapshot!(snapshot, dump::to_string(|out| dump::info(&df, out)));
         }
     });
 }

@@ -90,9 +90,9 @@ fn per_tick_checksums_and_info_are_reviewed() {
     let Some(corpus) = corpus_dir() else { return };
     for (name, _) in DEMOS {
         let demo = Demo::open(demo_path(&corpus, name)).unwrap();
-        let info = dump::demo_info(&demo);
+        let info = dump::to_string(|out| dump::demo_info(&demo, out));
         assert!(!info.contains("error:"), "{info}");
-        let ticks = dump::demo_ticks(&demo);
+        let ticks = dump::to_string(|out| dump::demo_ticks(&demo, out));
         assert!(!ticks.contains("error:"), "{ticks}");
         insta_settings().bind(|| {
             insta::assert_snapshot!(format!("demo_info_{}", short(name)), info);
@@ -233,7 +233,7 @@ fn truncated_anywhere_never_panics() {
         };
         let frames = demo.replay().take_while(Result::is_ok).count();
         assert!(frames <= full_frames);
-        let _ = dump::demo_info(&demo);
+        let _ = dump::to_string(|out| dump::demo_info(&demo, out));
     }
 }
 
@@ -257,7 +257,7 @@ fn random_chunks_never_panic() {
                 break;
             }
         }
-        let _ = dump::demo_info(&demo);
+        let _ = dump::to_string(|out| dump::demo_info(&demo, out));
     });
 }
 
@@ -280,7 +280,7 @@ fn a_tick_keeps_its_message_chunks_undecoded() {
     let decoded = messages[0].message_bytes().unwrap();
     assert_eq!(decoded.len(), 4 * 65536);
     assert!(decoded.iter().all(|&byte| byte == 0));
-    assert!(dump::demo_ticks(&demo).ends_with("  8\n"));
+    assert!(dump::to_string(|out| dump::demo_ticks(&demo, out)).ends_with("  8\n"));
 }
 
 /// An empty delta (3 bytes in a file) leaves the snapshot it applies to shared, not rebuilt;
@@ -323,12 +323,12 @@ fn the_embedded_map_reads_under_the_callers_limits() {
     let tight = twcodec::Limits::default().with_max_layer_data(64 << 10);
     let error = demo.map_with(tight).unwrap_err();
     assert_eq!(error.kind(), twcodec::ErrorKind::LimitExceeded);
-    let info = dump::demo_info_with(&demo, tight);
+    let info = dump::to_string(|out| dump::demo_info_with(&demo, tight, out));
     let line = info
         .lines()
         .find(|line| line.starts_with("map content"))
         .unwrap();
     assert_eq!(line, format!("map content: unreadable: {error}"));
-    let info = dump::demo_info(&demo);
+    let info = dump::to_string(|out| dump::demo_info(&demo, out));
     assert!(!info.contains("unreadable"), "{info}");
 }

@@ -190,7 +190,10 @@ fn info_of_generated_fixtures() {
     settings.bind(|| {
         for (name, bytes) in fixtures {
             let df = Datafile::parse(&bytes).unwrap();
-            insta::assert_snapshot!(format!("info_{name}"), dump::info(&df));
+            insta::assert_snapshot!(
+                format!("info_{name}"),
+                dump::to_string(|out| dump::info(&df, out))
+            );
         }
     });
 }
@@ -199,13 +202,17 @@ fn info_of_generated_fixtures() {
 fn items_of_the_sample() {
     let df = Datafile::parse(&twcodec::sample::datafile()).unwrap();
     insta_settings().bind(|| {
-        insta::assert_snapshot!("items_sample", dump::items(&df, None));
+        insta::assert_snapshot!(
+            "items_sample",
+            dump::to_string(|out| dump::items(&df, None, out))
+        );
         insta::assert_snapshot!(
             "items_sample_automapper",
-            dump::items(
+            dump::to_string(|out| dump::items(
                 &df,
-                Some("mapitemtype-automapper-config@ddnet.tw".parse().unwrap())
-            )
+                Some("mapitemtype-automapper-config@ddnet.tw".parse().unwrap()),
+                out
+            ))
         );
     });
 }

@@ -67,7 +67,7 @@ fn layers_sharing_data_each_hold_their_tiles_within_the_limit() {
 #[test]
 fn the_preview_of_a_tall_game_layer_is_bounded() {
     let map = Map::parse(&tall_game_layer()).unwrap();
-    let text = dump::map_text(&map, DumpOptions { preview: true });
+    let text = dump::to_string(|out| dump::map_text(&map, DumpOptions { preview: true }, out));
     let preview: Vec<&str> = text
         .lines()
         .skip_while(|line| *line != "game layer preview:")
@@ -103,7 +103,10 @@ fn envelopes_sharing_points_cost_their_points_once() {
         "envelope #0 (type 3, id 0): has 3000 points of unknown curve types [99], drawn linear"
     );
     // The dump shows the points once: the others name the envelope they share them with.
-    let json: Value = serde_json::from_str(&dump::map_json(&map, DumpOptions::default())).unwrap();
+    let json: Value = serde_json::from_str(&dump::to_string(|out| {
+        dump::map_json(&map, DumpOptions::default(), out)
+    }))
+    .unwrap();
     let shown: Vec<&Value> = json["envelopes"]
         .as_array()
         .unwrap()
@@ -134,7 +137,10 @@ fn groups_sharing_layers_give_one_problem_each() {
     // Each layer belongs to the last group, as in DDNet, and is dumped once, under it.
     let last = map.group_refs().last().unwrap();
     assert!(map.layer_refs().all(|l| map.group_of(l) == Some(last)));
-    let json: Value = serde_json::from_str(&dump::map_json(&map, DumpOptions::default())).unwrap();
+    let json: Value = serde_json::from_str(&dump::to_string(|out| {
+        dump::map_json(&map, DumpOptions::default(), out)
+    }))
+    .unwrap();
     let dumped: usize = json["groups"]
         .as_array()
         .unwrap()
@@ -195,7 +201,7 @@ fn images_sharing_a_long_name_and_data_dump_it_once() {
     let name = writer.add_data([vec![b'n'; 1 << 20], vec![0]].concat()) as i32;
     copies(&mut writer, (2, 1), 1000, 100, |ints| ints[4] = name);
     let map = Map::parse(&writer.to_vec().unwrap()).unwrap();
-    let text = dump::map_json(&map, DumpOptions::default());
+    let text = dump::to_string(|out| dump::map_json(&map, DumpOptions::default(), out));
     assert!(text.len() < 2 << 20, "{} bytes", text.len());
     let json: Value = serde_json::from_str(&text).unwrap();
     let shown = json["images"][2]["name_text"].as_str().unwrap();

@@ -4,24 +4,34 @@
 mod common;
 
 use common::*;
-use twcodec::dump::{map_json, map_text, DumpOptions};
+use twcodec::dump::{self, DumpOptions};
 use twcodec::{Map, MapForm};
 
 const PREVIEW: DumpOptions = DumpOptions { preview: true };
+
+/// `twcodec dump` of a map.
+fn text(map: &Map, options: DumpOptions) -> String {
+    dump::to_string(|out| dump::map_text(map, options, out))
+}
+
+/// `twcodec dump --format json` of a map.
+fn json(map: &Map, options: DumpOptions) -> String {
+    dump::to_string(|out| dump::map_json(map, options, out))
+}
 
 #[test]
 fn the_sample_map_in_both_forms() {
     let mut map = twcodec::sample::map().unwrap();
     insta_settings().bind(|| {
-        insta::assert_snapshot!("dump_sample_ddnet", map_text(&map, PREVIEW));
-        insta::assert_snapshot!("dump_sample_json", map_json(&map, DumpOptions::default()));
+        insta::assert_snapshot!("dump_sample_ddnet", text(&map, PREVIEW));
+        insta::assert_snapshot!("dump_sample_json", json(&map, DumpOptions::default()));
     });
     map.convert(MapForm::Teeworlds07).unwrap();
     let seven = Map::parse(&map.to_bytes().unwrap()).unwrap();
     insta_settings().bind(|| {
         insta::assert_snapshot!(
             "dump_sample_teeworlds_07",
-            map_text(&seven, DumpOptions::default())
+            text(&seven, DumpOptions::default())
         );
     });
 }
@@ -42,7 +52,7 @@ fn small_corpus_maps() {
             };
             let map = Map::parse(&bytes).unwrap();
             let snapshot = format!("dump_corpus_{}", name.trim_end_matches(".map"));
-            insta::assert_snapshot!(snapshot, map_text(&map, PREVIEW));
+            insta::assert_snapshot!(snapshot, text(&map, PREVIEW));
         }
     });
 }
@@ -50,10 +60,25 @@ fn small_corpus_maps() {
 #[test]
 fn json_is_the_same_tree_as_text() {
     let map = twcodec::sample::map().unwrap();
-    let json: serde_json::Value = serde_json::from_str(&map_json(&map, PREVIEW)).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&json(&map, PREVIEW)).unwrap();
     assert_eq!(json["groups"][1]["layers"][0]["kind"], "game");
     assert_eq!(json["groups"][1]["layers"][0]["tiles"]["size"], "12x8");
     assert_eq!(json["envelopes"][2]["points"].as_array().unwrap().len(), 6);
     assert_eq!(json["info"]["author_text"], "twcodec");
     assert_eq!(json["game_layer_preview"].as_array().unwrap().len(), 8);
+}
+
+#[test]
+fn the_view_serializes_to_any_serde_format() {
+    // The JSON a caller makes of the view is the JSON the dump prints (pretty and compact are
+    // the same tree).
+    let map = twcodec::sample::map().unwrap();
+    let view = dump::MapView::new(&map, PREVIEW);
+    let value = serde_json::to_value(&view).unwrap();
+    let printed: serde_json::Value = serde_json::from_str(&json(&map, PREVIEW)).unwrap();
+    assert_eq!(value, printed);
+    assert_eq!(
+        value["info"]["settings_text"],
+        serde_json::json!(["sv_team 1", "tune_zone 1 gravity 0.3"])
+    );
 }

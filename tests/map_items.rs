@@ -247,7 +247,7 @@ fn generated_items_of_every_type_and_version() {
             }
             insta::assert_snapshot!(
                 format!("map_items_every_kind_{name}"),
-                dump::decoded_items(&df, None)
+                dump::to_string(|out| dump::decoded_items(&df, None, out))
             );
         }
     });

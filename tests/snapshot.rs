@@ -52,10 +52,10 @@ fn decoded_snapshot_and_delta() {
     let delta = SnapshotDelta::create(&old, &new).unwrap();
     let sizes = SizeTable::ddnet_06();
     let protocol = Some(Protocol::Ddnet06);
-    let mut text = dump::snapshot_text(&old, protocol);
-    text += &dump::snapshot_text(&new, Some(Protocol::Teeworlds07));
-    text += &dump::delta_text(&delta, &sizes, protocol);
-    text += &dump::snapshot_text(&old.apply(&delta).unwrap(), protocol);
+    let mut text = dump::to_string(|out| dump::snapshot_text(&old, protocol, out));
+    text += &dump::to_string(|out| dump::snapshot_text(&new, Some(Protocol::Teeworlds07), out));
+    text += &dump::to_string(|out| dump::delta_text(&delta, &sizes, protocol, out));
+    text += &dump::to_string(|out| dump::snapshot_text(&old.apply(&delta).unwrap(), protocol, out));
     insta_settings().bind(|| insta::assert_snapshot!("snapshot_decoded", text));
 }
 
@@ -66,7 +66,9 @@ fn decoded_sample_delta() {
         twcodec::sample::game_snapshot(1001),
     );
     let delta = SnapshotDelta::create(&old, &new).unwrap();
-    let text = dump::delta_text(&delta, &SizeTable::ddnet_06(), Some(Protocol::Ddnet06));
+    let text = dump::to_string(|out| {
+        dump::delta_text(&delta, &SizeTable::ddnet_06(), Some(Protocol::Ddnet06), out)
+    });
     insta_settings().bind(|| insta::assert_snapshot!("snapshot_sample_delta", text));
 }
 

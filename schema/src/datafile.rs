@@ -29,7 +29,7 @@ pub enum Magic {
     #[default]
     Data,
     /// `ATAD`: a bug made big-endian machines write the magic reversed. The payload is still
-    /// little-endian in every known file (NOTES.md).
+    /// little-endian in every known file (docs/format-notes.md, "Datafile container").
     Atad,
 }
 
@@ -131,7 +131,8 @@ impl VersionHeader {
 #[doc(alias = "CDatafileHeader")]
 pub struct Header {
     /// Bytes after `size` and `swaplen` to the end of the data: file size - 16. Old version-4
-    /// writers left out the data-size table, `4 * num_data` bytes (NOTES.md).
+    /// writers left out the data-size table, `4 * num_data` bytes (docs/format-notes.md,
+    /// "Datafile container").
     pub size: i32,
     /// Bytes of integers after `size` and `swaplen`, up to the data: `size - data_size`. Same
     /// old-writer variant as `size`.
@@ -178,7 +179,8 @@ impl ItemType {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ItemKey {
     // A little-endian u32 stores its low half first: the id, then the type.
-    /// The id, unique among the items of one type (UUID index items excepted, NOTES.md).
+    /// The id, unique among the items of one type (UUID index items excepted,
+    /// docs/format-notes.md, "UUID item types").
     pub id: u16,
     /// The item's type id.
     pub type_id: u16,
@@ -294,7 +296,8 @@ pub struct DatafileLayout<'a> {
     /// 3 or 4.
     pub version: Version,
     /// Compute `size` and `swaplen` the way old version-4 writers did, without the data-size
-    /// table (NOTES.md; libtw2's "V4Crude"). Only for reproducing such files.
+    /// table (docs/format-notes.md, "Datafile container"; libtw2's "V4Crude"). Only for
+    /// reproducing such files.
     #[bw(ignore)]
     pub old_size_fields: bool,
     /// `size`, then `swaplen`.

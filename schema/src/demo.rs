@@ -128,8 +128,8 @@ impl TimelineMarkers {
     }
 }
 
-/// DDNet's SHA-256 extension, version 6 (NOTES.md; DDNet `GetDemoInfo`): the extension UUID,
-/// then the map's SHA-256.
+/// DDNet's SHA-256 extension, version 6 (docs/format-notes.md, "Demos"; DDNet `GetDemoInfo`):
+/// the extension UUID, then the map's SHA-256.
 #[binrw]
 #[brw(
     big,

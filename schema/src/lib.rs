@@ -7,9 +7,9 @@
 //! | spec section | module |
 //! |---|---|
 //! | datafile.md: version header, header, item types, offsets, items, data | [`datafile`] |
-//! | NOTES.md: UUID item types, UUID index items | [`uuid`] |
+//! | docs/format-notes.md, "UUID item types": UUID item types, UUID index items | [`uuid`] |
 //! | map.md: every map item, tile and shared type | [`map`] and its modules |
-//! | NOTES.md, map.md: values packed big-endian into i32s | [`packing`] |
+//! | docs/format-notes.md, "UUID item types"; map.md: big-endian values in i32s | [`packing`] |
 //! | snapshot.md: snapshots, deltas, pre-agreed sizes | [`snapshot`] |
 //! | DDNet `demo.h`/`demo.cpp`: demo header, markers, SHA-256 extension, chunk headers | [`demo`] |
 //!

@@ -1,5 +1,5 @@
-//! Values packed as big-endian bytes into i32 arrays: UUIDs in UUID index items (NOTES.md) and
-//! I32Strings (map.md, "Terminology").
+//! Values packed as big-endian bytes into i32 arrays: UUIDs in UUID index items
+//! (docs/format-notes.md, "UUID item types") and I32Strings (map.md, "Terminology").
 
 /// The `N` ints whose big-endian bytes are `bytes`, in order; missing bytes count as 0 and
 /// bytes past `4 * N` are ignored.

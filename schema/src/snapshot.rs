@@ -1,4 +1,4 @@
-//! Snapshots and snapshot deltas (snapshot.md; NOTES.md, "Snapshots"; DDNet
+//! Snapshots and snapshot deltas (snapshot.md; docs/format-notes.md, "Snapshots"; DDNet
 //! `src/engine/shared/snapshot.cpp`), as int arrays: the unpacked form. On the network and in
 //! demos the ints are packed as variable-length ints, which `twcodec` handles.
 //!
@@ -155,8 +155,9 @@ fn negative(what: &'static str, value: Option<i32>) -> SchemaError {
     }
 }
 
-/// The pre-agreed item sizes of a protocol (snapshot.md, "Pre-agreed item sizes"; NOTES.md):
-/// for each type id below 64, its number of ints, or none when deltas carry the size.
+/// The pre-agreed item sizes of a protocol (snapshot.md, "Pre-agreed item sizes";
+/// docs/format-notes.md, "Snapshots"): for each type id below 64, its number of ints, or none
+/// when deltas carry the size.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SizeTable {
     sizes: [u16; SizeTable::TYPES],
@@ -180,7 +181,8 @@ impl SizeTable {
         ])
     }
 
-    /// Teeworlds 0.7: types 1 to 22 (`event_damage`, type 22, has 7 ints: NOTES.md).
+    /// Teeworlds 0.7: types 1 to 22 (`event_damage`, type 22, has 7 ints: docs/format-notes.md,
+    /// "Snapshots").
     pub const fn teeworlds_07() -> SizeTable {
         SizeTable::from_list(&[
             10, 6, 5, 3, 3, 3, 2, 4, 15, 22, 3, 4, 58, 5, 32, 2, 2, 2, 2, 3, 3, 7,
@@ -286,7 +288,7 @@ pub fn type_name_07(type_id: u16) -> Option<&'static str> {
 }
 
 /// Type id of the items that announce extended types (DDNet `NETOBJTYPE_EX`): the id of such
-/// an item is the extended type id, its 4 ints the UUID (NOTES.md).
+/// an item is the extended type id, its 4 ints the UUID (docs/format-notes.md, "Snapshots").
 #[doc(alias = "NETOBJTYPE_EX")]
 pub const EXTENDED_TYPE_ANNOUNCEMENT: u16 = 0;
 
@@ -477,7 +479,7 @@ mod tests {
         assert_eq!(ddnet.size_of(-1), None);
         let seven = SizeTable::teeworlds_07();
         assert_eq!(seven.size_of(13), Some(58)); // obj_de_client_info
-        assert_eq!(seven.size_of(22), Some(7)); // event_damage, NOTES.md
+        assert_eq!(seven.size_of(22), Some(7)); // event_damage, docs/format-notes.md, "Snapshots"
         assert_eq!(seven.size_of(23), None);
         let custom = SizeTable::custom(&[(40, 3)]).unwrap();
         assert_eq!(custom.size_of(40), Some(3));

@@ -1,5 +1,5 @@
-//! UUID item types (NOTES.md, "Errors in the documents"; DDNet `src/engine/shared/uuid_manager.cpp`
-//! and `CItemEx` in `src/engine/shared/datafile.cpp`).
+//! UUID item types (docs/format-notes.md, "UUID item types"; DDNet
+//! `src/engine/shared/uuid_manager.cpp` and `CItemEx` in `src/engine/shared/datafile.cpp`).
 //!
 //! Item types that DDNet added after 0.6 are named by a UUID instead of a number. In a datafile
 //! such a type gets an internal type id from [`OFFSET_UUID_TYPE`] up (writers hand them out from
@@ -31,7 +31,7 @@ pub fn uuid_from_name(name: &str) -> Uuid {
 }
 
 /// Names of the map item types DDNet registers (`src/game/mapitems_ex_types.h`) plus the group
-/// extension seen in real maps (NOTES.md).
+/// extension seen in real maps (docs/format-notes.md, "UUID item types").
 pub const KNOWN_ITEM_TYPE_NAMES: &[&str] = &[
     "mapitemtype-test@ddnet.tw",
     "mapitemtype-automapper-config@ddnet.tw",
@@ -47,8 +47,8 @@ pub fn known_item_type_name(uuid: Uuid) -> Option<&'static str> {
         .find(|name| uuid_from_name(name) == uuid)
 }
 
-/// A UUID index item (NOTES.md; DDNet `CItemEx`): type [`UUID_INDEX_TYPE`], id = the internal
-/// type id it names, 4 ints = the UUID.
+/// A UUID index item (docs/format-notes.md, "UUID item types"; DDNet `CItemEx`): type
+/// [`UUID_INDEX_TYPE`], id = the internal type id it names, 4 ints = the UUID.
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -65,7 +65,7 @@ pub struct UuidIndexItem {
 }
 
 /// The UUID stored in the 4 ints of a UUID index item: byte `4*i+k` of the UUID is byte `k` of
-/// int `i` read big-endian (NOTES.md).
+/// int `i` read big-endian (docs/format-notes.md, "UUID item types").
 pub fn uuid_from_ints(ints: [i32; 4]) -> Uuid {
     let mut bytes = [0u8; 16];
     for (slot, byte) in bytes.iter_mut().zip(be_bytes_of_ints(&ints)) {
@@ -85,7 +85,8 @@ mod tests {
 
     #[test]
     fn names_give_the_uuids_found_in_real_maps() {
-        // NOTES.md: the automapper UUID as found in every real map that has one.
+        // docs/format-notes.md, "UUID item types": the automapper UUID as found in every real
+        // map that has one.
         assert_eq!(
             uuid_from_name("mapitemtype-automapper-config@ddnet.tw").to_string(),
             "3e1b2716-178c-3978-9bd9-b11ae0410dd8"

@@ -1,8 +1,12 @@
 //! `twcodec`: a thin command-line shell over the library's readers, writers and dumps.
 //!
-//! Exit codes: 0 success, 1 the input is invalid or unreadable (one message on stderr naming
-//! the problem and the file), 2 usage error.
+//! Exit codes: 0 success, 1 the input is invalid or unreadable, or an output cannot be written
+//! (one message on stderr naming the problem and the file), 2 usage error. A closed pipe on
+//! standard output ends the program quietly with 0, as Unix tools do.
+//!
+//! Every command that writes a file takes `-` for standard output.
 
+use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -65,11 +69,13 @@ enum Command {
     Resave {
         /// The datafile to read.
         input: PathBuf,
-        /// Where to write it (atomically: a temporary file, then a rename).
+        /// Where to write it: a new or regular file is replaced atomically (a temporary file,
+        /// then a rename; a replaced file keeps its mode), a device or FIFO is written in
+        /// place, `-` is standard output.
         output: PathBuf,
-        /// Datafile version to write (default: the input's).
-        #[arg(long, value_parser = parse_version)]
-        version: Option<Version>,
+        /// Datafile (container) version to write, 3 or 4 (default: the input's).
+        #[arg(long, value_name = "3|4", value_parser = parse_version)]
+        datafile_version: Option<Version>,
         /// Compress every data item again instead of keeping the stored bytes.
         #[arg(long)]
         recompress: bool,
@@ -80,6 +86,12 @@ enum Command {
         /// Convert the map to this game's form (through the map graph).
         #[arg(long, value_enum)]
         to: Option<Target>,
+    },
+    /// Write the built-in sample map (a tiny DDNet map twcodec makes itself) to a file, to
+    /// try the other commands on.
+    Sample {
+        /// Where to write it (`-`: standard output).
+        output: PathBuf,
     },
     /// Demos: header, embedded map, chunks, and the snapshot at every tick.
     Demo {
@@ -111,7 +123,7 @@ enum DemoCommand {
     Map {
         /// The demo.
         file: PathBuf,
-        /// Where to write the map.
+        /// Where to write the map (`-`: standard output).
         output: PathBuf,
     },
 }
@@ -145,7 +157,8 @@ enum SnapCommand {
         /// The protocol, as for `decode`.
         #[arg(long, value_enum, default_value_t = Sizes::Ddnet06)]
         sizes: Sizes,
-        /// Also write the resulting snapshot to this file.
+        /// Also write the resulting snapshot to this file (`-`: standard output, instead of
+        /// the text).
         #[arg(long, value_name = "FILE")]
         output: Option<PathBuf>,
     },
@@ -213,25 +226,91 @@ fn parse_version(text: &str) -> Result<Version, String> {
         .ok_or_else(|| format!("`{text}` is not a datafile version (3 or 4)"))
 }
 
+/// Why a command stopped.
+enum Failure {
+    /// The input is invalid or unreadable, or an output file cannot be written.
+    Input(Error),
+    /// Standard output failed.
+    Output(io::Error),
+    /// The command cannot do what it was asked (exit 2, as for a usage error).
+    Usage(String),
+}
+
+impl From<Error> for Failure {
+    fn from(error: Error) -> Failure {
+        Failure::Input(error)
+    }
+}
+
+impl From<io::Error> for Failure {
+    fn from(error: io::Error) -> Failure {
+        Failure::Output(error)
+    }
+}
+
+type Out<'a> = &'a mut dyn Write;
+
+/// A line on standard error; a failing standard error is ignored (there is nowhere left to
+/// say it).
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(io::stderr(), $($arg)*);
+    }};
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match run(cli.command) {
+    remove_temporary_files_on_signals();
+    let mut out = BufWriter::new(io::stdout().lock());
+    let result = run(cli.command, &mut out).and_then(|code| {
+        out.flush()?;
+        Ok(code)
+    });
+    match result {
         Ok(code) => code,
-        Err(error) => {
-            eprintln!("twcodec: {error}");
+        Err(Failure::Input(error)) => {
+            // What was printed before the error still goes out, ahead of it.
+            let _ = out.flush();
+            note!("twcodec: {error}");
             ExitCode::from(1)
+        }
+        Err(Failure::Output(error)) if error.kind() == io::ErrorKind::BrokenPipe => {
+            ExitCode::SUCCESS
+        }
+        Err(Failure::Output(error)) => {
+            note!("twcodec: writing standard output: {error}");
+            ExitCode::from(1)
+        }
+        Err(Failure::Usage(message)) => {
+            note!("twcodec: {message}");
+            ExitCode::from(2)
         }
     }
 }
 
-fn run(command: Option<Command>) -> Result<ExitCode, Error> {
+/// On SIGINT, SIGTERM and SIGHUP, removes the temporary files of a save in progress, then
+/// ends the process as the signal would have.
+fn remove_temporary_files_on_signals() {
+    #[cfg(unix)]
+    {
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+            return;
+        };
+        std::thread::spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                twcodec::write::remove_temporary_files();
+                let _ = signal_hook::low_level::emulate_default_handler(signal);
+                std::process::exit(128 + signal);
+            }
+        });
+    }
+}
+
+fn run(command: Option<Command>, out: Out<'_>) -> Result<ExitCode, Failure> {
     match command {
-        None => {
-            let sample = Datafile::from_bytes(twcodec::sample::datafile())?;
-            println!("built-in sample datafile (generated by twcodec)");
-            print!("{}", dump::info(&sample));
-        }
-        Some(Command::Info { file }) => print!("{}", dump::info(&open(&file)?)),
+        None => intro(out)?,
+        Some(Command::Info { file }) => dump::info(&open(&file)?, out)?,
         Some(Command::Items {
             file,
             type_filter,
@@ -239,9 +318,9 @@ fn run(command: Option<Command>) -> Result<ExitCode, Error> {
         }) => {
             let datafile = open(&file)?;
             if decode {
-                print!("{}", dump::decoded_items(&datafile, type_filter));
+                dump::decoded_items(&datafile, type_filter, out)?;
             } else {
-                print!("{}", dump::items(&datafile, type_filter));
+                dump::items(&datafile, type_filter, out)?;
             }
         }
         Some(Command::Dump {
@@ -252,22 +331,22 @@ fn run(command: Option<Command>) -> Result<ExitCode, Error> {
             let map = Map::load(&file)?;
             let options = DumpOptions { preview: tiles };
             match format {
-                Format::Text => print!("{}", dump::map_text(&map, options)),
-                Format::Json => println!("{}", dump::map_json(&map, options)),
+                Format::Text => dump::map_text(&map, options, out)?,
+                Format::Json => dump::map_json(&map, options, out)?,
             }
         }
-        Some(Command::Check { file, strict }) => return check(&file, strict),
+        Some(Command::Check { file, strict }) => return check(&file, strict, out),
         Some(Command::Resave {
             input,
             output,
-            version,
+            datafile_version,
             recompress,
             level,
             to,
         }) => {
             let datafile = open(&input)?;
             for warning in datafile.warnings() {
-                eprintln!("twcodec: warning: {}: {warning}", input.display());
+                note!("twcodec: warning: {}: {warning}", input.display());
             }
             let writer = match to {
                 None => DatafileWriter::from_datafile(&datafile),
@@ -282,52 +361,119 @@ fn run(command: Option<Command>) -> Result<ExitCode, Error> {
                 }
             };
             let mut writer = writer.recompress(recompress).compression_level(level);
-            if let Some(version) = version {
+            if let Some(version) = datafile_version {
                 writer = writer.version(version);
             }
-            writer.save(&output)?;
-            println!("wrote {}", output.display());
+            if is_stdout(&output) {
+                refuse_terminal("a map")?;
+                writer.write(&mut *out)?;
+            } else {
+                writer.save(&output)?;
+                writeln!(out, "wrote {}", output.display())?;
+            }
         }
-        Some(Command::Snap { command }) => snap(command)?,
-        Some(Command::Demo { command }) => return demo(command),
+        Some(Command::Sample { output }) => {
+            let bytes = twcodec::sample::datafile();
+            if is_stdout(&output) {
+                refuse_terminal("a map")?;
+                out.write_all(&bytes)?;
+            } else {
+                twcodec::write::save(&output, &bytes)?;
+                writeln!(out, "wrote {} ({} bytes)", output.display(), bytes.len())?;
+            }
+        }
+        Some(Command::Snap { command }) => snap(command, out)?,
+        Some(Command::Demo { command }) => return demo(command, out),
     }
     Ok(ExitCode::SUCCESS)
 }
 
+/// What `twcodec` alone prints: what the tool is, a look at the built-in sample, and the
+/// commands to try next.
+fn intro(out: Out<'_>) -> Result<(), Failure> {
+    let bytes = twcodec::sample::datafile();
+    let map = Map::parse(&bytes)?;
+    let game = map
+        .game_layer()
+        .and_then(|(_, tiles)| tiles.grid())
+        .map_or(String::new(), |grid| {
+            format!(" (the game layer {}x{} tiles)", grid.width(), grid.height())
+        });
+    writeln!(
+        out,
+        "twcodec reads, writes and explains the files of Teeworlds and DDNet: maps, snapshots and
+demos. Without a command it shows its built-in sample, a tiny DDNet map it makes itself
+({} bytes): {} groups, {} layers{game}, {} images, {} envelopes, {} sound.
+
+Next, on a map of yours (the game keeps them in its maps/ folder) or on the sample, which
+`twcodec sample sample.map` writes:
+  twcodec info MAP.map          what the file holds: item types, counts, data sizes, warnings
+  twcodec dump MAP.map          every item resolved, groups holding their layers (--format json)
+  twcodec check MAP.map         broken references and other problems (--strict fails on errors)
+  twcodec resave MAP.map OUT.map --to 0.7
+                                convert it for Teeworlds 0.7 (or --to ddnet)
+  twcodec demo info FILE.demo   a demo's header, embedded map and ticks
+  twcodec help                  every command and option",
+        bytes.len(),
+        map.groups().len(),
+        map.layers().len(),
+        map.images().len(),
+        map.envelopes().len(),
+        map.sounds().len(),
+    )?;
+    Ok(())
+}
+
+/// `-` names standard output.
+fn is_stdout(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// Binary data is not written to a terminal (gzip's rule): a user asking for it meant a pipe.
+fn refuse_terminal(what: &str) -> Result<(), Failure> {
+    if io::stdout().is_terminal() {
+        return Err(Failure::Usage(format!(
+            "not writing {what} to a terminal: redirect standard output to a file or a pipe"
+        )));
+    }
+    Ok(())
+}
+
 /// `demo info`, `demo ticks` and `demo map`; exit 1 when the chunks do not replay.
-fn demo(command: DemoCommand) -> Result<ExitCode, Error> {
+fn demo(command: DemoCommand, out: Out<'_>) -> Result<ExitCode, Failure> {
     match command {
         DemoCommand::Info { file } => {
-            let text = dump::demo_info(&Demo::open(&file)?);
-            print!("{text}");
-            if text.contains("\nerror: ") {
+            if dump::demo_info(&Demo::open(&file)?, out)?.is_some() {
                 return Ok(ExitCode::from(1));
             }
         }
         DemoCommand::Ticks { file } => {
             let demo = Demo::open(&file)?;
-            // The replay again, to fail with its error after printing what did replay.
-            let text = dump::demo_ticks(&demo);
-            print!("{text}");
-            if let Some(Err(error)) = demo.replay().find(Result::is_err) {
-                return Err(error.with_path(&file));
+            if let Some(error) = dump::demo_ticks(&demo, out)? {
+                return Err(error.with_path(&file).into());
             }
         }
         DemoCommand::Map { file, output } => {
             let demo = Demo::open(&file)?;
-            demo.save_map(&output)?;
-            println!(
-                "wrote {} ({} bytes)",
-                output.display(),
-                demo.header().map_size
-            );
+            if is_stdout(&output) {
+                refuse_terminal("a map")?;
+                out.write_all(&demo.map_bytes())?;
+            } else {
+                demo.save_map(&output)?;
+                writeln!(
+                    out,
+                    "wrote {} ({} bytes)",
+                    output.display(),
+                    demo.header().map_size
+                )?;
+            }
         }
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// `snap decode` and `snap apply`.
-fn snap(command: SnapCommand) -> Result<(), Error> {
+fn snap(command: SnapCommand, out: Out<'_>) -> Result<(), Failure> {
     let form = |packed| if packed { Form::Packed } else { Form::Ints };
     match command {
         SnapCommand::Decode {
@@ -343,10 +489,8 @@ fn snap(command: SnapCommand) -> Result<(), Error> {
                 None => snap::load(&file, form, &table)?,
             };
             match decoded {
-                Decoded::Snapshot(snapshot) => {
-                    print!("{}", dump::snapshot_text(&snapshot, protocol))
-                }
-                Decoded::Delta(delta) => print!("{}", dump::delta_text(&delta, &table, protocol)),
+                Decoded::Snapshot(snapshot) => dump::snapshot_text(&snapshot, protocol, out)?,
+                Decoded::Delta(delta) => dump::delta_text(&delta, &table, protocol, out)?,
             }
         }
         SnapCommand::Apply {
@@ -360,28 +504,37 @@ fn snap(command: SnapCommand) -> Result<(), Error> {
             let old = Snapshot::load(&snapshot, form)?;
             let delta_data = SnapshotDelta::load(&delta, form, &table)?;
             let new = old.apply(&delta_data).map_err(|e| e.with_path(&delta))?;
-            print!("{}", dump::snapshot_text(&new, sizes.protocol()));
-            if let Some(output) = output {
-                new.save(&output, form)?;
-                println!("wrote {}", output.display());
+            match output {
+                Some(output) if is_stdout(&output) => {
+                    refuse_terminal("a snapshot")?;
+                    out.write_all(&new.to_bytes(form))?;
+                }
+                Some(output) => {
+                    dump::snapshot_text(&new, sizes.protocol(), out)?;
+                    new.save(&output, form)?;
+                    writeln!(out, "wrote {}", output.display())?;
+                }
+                None => dump::snapshot_text(&new, sizes.protocol(), out)?,
             }
         }
     }
     Ok(())
 }
 
-/// `check`: every problem on a line; errors only count in strict mode.
-fn check(file: &Path, strict: bool) -> Result<ExitCode, Error> {
+/// `check`: everything the reader and the resolver found, a line each; errors only count in
+/// strict mode.
+fn check(file: &Path, strict: bool, out: Out<'_>) -> Result<ExitCode, Failure> {
     let map = Map::load_with(file, LoadMode::Lenient)?;
     let mut errors = 0;
     for problem in map.problems() {
         let is_error = strict && problem.severity == Severity::Error;
         errors += usize::from(is_error);
         let label = if is_error { "error" } else { "warning" };
-        println!("{label}: {problem}");
+        writeln!(out, "{label}: {problem}")?;
     }
     let warnings = map.problems().len() - errors;
-    println!(
+    writeln!(
+        out,
         "{}: {errors} errors, {warnings} warnings{}",
         file.display(),
         if strict {
@@ -389,7 +542,7 @@ fn check(file: &Path, strict: bool) -> Result<ExitCode, Error> {
         } else {
             " (lenient: use --strict to fail on errors)"
         }
-    );
+    )?;
     Ok(if errors > 0 {
         ExitCode::from(1)
     } else {

@@ -32,11 +32,12 @@ use twcodec_schema::map::image::{ImageFormat, ImageItem};
 use twcodec_schema::map::info::{InfoItem, VersionItem};
 use twcodec_schema::map::quad::Quad;
 use twcodec_schema::map::sound::{SoundItem, SoundSource};
-use twcodec_schema::map::{cstring, settings};
+use twcodec_schema::map::{cstring, settings, settings_count};
 use twcodec_schema::uuid::{Uuid, UuidIndexItem};
 
 use crate::datafile::Datafile;
 use crate::error::{Error, ErrorKind};
+use crate::limits::Limits;
 
 pub(crate) use claims::Claims;
 pub use layer::{Grid, Layer, LayerContent, QuadsLayer, SoundsLayer, TileLayout, TilesLayer};
@@ -402,6 +403,14 @@ impl Map {
         &self.others
     }
 
+    /// The limits the map was read under (its datafile's), or the defaults for a map that
+    /// was not read from a file.
+    pub fn limits(&self) -> Limits {
+        self.source
+            .as_ref()
+            .map_or(Limits::DEFAULT, Datafile::limits)
+    }
+
     /// References to every item of an arena.
     fn refs<T>(len: usize) -> impl DoubleEndedIterator<Item = ItemRef<T>> {
         (0..len).map(ItemRef::new)
@@ -580,20 +589,74 @@ impl Info {
         map.text(map.data_ref(self.item.license))
     }
 
-    /// DDNet's server settings (commands run when the map loads).
-    pub fn settings(&self, map: &Map) -> Vec<String> {
-        let Some(data) = self
-            .item
-            .settings
-            .and_then(|raw| map.data_ref(raw).get())
-            .and_then(|r| map.data(r).ok())
-        else {
-            return Vec::new();
+    /// DDNet's server settings (commands run when the map loads), read from their data item
+    /// now. An error when the data item does not load, or when the list holds more strings or
+    /// bytes than the map's [`Limits`](crate::Limits) allow
+    /// ([`max_strings`](crate::Limits::max_strings),
+    /// [`max_string_bytes`](crate::Limits::max_string_bytes)); no settings is an empty list.
+    pub fn settings<'m>(&self, map: &'m Map) -> Result<Settings<'m>, Error> {
+        let Some(data) = self.item.settings.and_then(|raw| map.data_ref(raw).get()) else {
+            return Ok(Settings::default());
         };
-        settings(&data)
-            .into_iter()
-            .map(|s| String::from_utf8_lossy(s).into_owned())
-            .collect()
+        let limits = map.limits();
+        let too_many = |what: String, limit: &str| {
+            Error::limit(format!(
+                "the settings {what}, more than the limit of {limit}"
+            ))
+        };
+        if let Some(size) = map.data_size(data) {
+            if size > limits.max_string_bytes() {
+                return Err(too_many(
+                    format!("take {size} bytes"),
+                    &format!("{} (Limits::max_string_bytes)", limits.max_string_bytes()),
+                ));
+            }
+        }
+        let data = map.data(data)?;
+        let len = settings_count(&data);
+        if len > limits.max_strings() {
+            return Err(too_many(
+                format!("hold {len} strings"),
+                &format!("{} (Limits::max_strings)", limits.max_strings()),
+            ));
+        }
+        Ok(Settings { data, len })
+    }
+}
+
+/// DDNet's server settings of a map ([`Info::settings`]): NUL-separated commands, kept as the
+/// bytes of their data item and split as they are read, so that a list costs its bytes and
+/// nothing per string.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Settings<'m> {
+    data: Cow<'m, [u8]>,
+    len: usize,
+}
+
+impl Settings<'_> {
+    /// How many settings there are.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Each setting's bytes, in order.
+    pub fn iter(&self) -> impl Iterator<Item = &[u8]> + Clone {
+        settings(&self.data)
+    }
+
+    /// Each setting as text, invalid UTF-8 replaced.
+    pub fn strings(&self) -> impl Iterator<Item = Cow<'_, str>> + Clone {
+        self.iter().map(String::from_utf8_lossy)
+    }
+
+    /// The settings as owned strings.
+    pub fn to_vec(&self) -> Vec<String> {
+        self.strings().map(Cow::into_owned).collect()
     }
 }
 
@@ -627,7 +690,8 @@ impl Image {
     }
 
     /// Bytes per pixel of embedded data of `len` bytes: the format of a version-2 image, else 4,
-    /// or 3 when the data holds exactly RGB pixels (a real version-1 map does; NOTES.md).
+    /// or 3 when the data holds exactly RGB pixels (a real version-1 map does;
+    /// docs/format-notes.md, "Images").
     pub fn bytes_per_pixel(&self, len: usize) -> Option<usize> {
         let pixels =
             (self.item.width.max(0) as usize).checked_mul(self.item.height.max(0) as usize)?;

@@ -1,5 +1,5 @@
-//! Snapshots and snapshot deltas: read, write, apply, create, checksum (snapshot.md; NOTES.md,
-//! "Snapshots"; DDNet `src/engine/shared/snapshot.cpp`).
+//! Snapshots and snapshot deltas: read, write, apply, create, checksum (snapshot.md;
+//! docs/format-notes.md, "Snapshots"; DDNet `src/engine/shared/snapshot.cpp`).
 //!
 //! ```
 //! use twcodec::snap::{SizeTable, Snapshot, SnapshotBuilder, SnapshotDelta};

@@ -1,5 +1,5 @@
-//! The variable-length int packing of the network and of demos (NOTES.md; DDNet
-//! `src/engine/shared/compression.cpp`, `CVariableInt`).
+//! The variable-length int packing of the network and of demos (docs/format-notes.md,
+//! "Packed ints"; DDNet `src/engine/shared/compression.cpp`, `CVariableInt`).
 //!
 //! The first byte holds a continuation bit (0x80), a sign bit (0x40) and 6 bits of the value;
 //! each further byte a continuation bit and 7 bits; a fifth byte holds the last 4 bits. A

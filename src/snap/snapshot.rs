@@ -341,9 +341,9 @@ impl Snapshot {
         self.get(SnapKey::new(type_id, id))
     }
 
-    /// The checksum: the wrapping sum of every item's data, keys left out (NOTES.md; DDNet
-    /// `CSnapshot::Crc`). The network sends it as a signed int. Summed once, on the first
-    /// call; later calls, on this snapshot or on its clones, take no time.
+    /// The checksum: the wrapping sum of every item's data, keys left out (docs/format-notes.md,
+    /// "Snapshots"; DDNet `CSnapshot::Crc`). The network sends it as a signed int. Summed once,
+    /// on the first call; later calls, on this snapshot or on its clones, take no time.
     pub fn checksum(&self) -> i32 {
         *self.checksum.get_or_init(|| {
             self.data

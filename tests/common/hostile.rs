@@ -196,3 +196,11 @@ pub fn demo(
     }
     out.into_inner()
 }
+
+/// The sample with its settings in a data item of `len` zero bytes: `len` empty settings.
+pub fn settings_of_zeros(len: usize) -> Vec<u8> {
+    let mut writer = sample_writer();
+    let index = writer.add_data(vec![0; len]) as i32;
+    item(&mut writer, 1, 0)[5] = index;
+    writer.to_vec().unwrap()
+}

@@ -46,7 +46,8 @@ pub struct Color {
 /// big-endian bytes of the ints, each byte plus 128 (wrapping), the last byte 0. Holds at most
 /// `4 * N - 1` bytes. The ints are kept as read, so writing is lossless whatever they hold.
 ///
-/// An all-zero array, which some writers leave, reads as the empty string (NOTES.md).
+/// An all-zero array, which some writers leave, reads as the empty string
+/// (docs/format-notes.md, "Strings (I32String)").
 #[binrw]
 #[brw(little)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -145,13 +146,21 @@ pub fn cstring_data(text: &[u8]) -> Vec<u8> {
 }
 
 /// The server settings of a DDNet info item (map.md, "Info"): CStrings one after another, each
-/// ended by a NUL. Text after the last NUL counts as one more setting.
-pub fn settings(data: &[u8]) -> Vec<&[u8]> {
-    let mut parts: Vec<&[u8]> = data.split(|&b| b == 0).collect();
-    if data.last() == Some(&0) || data.is_empty() {
-        parts.pop();
+/// ended by a NUL. Text after the last NUL counts as one more setting. Nothing is allocated:
+/// each setting is a slice of `data`.
+pub fn settings(data: &[u8]) -> impl Iterator<Item = &[u8]> + Clone {
+    let list = data.strip_suffix(&[0]).unwrap_or(data);
+    list.split(|&b| b == 0)
+        .take(if data.is_empty() { 0 } else { usize::MAX })
+}
+
+/// How many settings [`settings`] finds in `data`, without slicing them.
+pub fn settings_count(data: &[u8]) -> usize {
+    if data.is_empty() {
+        return 0;
     }
-    parts
+    let list = data.strip_suffix(&[0]).unwrap_or(data);
+    list.iter().filter(|&&b| b == 0).count() + 1
 }
 
 /// The settings data item for `settings`; the inverse of [`settings`] for data ending in NUL.
@@ -201,9 +210,15 @@ pub(crate) fn cast_rest<T: Pod, R: Read + Seek>(
     let size = std::mem::size_of::<T>() as u64;
     let whole = (end - start) / size * size;
     reader.seek(SeekFrom::Start(start))?;
-    let mut bytes = Vec::new();
-    reader.take(whole).read_to_end(&mut bytes)?;
-    Ok(cast_ints(&bytes))
+    // Read straight into the values: a fresh Vec<T> is aligned for T.
+    let mut values = vec![T::zeroed(); (whole / size) as usize];
+    reader.read_exact(bytemuck::cast_slice_mut::<T, u8>(&mut values))?;
+    if cfg!(target_endian = "big") {
+        for int in bytemuck::cast_slice_mut::<T, i32>(&mut values) {
+            *int = i32::from_le(*int);
+        }
+    }
+    Ok(values)
 }
 
 /// Writes an array of `T` written by [`cast_rest`].
@@ -243,7 +258,12 @@ pub fn decode_ints<T>(ints: &[i32], args: T::Args<'_>) -> BinResult<T>
 where
     T: BinRead,
 {
-    let bytes: Vec<u8> = ints.iter().flat_map(|i| i.to_le_bytes()).collect();
+    // The ints' own bytes where they are little-endian already: no copy of a big item.
+    let bytes: std::borrow::Cow<'_, [u8]> = if cfg!(target_endian = "little") {
+        std::borrow::Cow::Borrowed(bytemuck::cast_slice(ints))
+    } else {
+        ints.iter().flat_map(|i| i.to_le_bytes()).collect()
+    };
     T::read_options(&mut binrw::io::Cursor::new(bytes), Endian::Little, args)
 }
 
@@ -385,11 +405,21 @@ mod tests {
         assert_eq!(cstring(b"no terminator"), b"no terminator");
         assert_eq!(cstring_data(b"sun"), b"sun\0");
         let data = b"sv_team 1\0\0sv_deepfly 0\0";
-        let parts = settings(data);
+        let parts: Vec<&[u8]> = settings(data).collect();
+        assert_eq!(settings_count(data), parts.len());
         assert_eq!(parts, [&b"sv_team 1"[..], b"", b"sv_deepfly 0"]);
         assert_eq!(settings_data(&parts), data);
-        assert!(settings(b"").is_empty());
-        assert_eq!(settings(b"unterminated"), [&b"unterminated"[..]]);
+        assert_eq!(settings(b"").count(), 0);
+        assert_eq!(settings_count(b""), 0);
+        // A lone NUL is one empty setting; text after the last NUL is one more.
+        assert_eq!(settings(b"\0").collect::<Vec<_>>(), [b""]);
+        assert_eq!(settings_count(b"\0\0"), 2);
+        assert_eq!(settings(b"a\0b").collect::<Vec<_>>(), [b"a", b"b"]);
+        assert_eq!(settings_count(b"a\0b"), 2);
+        assert_eq!(
+            settings(b"unterminated").collect::<Vec<_>>(),
+            [&b"unterminated"[..]]
+        );
     }
 
     #[test]

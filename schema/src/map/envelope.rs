@@ -1,4 +1,5 @@
-//! Envelopes and their points (map.md, "Envelopes" and "Envelope Points"; NOTES.md).
+//! Envelopes and their points (map.md, "Envelopes" and "Envelope Points"; docs/format-notes.md,
+//! "Envelopes").
 //!
 //! One envelope points item holds the points of every envelope. Its points have 6 ints, or 22
 //! when any envelope has version 3 (Teeworlds 0.7 bezier curves). DDNet keeps 6-int points and
@@ -234,6 +235,9 @@ pub struct EnvPoint22 {
 #[brw(little)]
 #[br(import { bezier: bool })]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+// Serialized as its fields alone (the points say which form they have), which also lets a
+// decoded item stream: serde buffers the whole of an enum inside an internally tagged one.
+#[serde(untagged)]
 pub enum EnvPointsItem {
     /// 6 ints per point.
     #[br(pre_assert(!bezier, SchemaError::OtherLayout))]
@@ -284,9 +288,9 @@ impl EnvPointsItem {
     }
 }
 
-/// DDNet's bezier tangents (UUID item `mapitemtype-envpoints-bezier@ddnet.tw`, NOTES.md): 16 ints
-/// per point of the envelope points item, in the same order. DDNet uses it only when it has as
-/// many points as the envelope points item.
+/// DDNet's bezier tangents (UUID item `mapitemtype-envpoints-bezier@ddnet.tw`,
+/// docs/format-notes.md, "Envelopes"): 16 ints per point of the envelope points item, in the
+/// same order. DDNet uses it only when it has as many points as the envelope points item.
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

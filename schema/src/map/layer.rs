@@ -1,5 +1,6 @@
-//! Layers (map.md, "Layers"; NOTES.md): the header every layer starts with, then a body by
-//! layer type: tilemap, quads, sounds, deprecated sounds, or unknown (kept as ints).
+//! Layers (map.md, "Layers"; docs/format-notes.md, "Layers and groups"): the header every layer
+//! starts with, then a body by layer type: tilemap, quads, sounds, deprecated sounds, or unknown
+//! (kept as ints).
 
 use binrw::binrw;
 use binrw::helpers::until_eof;
@@ -28,7 +29,7 @@ pub struct LayerItem {
 #[doc(alias = "CMapItemLayer")]
 pub struct LayerHeader {
     /// Uninitialised in old maps, 0 in new ones: read as stored, written back unchanged, never
-    /// interpreted (NOTES.md).
+    /// interpreted (docs/format-notes.md, "Layers and groups").
     pub version: i32,
     /// 2 tilemap, 3 quads, 9 deprecated sounds, 10 sounds (see [`LayerKind`]).
     pub kind: i32,

@@ -1,5 +1,6 @@
-//! Map items (map.md; NOTES.md). Each item type is a binrw struct read from and written to the
-//! item's ints ([`decode_ints`], [`encode_ints`]); [`MapItem`] picks the struct for an item.
+//! Map items (map.md; docs/format-notes.md, "Layers and groups" to "Strings (I32String)"). Each
+//! item type is a binrw struct read from and written to the item's ints ([`decode_ints`],
+//! [`encode_ints`]); [`MapItem`] picks the struct for an item.
 //!
 //! Every item keeps what it does not understand: an extension a version appended is read when the
 //! version defines it and the item holds it (else `None`, its ints left for the tail), and ints
@@ -37,7 +38,7 @@ use serde::Serialize;
 
 pub use common::{
     cast_ints, cstring, cstring_data, decode_ints, encode_ints, ints_as_le_bytes, settings,
-    settings_data, Color, I32String, Point,
+    settings_count, settings_data, Color, I32String, Point,
 };
 
 use crate::uuid::{uuid_from_name, Uuid, UuidIndexItem, UUID_INDEX_TYPE};
@@ -51,7 +52,7 @@ use legacy::{LegacyCollision, LegacyEntity, LegacyImage, LegacyTheme, LegacyTile
 use sound::SoundItem;
 
 /// The kinds of map item: the numbered types of map.md's "Item Type Overview" and DDNet's UUID
-/// item types (NOTES.md).
+/// item types (docs/format-notes.md, "UUID item types").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[non_exhaustive]
 pub enum MapItemKind {
@@ -343,7 +344,7 @@ mod tests {
         assert_eq!(MapItemKind::of_legacy(2), MapItemKind::LegacyEntity);
         assert_eq!(MapItemKind::of_legacy(0x8002), MapItemKind::LegacyTilemap);
         assert_eq!(MapItemKind::of_legacy(0), MapItemKind::Unknown);
-        // NOTES.md: the UUIDs found in real maps.
+        // docs/format-notes.md, "UUID item types": the UUIDs found in real maps.
         assert_eq!(
             MapItemKind::Automapper.uuid().unwrap().to_string(),
             "3e1b2716-178c-3978-9bd9-b11ae0410dd8"

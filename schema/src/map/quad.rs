@@ -1,5 +1,5 @@
-//! Quads (map.md, "Layers": Quads layer; NOTES.md). A quads layer's data item is an array of
-//! 152-byte quads, decoded by casting the bytes ([`super::cast_ints`]).
+//! Quads (map.md, "Layers": Quads layer; docs/format-notes.md, "Quads"). A quads layer's data
+//! item is an array of 152-byte quads, decoded by casting the bytes ([`super::cast_ints`]).
 
 use binrw::binrw;
 use bytemuck::{Pod, Zeroable};
@@ -14,8 +14,9 @@ use super::common::{Color, Point};
 #[repr(C)]
 #[doc(alias = "CQuad")]
 pub struct Quad {
-    /// The corners (top-left, top-right, bottom-left, bottom-right), then the pivot (NOTES.md;
-    /// an old map.md put the pivot first); 22.10 fixed point, divide by 1024 for world pixels.
+    /// The corners (top-left, top-right, bottom-left, bottom-right), then the pivot
+    /// (docs/format-notes.md, "Quads"; an old map.md put the pivot first); 22.10 fixed point,
+    /// divide by 1024 for world pixels.
     pub points: [Point; 5],
     /// Color of each corner, in corner order.
     pub colors: [Color; 4],

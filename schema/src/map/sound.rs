@@ -1,5 +1,6 @@
-//! Sounds (map.md, "Sounds" and "Layers": Sounds layer; NOTES.md). A sounds layer's data item is
-//! an array of 52-byte sources (36 bytes in deprecated layers), decoded by casting the bytes.
+//! Sounds (map.md, "Sounds" and "Layers": Sounds layer; docs/format-notes.md, "Sounds"). A
+//! sounds layer's data item is an array of 52-byte sources (36 bytes in deprecated layers),
+//! decoded by casting the bytes.
 
 use binrw::binrw;
 use binrw::helpers::until_eof;
@@ -22,7 +23,8 @@ pub struct SoundItem {
     pub name: i32,
     /// `&data`: the opus file.
     pub data: i32,
-    /// The data's size as the writer saw it; may be wrong, trust the data item (NOTES.md).
+    /// The data's size as the writer saw it; may be wrong, trust the data item
+    /// (docs/format-notes.md, "Sounds").
     pub data_size: i32,
     /// Ints past what this item defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
@@ -73,7 +75,8 @@ impl SoundSource {
 pub struct SoundShape {
     /// 0 rectangle, 1 circle.
     pub kind: i32,
-    /// Rectangle: width, 22.10 fixed point. Circle: radius in plain world units (NOTES.md).
+    /// Rectangle: width, 22.10 fixed point. Circle: radius in plain world units
+    /// (docs/format-notes.md, "Sounds").
     pub value1: i32,
     /// Rectangle: height, 22.10 fixed point. Circle: unused.
     pub value2: i32,

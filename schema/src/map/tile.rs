@@ -14,14 +14,15 @@
 //! | tune (32) | [`Tune`] | 2 bytes | `CTuneTile` |
 //!
 //! The non-game physics layers keep their tiles in their own data index; their `data` field points
-//! to a zeroed [`Tile`] array for vanilla clients (NOTES.md, "Map items").
+//! to a zeroed [`Tile`] array for vanilla clients (docs/format-notes.md, "Tile layers").
 //!
 //! # Tile flags
 //!
 //! The `flags` byte of [`Tile`] and [`Switch`] is a [`TileFlags`] bit field: bit 0 mirrors the tile
-//! horizontally (x flip; map.md calls it "vertical flip", see NOTES.md), bit 1 mirrors it vertically
-//! (y flip), bit 2 marks it opaque, bit 3 rotates it 90° clockwise after the flips. The upper four
-//! bits have no meaning and are kept as [`TileFlags::unknown`] so that writing is lossless.
+//! horizontally (x flip; map.md calls it "vertical flip", see docs/format-notes.md,
+//! "Tile layers"), bit 1 mirrors it vertically (y flip), bit 2 marks it opaque, bit 3 rotates it
+//! 90° clockwise after the flips. The upper four bits have no meaning and are kept as
+//! [`TileFlags::unknown`] so that writing is lossless.
 //!
 //! # Old layouts
 //!
@@ -120,9 +121,10 @@ fn dimensions_problem(width: i32, height: i32) -> &'static str {
 /// The flags byte of a [`Tile`] or [`Switch`] (map.md, "Layers"; DDNet `TILEFLAG_*`).
 ///
 /// map.md names bit 0 "vertical flip" and bit 1 "horizontal flip", but bit 0 mirrors the tile
-/// horizontally (its x coordinates) and bit 1 vertically (NOTES.md; DDNet `TILEFLAG_XFLIP`,
-/// `TILEFLAG_YFLIP`, older `TILEFLAG_VFLIP`, `TILEFLAG_HFLIP`). Rotation applies after the flips.
-/// Use [`TileFlags::from_byte`] and [`TileFlags::to_byte`]; every byte round-trips.
+/// horizontally (its x coordinates) and bit 1 vertically (docs/format-notes.md, "Tile layers";
+/// DDNet `TILEFLAG_XFLIP`, `TILEFLAG_YFLIP`, older `TILEFLAG_VFLIP`, `TILEFLAG_HFLIP`). Rotation
+/// applies after the flips. Use [`TileFlags::from_byte`] and [`TileFlags::to_byte`]; every byte
+/// round-trips.
 #[bitfield(bytes = 1)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[doc(alias = "TILEFLAG_XFLIP")]

@@ -28,7 +28,8 @@
 //! - [`Chunk::ints`]: Huffman data that ends with its end symbol and decodes to at most 64 KiB,
 //!   then whole packed ints (the checks of [`crate::huffman`] and [`crate::snap::packing`]).
 //! - [`Demo::replay`]: a delta only after a snapshot to apply it to; every snapshot and delta
-//!   valid and every delta applicable (the checks of [`crate::snap`]).
+//!   valid and every delta applicable (the checks of [`crate::snap`]); every message chunk's
+//!   payload decodes ([`Chunk::ints`]), as DDNet's demo player stops at one that does not.
 //!
 //! Errors name the chunk (index and tick) and its byte offset in the file.
 
@@ -310,9 +311,22 @@ impl<'a> Chunk<'a> {
         let Some(payload) = self.payload() else {
             return Ok(Vec::new());
         };
+        let what = self.kind_name();
         let packed = crate::huffman::decompress(payload, MAX_CHUNK_DATA)
-            .map_err(|error| self.error(error.to_string()))?;
-        packing::unpack_ints(&packed).map_err(|error| self.error(error.to_string()))
+            .map_err(|error| self.error(format!("{what}: {error}")))?;
+        packing::unpack_ints(&packed).map_err(|error| self.error(format!("{what}: {error}")))
+    }
+
+    /// What the chunk is, in words: `tick marker`, `snapshot`, `delta`, `message`, `chunk of
+    /// type 0`.
+    pub fn kind_name(&self) -> &'static str {
+        match self.content {
+            ChunkContent::TickMarker { .. } => "tick marker",
+            ChunkContent::Snapshot(_) => "snapshot",
+            ChunkContent::Delta(_) => "delta",
+            ChunkContent::Message(_) => "message",
+            ChunkContent::Unknown(_) => "chunk of type 0",
+        }
     }
 
     /// A message's bytes: the payload's ints as 4 little-endian bytes each, as the client
@@ -514,7 +528,12 @@ impl<'a> Replay<'a> {
                         self.snapshot = Some(Arc::new(snapshot));
                     }
                 }
-                ChunkContent::Message(_) => frame.messages.push(chunk),
+                ChunkContent::Message(_) => {
+                    // Decoded to check it (as DDNet's player does, which stops at a message
+                    // that does not decode), then dropped: frames keep messages undecoded.
+                    chunk.ints()?;
+                    frame.messages.push(chunk);
+                }
                 ChunkContent::Unknown(_) | ChunkContent::TickMarker { .. } => {}
             }
             frame.snapshot.clone_from(&self.snapshot);

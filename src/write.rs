@@ -553,3 +553,61 @@ pub fn remove_temporary_files() {
         let _ = std::fs::remove_file(path);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Files in `dir` other than `keep`.
+    fn others(dir: &Path, keep: &str) -> Vec<String> {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|name| name != keep)
+            .collect()
+    }
+
+    #[test]
+    fn a_failed_save_leaves_the_file_and_no_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.map");
+        std::fs::write(&path, b"old").unwrap();
+        let error = save_with(&path, |out| {
+            out.write_all(b"half").unwrap();
+            Err(Error::malformed("the writer gave up"))
+        })
+        .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            format!("{}: the writer gave up", path.display())
+        );
+        assert_eq!(std::fs::read(&path).unwrap(), b"old");
+        assert!(others(dir.path(), "out.map").is_empty());
+    }
+
+    #[test]
+    fn removing_temporary_files_mid_save_fails_the_save_and_keeps_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.map");
+        std::fs::write(&path, b"old").unwrap();
+        let mut seen = Vec::new();
+        let result = save_with(&path, |out| {
+            out.write_all(b"new").unwrap();
+            seen = others(dir.path(), "out.map");
+            // What the signal handler does.
+            remove_temporary_files();
+            Ok(())
+        });
+        assert_eq!(seen.len(), 1, "{seen:?}");
+        assert!(
+            seen[0].starts_with(".out.map.") && seen[0].ends_with(".tmp"),
+            "{seen:?}"
+        );
+        assert!(result.is_err());
+        assert_eq!(std::fs::read(&path).unwrap(), b"old");
+        assert!(others(dir.path(), "out.map").is_empty());
+        // Saves after it work as before.
+        save(&path, b"newer").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"newer");
+    }
+}

@@ -446,3 +446,43 @@ fn demo_errors_exit_1() {
     assert_no_panic(&output);
     assert!(stderr(&output).starts_with(&format!("twcodec: {cut}: chunk #1 (tick 2470)")));
 }
+
+/// `check` reports what the datafile reader found too (it said `0 warnings` for a file whose
+/// `info` showed a warning), and `--strict` fails on what DDNet refuses.
+#[test]
+fn check_reports_the_reader_and_the_resolver() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = temp_file(&dir, "dup.map", &small_duplicate_uuid_index());
+    let output = twcodec(&["check", &file]);
+    let text = stdout(&output);
+    assert!(
+        text.contains("warning: datafile: item #")
+            && text.contains("duplicate UUID index item for this type"),
+        "{text}"
+    );
+    assert!(!text.contains(" 0 warnings"), "{text}");
+
+    let mut channels = twcodec::DatafileWriter::from_datafile(
+        &twcodec::Datafile::parse(&twcodec::sample::datafile()).unwrap(),
+    );
+    let envelope = channels
+        .items_mut()
+        .iter_mut()
+        .find(|item| item.type_id() == 3)
+        .unwrap();
+    envelope.data[1] = 100;
+    let file = temp_file(&dir, "channels.map", &channels.to_vec().unwrap());
+    let output = twcodec(&["check", &file]);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "lenient: reported, not failed"
+    );
+    let output = twcodec(&["check", "--strict", &file]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stdout(&output).starts_with("error: envelope #0 (type 3, id 0): field `channels` = 100"),
+        "{}",
+        stdout(&output)
+    );
+}

@@ -332,3 +332,72 @@ fn the_embedded_map_reads_under_the_callers_limits() {
     let info = dump::to_string(|out| dump::demo_info(&demo, out));
     assert!(!info.contains("unreadable"), "{info}");
 }
+
+/// A message chunk whose Huffman code is broken (here zeroed, so that it never reaches the end
+/// symbol) stops the replay there, as DDNet's player stops; `demo info` and `demo ticks` name
+/// the chunk, its tick and its byte offset (they printed the same as for the intact demo).
+#[test]
+fn a_corrupt_message_chunk_is_reported_with_its_tick_and_offset() {
+    let Some(corpus) = corpus_dir() else { return };
+    let path = demo_path(&corpus, "064_ddnet_join_chat_walk_disconnect__client.demo");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let intact = Demo::parse(&bytes).unwrap();
+    let chunk = intact
+        .chunks()
+        .map(Result::unwrap)
+        .filter(|chunk| matches!(chunk.content, ChunkContent::Message(_)))
+        .nth(3)
+        .unwrap();
+    let (index, offset, tick) = (chunk.index, chunk.offset, chunk.tick.unwrap());
+    let payload = chunk.payload().unwrap().to_vec();
+    let at = offset
+        + bytes[offset..]
+            .windows(payload.len())
+            .position(|window| window == payload)
+            .unwrap();
+    bytes[at..at + payload.len()].fill(0);
+
+    let demo = Demo::parse(&bytes).unwrap();
+    let error = demo.replay().find_map(Result::err).unwrap();
+    let expected = format!("chunk #{index} (tick {tick}): message: ");
+    assert!(error.to_string().starts_with(&expected), "{error}");
+    assert!(
+        error
+            .to_string()
+            .ends_with(&format!("(at byte {offset:#x})")),
+        "{error}"
+    );
+    let info = dump::to_string(|out| dump::demo_info(&demo, out));
+    assert!(info.ends_with(&format!("error: {error}\n")), "{info}");
+    assert!(dump::demo_info(&demo, &mut std::io::sink())
+        .unwrap()
+        .is_some());
+    let ticks = dump::to_string(|out| dump::demo_ticks(&demo, out));
+    assert!(ticks.ends_with(&format!("error: {error}\n")), "{ticks}");
+    // The ticks before the broken chunk replay as in the intact demo.
+    let intact_ticks = dump::to_string(|out| dump::demo_ticks(&intact, out));
+    let replayed = ticks.lines().count() - 1;
+    assert!(replayed > 1);
+    assert!(intact_ticks.starts_with(&ticks[..ticks.len() - error.to_string().len() - 8]));
+    assert!(replayed < intact_ticks.lines().count());
+}
+
+/// A message chunk that cannot be Huffman-decoded in a demo built here: the same report.
+#[test]
+fn a_truncated_message_chunk_is_reported() {
+    use twcodec::schema::demo::ChunkKind;
+    let good = huffman::compress(b"hello");
+    let cut = good[..good.len() - 1].to_vec();
+    let chunks = [
+        None,
+        Some((ChunkKind::Message, good)),
+        None,
+        Some((ChunkKind::Message, cut)),
+    ];
+    let demo = Demo::parse(&hostile::demo(5, &[], &chunks)).unwrap();
+    let frames: Vec<_> = demo.replay().collect();
+    assert!(frames[0].is_ok());
+    let error = frames[1].as_ref().unwrap_err().to_string();
+    assert!(error.starts_with("chunk #3 (tick "), "{error}");
+    assert!(error.contains("): message: "), "{error}");
+}

@@ -101,6 +101,35 @@ fn cases() -> Vec<(&'static str, Vec<u8>)> {
             with_item(2, 1, |i| i.truncate(4)),
         ),
         ("quad data too small", with_item(5, 0, |i| i[4] = 40)),
+        // What DDNet's loaders refuse or misread (issue "Output paths", `check --strict`).
+        (
+            "envelope of 100 channels (CVE-2021-43518's class)",
+            with_item(3, 0, |i| i[1] = 100),
+        ),
+        (
+            "embedded image of format 99",
+            with_item(2, 1, |i| {
+                i[0] = 2;
+                i.push(99)
+            }),
+        ),
+        (
+            "image name without its NUL",
+            with_data(6, b"checker".to_vec()),
+        ),
+        (
+            "image name with a NUL inside",
+            with_data(6, b"check\0er\0".to_vec()),
+        ),
+        ("sound name not UTF-8", with_data(8, b"ch\xffme\0".to_vec())),
+        (
+            "info author without its NUL",
+            with_data(0, b"twcodec".to_vec()),
+        ),
+        (
+            "settings whose last command has no NUL",
+            with_data(4, b"sv_team 1\0tune_zone 1 gravity 0.3".to_vec()),
+        ),
     ]
 }
 
@@ -139,6 +168,34 @@ fn strict_mode_names_item_and_field() {
         report.push_str(&format!("{name}:\n  {error}\n"));
     }
     insta_settings().bind(|| insta::assert_snapshot!("map_strict_errors", report));
+}
+
+/// The datafile reader's warnings are the map's problems too (`check` showed none of them):
+/// errors where DDNet refuses the file, warnings where it reads it.
+#[test]
+fn datafile_warnings_are_problems() {
+    let mut trailing = twcodec::sample::datafile();
+    trailing.extend_from_slice(b"junk");
+    let df = Datafile::parse(&trailing).unwrap();
+    let error = Map::from_datafile_with(&df, LoadMode::Strict).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "datafile: 4 trailing bytes after the data block (a re-save drops them) (at byte 0xf96)"
+    );
+    let lenient = Map::from_datafile(&df).unwrap();
+    assert_eq!(lenient.problems().len(), 1);
+
+    let df = Datafile::parse(&small_duplicate_uuid_index()).unwrap();
+    let map = Map::from_datafile(&df).unwrap();
+    let duplicate = map
+        .problems()
+        .iter()
+        .find(|p| p.to_string().starts_with("datafile: item #"))
+        .unwrap();
+    assert!(duplicate
+        .to_string()
+        .contains("duplicate UUID index item for this type"));
+    assert_eq!(duplicate.severity, twcodec::map::Severity::Warning);
 }
 
 #[test]

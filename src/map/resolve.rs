@@ -3,6 +3,8 @@
 //!
 //! | check | severity |
 //! |---|---|
+//! | the datafile reader's warnings DDNet refuses a file for: header sizes that match neither the file nor old writers, bytes after the data, an item type table entry listing no items (DDNet `CDataFileReader::Open`) | error |
+//! | the datafile reader's other warnings: old writers' size fields (DDNet fixes them), unsorted item types, duplicate UUID index items, short UUID index items, data declared empty | warning |
 //! | an item too short for its layout (kept verbatim) | error |
 //! | a second version, info or envelope points item (kept as another item) | warning |
 //! | a version item whose version is not 1 | warning |
@@ -18,10 +20,14 @@
 //! | tile data of the wrong size (old speedup/switch layouts are read and upgraded) | error |
 //! | quad or sound source data smaller than its count | error |
 //! | envelope point ranges out of range or overlapping | error |
-//! | an envelope with a channel count other than 1, 3 or 4 | warning |
+//! | an envelope with a channel count other than 1, 3 or 4 (DDNet's editor resets it; Teeworlds 0.7.5 and older overflow a buffer on more than 4, CVE-2021-43518) | error |
 //! | unknown curve types (drawn linear) | warning |
 //! | DDNet's bezier item with another point count than the points (ignored, as DDNet does) | warning |
-//! | embedded image data too small for its size and format; unknown image formats | error, warning |
+//! | embedded image data too small for its size and format | error |
+//! | an embedded version-2 image whose format is neither RGBA nor RGB (no reader reads its pixels: DDNet's client skips the image, Teeworlds reads it as external) | error |
+//! | an external version-2 image whose format is not RGBA (the Teeworlds 0.7 editor writes -1; DDNet's client skips the image) | warning |
+//! | a text data item (image and sound names, the info's author, version, credits and license) without its one terminating NUL, or not UTF-8 (DDNet's `GetDataString` reads no text from it) | error |
+//! | settings whose last command has no terminating NUL (DDNet's server reads past the end of the data) | error |
 //! | RGB-sized data in a version-1 image | warning |
 //! | a sound's `data_size` field that differs from its data | warning |
 //! | a Teeworlds 0.3 map (no version item): items kept, not resolved | error |
@@ -55,7 +61,7 @@ use super::{
     Automapper, DataSlot, EnvelopePoints, Group, ItemRef, Map, MapForm, OtherItem, Ref, Stored,
 };
 use crate::datafile::Datafile;
-use crate::error::Error;
+use crate::error::{Error, WarningKind};
 use crate::items::{decode_context, is_legacy, item_kind};
 
 /// What loading does with an error the resolver finds.
@@ -102,8 +108,10 @@ pub(crate) fn resolve(df: &Datafile, mode: LoadMode) -> Result<Map, Error> {
         problems: Problems::default(),
         layer_items: Vec::new(),
         places: HashMap::new(),
+        texts: HashMap::new(),
     };
     if is_legacy(df) {
+        resolver.check_datafile();
         resolver.keep_legacy();
     } else {
         resolver.sort_items();
@@ -134,6 +142,8 @@ struct Resolver<'a> {
     layer_items: Vec<Option<LayerItem>>,
     /// Where each object came from, for problems: (kind, arena index) -> place.
     places: HashMap<(&'static str, usize), ItemPlace>,
+    /// What is wrong with each text data item checked, if anything.
+    texts: HashMap<usize, Option<String>>,
 }
 
 impl Resolver<'_> {
@@ -664,6 +674,7 @@ impl Resolver<'_> {
 
     /// Every check that needs the whole map.
     fn check(&mut self) {
+        self.check_datafile();
         self.check_info();
         self.check_images();
         self.check_envelopes();
@@ -686,6 +697,60 @@ impl Resolver<'_> {
         }
     }
 
+    /// The datafile reader's warnings, as problems: errors where DDNet refuses the file.
+    fn check_datafile(&mut self) {
+        for warning in self.df.warnings() {
+            let severity = match warning.kind {
+                // The resolver names the items itself.
+                WarningKind::DuplicateItemId => continue,
+                WarningKind::SizeFieldMismatch { .. }
+                | WarningKind::TrailingBytes { .. }
+                | WarningKind::EmptyItemType => Severity::Error,
+                _ => Severity::Warning,
+            };
+            let message = format!("datafile: {warning}");
+            match severity {
+                Severity::Error => self.problems.error(None, None, message),
+                Severity::Warning => self.problems.warning(None, None, message),
+            }
+        }
+    }
+
+    /// Checks a text data item as DDNet's `CDataFileReader::GetDataString` reads it: one NUL,
+    /// at the end, and UTF-8 before it. Each data item is inflated once, however many items
+    /// name it.
+    fn text(&mut self, raw: i32, field: &'static str, place: Option<ItemPlace>) {
+        let Ref::To(data) = Ref::<super::DataItem>::resolve(raw, self.df.data_count()) else {
+            return self.data_ref(raw, field, place);
+        };
+        let df = self.df;
+        let problem = self
+            .texts
+            .entry(data.index())
+            .or_insert_with(|| {
+                let bytes = df.data(data.index()).ok()?;
+                let at = data.index();
+                match bytes.iter().position(|&b| b == 0) {
+                    None => Some(format!("= {at}: the text has no terminating NUL")),
+                    Some(nul) if nul + 1 < bytes.len() => Some(format!(
+                        "= {at}: the text ends at a NUL at byte {nul} of {}",
+                        bytes.len()
+                    )),
+                    Some(nul) => std::str::from_utf8(&bytes[..nul])
+                        .err()
+                        .map(|_| format!("= {at}: the text is not UTF-8")),
+                }
+            })
+            .clone();
+        if let Some(problem) = problem {
+            self.problems.error(
+                place,
+                Some(field),
+                format!("{problem} (DDNet reads no text from it)"),
+            );
+        }
+    }
+
     fn check_info(&mut self) {
         let Some(info) = self.map.info.clone() else {
             return;
@@ -697,10 +762,28 @@ impl Resolver<'_> {
             (info.item.credits, "credits"),
             (info.item.license, "license"),
         ] {
-            self.data_ref(raw, field, place);
+            self.text(raw, field, place);
         }
-        if let Some(settings) = info.item.settings {
-            self.data_ref(settings, "settings", place);
+        let Some(settings) = info.item.settings else {
+            return;
+        };
+        self.data_ref(settings, "settings", place);
+        let Ref::To(data) = Ref::<super::DataItem>::resolve(settings, self.df.data_count()) else {
+            return;
+        };
+        // Only the last byte matters: the list is read up to there.
+        if let Ok(bytes) = self.df.data(data.index()) {
+            if bytes.last().is_some_and(|&b| b != 0) {
+                self.problems.error(
+                    place,
+                    Some("settings"),
+                    format!(
+                        "= {}: the last command has no terminating NUL (DDNet's server reads \
+                         past the end of the data)",
+                        data.index()
+                    ),
+                );
+            }
         }
     }
 
@@ -708,13 +791,27 @@ impl Resolver<'_> {
         for index in 0..self.map.images.len() {
             let item = self.map.images[index].item.clone();
             let place = self.place("image", index);
-            self.data_ref(item.name, "name", place);
-            if let Some(ImageFormat::Other(format)) = item.format {
-                self.problems.warning(
+            self.text(item.name, "name", place);
+            match item.format {
+                Some(ImageFormat::Other(format)) if item.external == 0 => self.problems.error(
                     place,
                     Some("format"),
-                    format!("= {format}: unknown; DDNet does not load the image"),
-                );
+                    format!(
+                        "= {format}: neither RGBA (1) nor RGB (0), so no reader reads the \
+                         embedded pixels (DDNet's client skips the image, Teeworlds reads it as \
+                         external)"
+                    ),
+                ),
+                // What the Teeworlds 0.7 editor writes for external images.
+                Some(ImageFormat::Other(format)) => self.problems.warning(
+                    place,
+                    Some("format"),
+                    format!(
+                        "= {format}: not RGBA (1), so DDNet's client skips this external image \
+                         (Teeworlds reads it by name; `resave --to ddnet` makes it version 1)"
+                    ),
+                ),
+                _ => {}
             }
             if item.external != 0 {
                 continue;
@@ -769,10 +866,13 @@ impl Resolver<'_> {
             let envelope = self.map.envelopes[index].clone();
             let place = self.place("envelope", index);
             if let EnvelopeKind::Other(channels) = envelope.item.kind() {
-                self.problems.warning(
+                self.problems.error(
                     place,
                     Some("channels"),
-                    format!("= {channels}: not 1 (sound), 3 (position) or 4 (color)"),
+                    format!(
+                        "= {channels}: not 1 (sound), 3 (position) or 4 (color); DDNet's editor \
+                         resets it, Teeworlds 0.7.5 overflows a buffer on more than 4"
+                    ),
                 );
             }
             let Some(range) = envelope.range(point_count) else {
@@ -1020,7 +1120,7 @@ impl Resolver<'_> {
         for index in 0..self.map.sounds.len() {
             let item = self.map.sounds[index].item.clone();
             let place = self.place("sound", index);
-            self.data_ref(item.name, "name", place);
+            self.text(item.name, "name", place);
             match Ref::<super::DataItem>::resolve(item.data, self.df.data_count()) {
                 Ref::To(r) => {
                     let size = self.df.data_size(r.index()).unwrap_or(0);

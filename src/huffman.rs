@@ -7,7 +7,8 @@
 //! and the second to last leaf 1 of a new node, which takes the second to last slot. A leaf's
 //! code is the path from the root, the first step in the lowest bit. Coded data is a stream of
 //! codes, least significant bit first, ended by the end symbol, then one byte holding the bits
-//! left over (always written, even when none are).
+//! left over. Teeworlds writes that byte even when no bits are left, and so does this encoder
+//! (DDNet has left it out since its commit 4354f8c664; a decoder reads both).
 
 use std::fmt;
 use std::sync::OnceLock;

@@ -76,7 +76,45 @@ fn the_defaults_load_every_corpus_map() {
     for path in maps {
         let bytes = std::fs::read(&path).unwrap();
         load(&bytes, Limits::default()).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let map = Map::parse(&bytes).unwrap();
+        if let Some(info) = map.info() {
+            info.settings(&map)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        }
     }
+}
+
+/// The settings list is bounded by a count and a total, each an error of its own.
+#[test]
+fn the_string_limits_bound_the_settings() {
+    let sample = twcodec::sample::datafile();
+    let settings = |limits: Limits| {
+        let map = Map::from_datafile(&Datafile::parse_with(&sample, limits).unwrap()).unwrap();
+        let info = map.info().unwrap();
+        info.settings(&map).map(|s| s.to_vec())
+    };
+    assert_eq!(
+        settings(Limits::default()).unwrap(),
+        ["sv_team 1", "tune_zone 1 gravity 0.3"]
+    );
+    let error = settings(Limits::default().with_max_strings(1)).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::LimitExceeded);
+    assert_eq!(
+        error.to_string(),
+        "the settings hold 2 strings, more than the limit of 1 (Limits::max_strings)"
+    );
+    let error = settings(Limits::default().with_max_string_bytes(10)).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::LimitExceeded);
+    assert_eq!(
+        error.to_string(),
+        "the settings take 34 bytes, more than the limit of 10 (Limits::max_string_bytes)"
+    );
+    assert_eq!(
+        settings(Limits::default().with_max_strings(2))
+            .unwrap()
+            .len(),
+        2
+    );
 }
 
 #[test]

@@ -533,10 +533,13 @@ fn check(file: &Path, strict: bool, out: Out<'_>) -> Result<ExitCode, Failure> {
         writeln!(out, "{label}: {problem}")?;
     }
     let warnings = map.problems().len() - errors;
+    let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     writeln!(
         out,
-        "{}: {errors} errors, {warnings} warnings{}",
+        "{}: {}, {}{}",
         file.display(),
+        plural(errors, "error"),
+        plural(warnings, "warning"),
         if strict {
             ""
         } else {

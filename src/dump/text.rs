@@ -418,8 +418,8 @@ fn inline_at<T: Serialize + ?Sized>(
     }
 }
 
-/// What an inline value may be.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What an inline value may be, from the least to the most.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Level {
     /// A scalar only (an element of an inline array).
     Scalar,
@@ -460,23 +460,6 @@ impl<'b> Inline<'b> {
                 _ => Level::Field,
             },
         })
-    }
-}
-
-impl PartialOrd for Level {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Level {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        let rank = |level: &Level| match level {
-            Level::Scalar => 0,
-            Level::Field => 1,
-            Level::Structure => 2,
-        };
-        rank(self).cmp(&rank(other))
     }
 }
 

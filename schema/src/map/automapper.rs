@@ -1,5 +1,5 @@
 //! DDNet's auto-mapper configurations (UUID item `mapitemtype-automapper-config@ddnet.tw`;
-//! map.md, "Auto Mappers", whose UUID is byte-swapped: docs/format-notes.md, "Auto-mappers").
+//! map.md, "Auto Mappers", whose UUID is garbled: docs/format-notes.md, "Auto-mappers").
 
 use binrw::binrw;
 use binrw::helpers::until_eof;

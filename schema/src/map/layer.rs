@@ -125,7 +125,8 @@ pub enum LayerBody {
 /// | version 3, DDNet | 23 | name, tele, speedup, front, switch, tune |
 /// | version 3 with a 4-index prefix | 22 | name, tele, speedup, front, switch |
 ///
-/// Versions past 4 (garbage in some maps) read like 3. The physics data indices are read
+/// Versions past 4 (garbage in some maps) read like 3, as older DDNet read them (current
+/// DDNet refuses them: docs/format-notes.md, "Tile layers"). The physics data indices are read
 /// whenever the item holds them; only the one matching the layer's physics flag means anything
 /// (some editors left garbage in the others).
 #[binrw]

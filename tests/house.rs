@@ -1,0 +1,154 @@
+//! The repository as a newcomer finds it: no generated files at its root, comments that cite
+//! files the project has, snapshot metadata that points at the assertions, and a test run
+//! without the corpus that says it skipped.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every `.rs` file under the project's source folders.
+fn sources() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut dirs: Vec<PathBuf> = ["src", "schema/src", "tests", "benches", "examples", "fuzz"]
+        .iter()
+        .map(|dir| root().join(dir))
+        .collect();
+    while let Some(dir) = dirs.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                if !path.ends_with("target") && !path.ends_with("corpus") {
+                    dirs.push(path);
+                }
+            } else if path.extension().is_some_and(|ext| ext == "rs") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn the_repository_root_holds_no_generated_files() {
+    let stray: Vec<String> = std::fs::read_dir(root())
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| {
+            [".bin", ".packed", ".map", ".demo", ".snap.new", ".tmp"]
+                .iter()
+                .any(|ext| name.ends_with(ext))
+        })
+        .collect();
+    assert!(stray.is_empty(), "generated files at the root: {stray:?}");
+}
+
+#[test]
+fn comments_cite_files_the_project_has() {
+    let mut missing = Vec::new();
+    for file in sources() {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (number, line) in text.lines().enumerate() {
+            let place = format!("{}:{}", file.display(), number + 1);
+            // The notes beside the shared format documents are not the project's;
+            // docs/format-notes.md is.
+            if line.contains(&["NOTES", ".md"].concat()) {
+                missing.push(format!("{place}: cites a file outside the project"));
+            }
+            let mut rest = line;
+            while let Some(at) = rest.find("docs/") {
+                let cited: String = rest[at..]
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || "/-_.".contains(*c))
+                    .collect();
+                let cited = cited.trim_end_matches('.');
+                if cited.ends_with(".md") && !root().join(cited).exists() {
+                    missing.push(format!("{place}: cites {cited}, which does not exist"));
+                }
+                rest = &rest[at + 5..];
+            }
+        }
+    }
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
+}
+
+#[test]
+fn snapshot_metadata_points_at_the_assertions() {
+    let mut stale = Vec::new();
+    let mut snapshots = 0;
+    for entry in std::fs::read_dir(root().join("snapshots")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|ext| ext != "snap") {
+            continue;
+        }
+        snapshots += 1;
+        let text = std::fs::read_to_string(&path).unwrap();
+        let header = text.split("\n---\n").next().unwrap_or_default();
+        let field = |name: &str| {
+            header
+                .lines()
+                .find_map(|line| line.strip_prefix(&format!("{name}: ")))
+                .map(|value| value.trim().to_string())
+        };
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let Some(source) = field("source") else {
+            stale.push(format!("{name}: no source"));
+            continue;
+        };
+        let Ok(code) = std::fs::read_to_string(root().join(&source)) else {
+            stale.push(format!("{name}: its source {source} does not exist"));
+            continue;
+        };
+        if let Some(line) = field("assertion_line") {
+            let at: usize = line.parse().unwrap();
+            let here = code.lines().nth(at - 1).unwrap_or_default();
+            if !here.contains("snapshot!") {
+                stale.push(format!(
+                    "{name}: assertion_line {at} of {source} is `{}`",
+                    here.trim()
+                ));
+            }
+        }
+    }
+    assert!(snapshots > 50, "{snapshots} snapshots");
+    assert!(stale.is_empty(), "{}", stale.join("\n"));
+}
+
+/// A test that reads the corpus, for the test below to run without one.
+#[test]
+fn reads_the_corpus() {
+    if let Some(dir) = common::corpus_dir() {
+        assert!(dir.join("maps").is_dir());
+    }
+}
+
+#[test]
+fn a_run_without_the_corpus_says_it_skipped() {
+    let output = Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "reads_the_corpus"])
+        .env("TWCODEC_CORPUS", "/nonexistent/corpus")
+        .env_remove("CI")
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(output.status.success(), "{text}");
+    assert!(
+        text.contains(
+            "skipped: reads_the_corpus: no corpus at /nonexistent/corpus (optional; set \
+             TWCODEC_CORPUS, see the README)"
+        ),
+        "the ordinary output names the skip: {text}"
+    );
+}

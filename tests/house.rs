@@ -119,7 +119,12 @@ fn snapshot_metadata_points_at_the_assertions() {
         }
     }
     assert!(snapshots > 50, "{snapshots} snapshots");
-    assert!(stale.is_empty(), "{}", stale.join("\n"));
+    assert!(
+        stale.is_empty(),
+        "{}\nrefresh the metadata with `INSTA_UPDATE=always INSTA_FORCE_UPDATE=1 cargo test \
+         --workspace` (insta leaves matching snapshots as they are)",
+        stale.join("\n")
+    );
 }
 
 /// A test that reads the corpus, for the test below to run without one.

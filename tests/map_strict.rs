@@ -130,6 +130,19 @@ fn cases() -> Vec<(&'static str, Vec<u8>)> {
             "settings whose last command has no NUL",
             with_data(4, b"sv_team 1\0tune_zone 1 gravity 0.3".to_vec()),
         ),
+        ("version item of version 2", with_item(0, 0, |i| i[0] = 2)),
+        ("tile layer of version 5", with_item(5, 3, |i| i[3] = 5)),
+        ("tile layer color of 300", with_item(5, 3, |i| i[7] = 300)),
+        (
+            "version-2 image without its format",
+            with_item(2, 1, |i| i[0] = 2),
+        ),
+        ("game tile with a skip byte", {
+            let sample = Datafile::parse(&twcodec::sample::datafile()).unwrap();
+            let mut tiles = sample.data(12).unwrap().to_vec();
+            tiles[4 * 5 + 2] = 1;
+            with_data(12, tiles)
+        }),
     ]
 }
 

@@ -367,6 +367,8 @@ fn a_closed_pipe_ends_quietly_and_a_full_disk_is_one_line() {
             &["dump", path_str(&map)],
             &["check", path_str(&map)],
             &[],
+            &["--help"],
+            &["--version"],
         ] {
             let output = bin()
                 .args(args)

@@ -259,7 +259,10 @@ macro_rules! note {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return usage(&error),
+    };
     remove_temporary_files_on_signals();
     let mut out = BufWriter::new(io::stdout().lock());
     let result = run(cli.command, &mut out).and_then(|code| {
@@ -284,6 +287,19 @@ fn main() -> ExitCode {
         Err(Failure::Usage(message)) => {
             note!("twcodec: {message}");
             ExitCode::from(2)
+        }
+    }
+}
+
+/// Help and version on standard output, usage errors on standard error (exit 2), as clap
+/// prints them, but with a failing output reported as for any command.
+fn usage(error: &clap::Error) -> ExitCode {
+    match error.print() {
+        Ok(()) => ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2)),
+        Err(failure) if failure.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(failure) => {
+            note!("twcodec: writing standard output: {failure}");
+            ExitCode::from(1)
         }
     }
 }

@@ -7,7 +7,7 @@
 //! | the datafile reader's other warnings: old writers' size fields (DDNet fixes them), unsorted item types, duplicate UUID index items, short UUID index items, data declared empty | warning |
 //! | an item too short for its layout (kept verbatim) | error |
 //! | a second version, info or envelope points item (kept as another item) | warning |
-//! | a version item whose version is not 1 | warning |
+//! | a version item whose version is not 1 (DDNet's `CMap::Load` refuses the map) | error |
 //! | duplicate item ids within a type | error |
 //! | dangling references: images, envelopes, sounds, data items, auto-mapper layers | error |
 //! | an envelope used for the wrong channels (color on a tilemap, position on a quad, ...) | warning |
@@ -15,6 +15,7 @@
 //! | a layer in no group | warning |
 //! | no game layer | error |
 //! | several physics layers of one kind (the last wins, as in DDNet) | warning |
+//! | a tile layer of a version other than 2 to 4, a color channel of a non-physics tile layer outside 0 to 255, a game tile with a nonzero skip or reserved byte in an uncompressed layer (DDNet's `CMap::Load` refuses each) | error |
 //! | a physics layer outside the game group | error |
 //! | a tilemap with several physics flags, or one whose item lacks its physics data index | error |
 //! | tile data of the wrong size (old speedup/switch layouts are read and upgraded) | error |
@@ -24,6 +25,7 @@
 //! | unknown curve types (drawn linear) | warning |
 //! | DDNet's bezier item with another point count than the points (ignored, as DDNet does) | warning |
 //! | embedded image data too small for its size and format | error |
+//! | a version-2 image item without its format field (DDNet reads past the item) | error |
 //! | an embedded version-2 image whose format is neither RGBA nor RGB (no reader reads its pixels: DDNet's client skips the image, Teeworlds reads it as external) | error |
 //! | an external version-2 image whose format is not RGBA (the Teeworlds 0.7 editor writes -1; DDNet's client skips the image) | warning |
 //! | a text data item (image and sound names, the info's author, version, credits and license) without its one terminating NUL, or not UTF-8 (DDNet's `GetDataString` reads no text from it) | error |
@@ -183,7 +185,7 @@ impl Resolver<'_> {
             let (name, arena_index) = match decoded {
                 MapItem::Version(item) if self.map.version.is_none() => {
                     if item.version != 1 {
-                        self.problems.warning(
+                        self.problems.error(
                             None,
                             Some("version"),
                             format!(
@@ -792,6 +794,17 @@ impl Resolver<'_> {
             let item = self.map.images[index].item.clone();
             let place = self.place("image", index);
             self.text(item.name, "name", place);
+            if item.version >= 2 && item.format.is_none() {
+                self.problems.error(
+                    place,
+                    Some("format"),
+                    format!(
+                        "is missing from this version-{} item of 6 ints (DDNet reads the bytes \
+                         after the item as the format)",
+                        item.version
+                    ),
+                );
+            }
             match item.format {
                 Some(ImageFormat::Other(format)) if item.external == 0 => self.problems.error(
                     place,
@@ -1049,11 +1062,63 @@ impl Resolver<'_> {
                         self.image_ref(tilemap.image, place);
                         let color = std::iter::once(tilemap.color_envelope);
                         self.envelope_uses(color, EnvelopeKind::Color, "color_envelope", place);
+                        self.check_tilemap(layer, tilemap, place);
                     }
                 }
             }
         }
         self.map.layers = layers;
+    }
+
+    /// What DDNet's `CMap::Load` refuses in a tile layer beyond its data: versions it does not
+    /// know, colors outside a byte, and game tiles with the bytes only 0.7 compression uses.
+    fn check_tilemap(&mut self, layer: &Layer, tilemap: &TilemapLayer, place: Option<ItemPlace>) {
+        if !(2..=4).contains(&tilemap.version) {
+            self.problems.error(
+                place,
+                Some("version"),
+                format!(
+                    "= {}: DDNet refuses tile layers of versions other than 2 to 4 (older DDNet \
+                     read them as 3, as twcodec does)",
+                    tilemap.version
+                ),
+            );
+        }
+        let color = tilemap.color;
+        if !layer.is_physics()
+            && [color.r, color.g, color.b, color.a]
+                .iter()
+                .any(|c| !(0..=255).contains(c))
+        {
+            self.problems.error(
+                place,
+                Some("color"),
+                format!(
+                    "= ({}, {}, {}, {}): a channel outside 0 to 255, which DDNet refuses",
+                    color.r, color.g, color.b, color.a
+                ),
+            );
+        }
+        if let LayerContent::Game(tiles) = &layer.content {
+            let odd = tiles
+                .grid()
+                .filter(|_| !tilemap.uses_tile_skip())
+                .and_then(|grid| {
+                    grid.tiles()
+                        .iter()
+                        .position(|t| t.skip != 0 || t.reserved != 0)
+                });
+            if let Some(at) = odd {
+                self.problems.error(
+                    place,
+                    Some("data"),
+                    format!(
+                        "tile {at} has a nonzero skip or reserved byte, which DDNet refuses in \
+                         the game layer of an uncompressed map"
+                    ),
+                );
+            }
+        }
     }
 
     fn image_ref(&mut self, raw: i32, place: Option<ItemPlace>) {

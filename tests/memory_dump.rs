@@ -77,7 +77,18 @@ fn dumps_stream_whatever_the_map_holds() {
     // The dump says so instead of listing them (it took 4.8 GB and aborted before), and
     // inflates nothing to say it.
     let zeros = settings_of_zeros(64 << 20);
-    let map = Map::parse(&zeros).unwrap();
+    let mut map = None;
+    let peak = peak_above_start("loading a map of 64 MiB of NUL settings", || {
+        map = Some(Map::parse(&zeros).unwrap());
+    });
+    let map = map.unwrap();
+    assert!(peak < MIB, "loading: peak {peak} bytes");
+    assert!(
+        map.problems()
+            .iter()
+            .any(|p| p.to_string().contains("more than Limits::max_string_bytes")),
+        "check says so too"
+    );
     let mut text = Vec::new();
     let peak = peak_above_start("dump of 64 MiB of NUL settings", || {
         dump::map_text(&map, DumpOptions::default(), &mut text).unwrap();

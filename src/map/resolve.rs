@@ -30,6 +30,7 @@
 //! | an external version-2 image whose format is not RGBA (the Teeworlds 0.7 editor writes -1; DDNet's client skips the image) | warning |
 //! | a text data item (image and sound names, the info's author, version, credits and license) without its one terminating NUL, or not UTF-8 (DDNet's `GetDataString` reads no text from it) | error |
 //! | settings whose last command has no terminating NUL (DDNet's server reads past the end of the data) | error |
+//! | settings or texts beyond the string limits ([`Limits::max_strings`](crate::Limits::max_strings), [`Limits::max_string_bytes`](crate::Limits::max_string_bytes)); data past the byte limit is not inflated | warning |
 //! | RGB-sized data in a version-1 image | warning |
 //! | a sound's `data_size` field that differs from its data | warning |
 //! | a Teeworlds 0.3 map (no version item): items kept, not resolved | error |
@@ -726,12 +727,25 @@ impl Resolver<'_> {
             return self.data_ref(raw, field, place);
         };
         let df = self.df;
+        let limit = df.limits().max_string_bytes();
+        let at = data.index();
+        // Not inflated past the string limit: a text of megabytes is not one.
+        let size = df.data_size(at).unwrap_or(0);
+        if size > limit {
+            return self.problems.warning(
+                place,
+                Some(field),
+                format!(
+                    "= {at}: a text of {size} bytes, more than Limits::max_string_bytes ({limit}) \
+                     lets twcodec read; not checked"
+                ),
+            );
+        }
         let problem = self
             .texts
-            .entry(data.index())
+            .entry(at)
             .or_insert_with(|| {
-                let bytes = df.data(data.index()).ok()?;
-                let at = data.index();
+                let bytes = df.data(at).ok()?;
                 match bytes.iter().position(|&b| b == 0) {
                     None => Some(format!("= {at}: the text has no terminating NUL")),
                     Some(nul) if nul + 1 < bytes.len() => Some(format!(
@@ -773,8 +787,36 @@ impl Resolver<'_> {
         let Ref::To(data) = Ref::<super::DataItem>::resolve(settings, self.df.data_count()) else {
             return;
         };
-        // Only the last byte matters: the list is read up to there.
+        let limits = self.df.limits();
+        let size = self.df.data_size(data.index()).unwrap_or(0);
+        if size > limits.max_string_bytes() {
+            self.problems.warning(
+                place,
+                Some("settings"),
+                format!(
+                    "= {}: {size} bytes, more than Limits::max_string_bytes ({}) lets twcodec \
+                     read; not checked",
+                    data.index(),
+                    limits.max_string_bytes()
+                ),
+            );
+            return;
+        }
         if let Ok(bytes) = self.df.data(data.index()) {
+            let count = twcodec_schema::map::settings_count(&bytes);
+            if count > limits.max_strings() {
+                self.problems.warning(
+                    place,
+                    Some("settings"),
+                    format!(
+                        "= {}: {count} commands, more than Limits::max_strings ({}) lets \
+                         twcodec read",
+                        data.index(),
+                        limits.max_strings()
+                    ),
+                );
+            }
+            // Only the last byte matters: the list is read up to there.
             if bytes.last().is_some_and(|&b| b != 0) {
                 self.problems.error(
                     place,

@@ -61,7 +61,10 @@
 //!   [`Datafile`] and [`Map`]), the chunk stream (Huffman coding in [`huffman`]) and a replay
 //!   of every tick through [`snap`]. [`packet`] reads the snapshot messages of Teeworlds 0.7
 //!   packets.
-//! - [`dump`] renders what the CLI prints; the CLI (`src/bin/twcodec.rs`) is a thin shell.
+//! - [`dump`] renders what the CLI prints, streaming to a writer (the map as a lazy serde tree,
+//!   [`dump::MapView`], with a text serializer beside JSON); the CLI (`src/bin/twcodec.rs`)
+//!   is a thin shell. [`write`](mod@write) writes files safely: atomically for regular files, in place
+//!   for devices and FIFOs, modes kept, temporary files named after their target.
 //! - Every failure is one [`Error`]: a kind, a message, the byte offset and the item when known.
 //! - Nothing panics on any input. Every count and size is checked against the file before it
 //!   sizes an allocation, and [`Limits`] bound what a small file may still ask for (a

@@ -9,6 +9,11 @@
 //! the magic and the kind of size fields, so writing an unmodified version-4 file gives the same
 //! bytes (trailing bytes after the data block aside, which the reader reports). Data that is new
 //! or replaced is compressed at the configured level (default 6, as DDNet and Teeworlds write).
+//!
+//! **Files** are written by [`save`] and every `save` method of the crate the same way:
+//! atomically through a temporary file named after the target for a new or regular file (the
+//! replaced file's mode kept, `0666` less the umask for a new one), in place for a device or a
+//! FIFO; [`remove_temporary_files`] is for a signal handler.
 
 use std::borrow::Cow;
 use std::io::{BufWriter, Write};

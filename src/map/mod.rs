@@ -591,7 +591,7 @@ impl Info {
 
     /// DDNet's server settings (commands run when the map loads), read from their data item
     /// now. An error when the data item does not load, or when the list holds more strings or
-    /// bytes than the map's [`Limits`](crate::Limits) allow
+    /// bytes than the map's [`Limits`] allow
     /// ([`max_strings`](crate::Limits::max_strings),
     /// [`max_string_bytes`](crate::Limits::max_string_bytes)); no settings is an empty list.
     pub fn settings<'m>(&self, map: &'m Map) -> Result<Settings<'m>, Error> {

@@ -37,7 +37,7 @@ use bytes::Bytes;
 use twcodec_schema::datafile::{
     Header, Item, ItemHeader, ItemType, Magic, Tables, Version, VersionHeader,
 };
-use twcodec_schema::uuid::{uuid_from_ints, Uuid, UUID_INDEX_TYPE};
+use twcodec_schema::uuid::{Uuid, UuidIndexItem, UUID_INDEX_TYPE};
 use twcodec_schema::SchemaError;
 
 use crate::error::{Error, ErrorKind, Location, Warning, WarningKind};
@@ -765,13 +765,13 @@ fn uuid_types(items: &[Item], starts: &[usize], warnings: &mut Vec<Warning>) -> 
         if item.type_id() != UUID_INDEX_TYPE {
             continue;
         }
-        match <[i32; 4]>::try_from(item.data.get(..4).unwrap_or_default()) {
-            Ok(ints) => {
+        match UuidIndexItem::decode(&item.data) {
+            Some(index_item) => {
                 if seen.insert(item.id()) {
-                    types.push((item.id(), uuid_from_ints(ints)));
+                    types.push((item.id(), index_item.uuid));
                 }
             }
-            Err(_) => warnings.push(Warning {
+            None => warnings.push(Warning {
                 kind: WarningKind::ShortUuidIndexItem {
                     len: item.data.len(),
                 },

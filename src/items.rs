@@ -1,6 +1,7 @@
 //! A datafile's items decoded as map items: the schema's struct for each item's type (numbered,
 //! or by UUID through the datafile's UUID index), with the context some items need.
 
+use twcodec_schema::map::envelope::EnvelopeItem;
 use twcodec_schema::map::{DecodeContext, MapItem, MapItemKind};
 
 use crate::datafile::Datafile;
@@ -26,11 +27,10 @@ pub fn item_kind(datafile: &Datafile, type_id: u16) -> MapItemKind {
 /// any envelope has version 3 or more (DDNet `VERSION_TEEWORLDS_BEZIER`).
 pub fn decode_context(datafile: &Datafile) -> DecodeContext {
     let envelope = MapItemKind::Envelope.type_id().unwrap_or_default();
-    let bezier_points = datafile
-        .items_of_type(envelope)
-        .iter()
-        .any(|item| item.data.first().is_some_and(|&version| version >= 3));
-    DecodeContext { bezier_points }
+    let envelopes = datafile.items_of_type(envelope).iter();
+    DecodeContext {
+        bezier_points: EnvelopeItem::bezier_points(envelopes.map(|item| &item.data[..])),
+    }
 }
 
 /// Decodes item `index` of the datafile (its index in [`Datafile::items`]).

@@ -23,7 +23,7 @@ use binrw::io::NoSeek;
 use binrw::BinWrite;
 use bytes::Bytes;
 use twcodec_schema::datafile::{DataBlock, DatafileLayout, Item, Magic, Version};
-use twcodec_schema::uuid::{uuid_from_ints, uuid_to_ints, Uuid, OFFSET_UUID_TYPE, UUID_INDEX_TYPE};
+use twcodec_schema::uuid::{Uuid, UuidIndexItem, OFFSET_UUID_TYPE, UUID_INDEX_TYPE};
 
 use crate::datafile::{data_error, Datafile, SizeFields};
 use crate::error::{Error, ErrorKind, Location};
@@ -183,10 +183,7 @@ impl DatafileWriter {
         self.items
             .iter()
             .filter(|item| item.type_id() == UUID_INDEX_TYPE)
-            .find(|item| {
-                <[i32; 4]>::try_from(item.data.get(..4).unwrap_or_default())
-                    .is_ok_and(|ints| uuid_from_ints(ints) == uuid)
-            })
+            .find(|item| UuidIndexItem::decode(&item.data).is_some_and(|index| index.uuid == uuid))
             .map(Item::id)
     }
 
@@ -199,7 +196,7 @@ impl DatafileWriter {
             Some(type_id) => type_id,
             None => {
                 let type_id = self.free_uuid_type()?;
-                self.add_item(UUID_INDEX_TYPE, type_id, uuid_to_ints(uuid).to_vec());
+                self.add_item(UUID_INDEX_TYPE, type_id, UuidIndexItem::new(uuid).encode());
                 type_id
             }
         };

@@ -64,6 +64,28 @@ pub struct UuidIndexItem {
     pub unknown_tail: Vec<i32>,
 }
 
+impl UuidIndexItem {
+    /// The index item naming `uuid`.
+    pub fn new(uuid: Uuid) -> UuidIndexItem {
+        UuidIndexItem {
+            uuid,
+            unknown_tail: Vec::new(),
+        }
+    }
+
+    /// Decodes a UUID index item from its ints, or `None` when it holds fewer than the 4 ints
+    /// of a UUID.
+    pub fn decode(ints: &[i32]) -> Option<UuidIndexItem> {
+        crate::map::decode_ints(ints, ()).ok()
+    }
+
+    /// The item's ints.
+    pub fn encode(&self) -> Vec<i32> {
+        // Writing ints into a vector fails only when it cannot grow, which aborts first.
+        crate::map::encode_ints(self, ()).unwrap_or_default()
+    }
+}
+
 /// The UUID stored in the 4 ints of a UUID index item: byte `4*i+k` of the UUID is byte `k` of
 /// int `i` read big-endian (docs/format-notes.md, "UUID item types").
 pub fn uuid_from_ints(ints: [i32; 4]) -> Uuid {
@@ -106,6 +128,9 @@ mod tests {
         let ints = uuid_to_ints(uuid);
         let item: UuidIndexItem = crate::map::decode_ints(&ints, ()).unwrap();
         assert_eq!(item.uuid, uuid);
+        assert_eq!(UuidIndexItem::decode(&ints), Some(item.clone()));
+        assert_eq!(UuidIndexItem::decode(&ints[..3]), None);
+        assert_eq!(UuidIndexItem::new(uuid).encode(), ints);
         assert_eq!(crate::map::encode_ints(&item, ()).unwrap(), ints);
     }
 

@@ -20,7 +20,8 @@ use crate::SchemaError;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[doc(alias = "CMapItemEnvelope")]
 pub struct EnvelopeItem {
-    /// 1, 2 (adds `synchronized`; DDNet), or 3 (Teeworlds 0.7: the points have bezier tangents).
+    /// 1, 2 (adds `synchronized`; DDNet), or 3 (Teeworlds 0.7: the points have bezier
+    /// tangents; see [`EnvelopeItem::bezier_points`]).
     pub version: i32,
     /// Values per point: 1 sound, 3 position, 4 color (see [`EnvelopeKind`]).
     pub channels: i32,
@@ -41,7 +42,30 @@ pub struct EnvelopeItem {
     pub unknown_tail: Vec<i32>,
 }
 
+/// The version every envelope item starts with, read alone: what decides the layout of the
+/// envelope points ([`EnvelopeItem::VERSION_BEZIER`]) before the envelopes are decoded.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EnvelopeVersion {
+    /// [`EnvelopeItem::version`].
+    pub version: i32,
+}
+
 impl EnvelopeItem {
+    /// The envelope version from which the envelope points of the whole map have 22 ints:
+    /// Teeworlds 0.7's bezier tangents (DDNet `CMapItemEnvelope::VERSION_TEEWORLDS_BEZIER`).
+    pub const VERSION_BEZIER: i32 = 3;
+
+    /// Whether any of these envelope items (as ints) makes the envelope points 22 ints each:
+    /// DDNet's rule, any one of version [`VERSION_BEZIER`](Self::VERSION_BEZIER) or more.
+    pub fn bezier_points<'a>(items: impl IntoIterator<Item = &'a [i32]>) -> bool {
+        items.into_iter().any(|ints| {
+            super::decode_ints::<EnvelopeVersion>(ints, ())
+                .is_ok_and(|header| header.version >= Self::VERSION_BEZIER)
+        })
+    }
+
     /// What the envelope animates.
     pub fn kind(&self) -> EnvelopeKind {
         EnvelopeKind::from_channels(self.channels)
@@ -308,6 +332,18 @@ pub struct EnvPointsBezierItem {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn any_envelope_of_version_3_makes_22_int_points() {
+        let v2: &[i32] = &[2, 4, 0, 1];
+        let v3: &[i32] = &[3, 4, 1, 1];
+        assert!(!EnvelopeItem::bezier_points([v2, v2]));
+        assert!(EnvelopeItem::bezier_points([v2, v3]));
+        // Version 322 (garbage) is past 3 too; an empty item has no version.
+        assert!(EnvelopeItem::bezier_points([&[322][..]]));
+        assert!(!EnvelopeItem::bezier_points([&[][..]]));
+        assert!(!EnvelopeItem::bezier_points(std::iter::empty()));
+    }
     use crate::map::common::{decode_ints, encode_ints};
 
     fn name_ints(text: &str) -> [i32; 8] {

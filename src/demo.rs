@@ -176,13 +176,9 @@ impl Demo {
         self.bytes.slice(self.map.clone())
     }
 
-    /// Writes the embedded map's bytes to a file, atomically.
+    /// Writes the embedded map's bytes to a file, as [`crate::write::save`] does.
     pub fn save_map(&self, path: impl AsRef<Path>) -> Result<(), Error> {
-        let path = path.as_ref();
-        let bytes = self.map_bytes();
-        crate::write::save_with(path, |file| {
-            std::io::Write::write_all(file, &bytes).map_err(|error| Error::io("write", path, error))
-        })
+        crate::write::save(path, &self.map_bytes())
     }
 
     /// Byte offset of the map in the file.

@@ -46,6 +46,8 @@
 //! few GiB of memory. A map takes its limits from the [`Datafile`](crate::Datafile) it is
 //! resolved from.
 
+use crate::error::Error;
+
 /// Limits on what reading may allocate; see the [module docs](self).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Limits {
@@ -171,6 +173,31 @@ impl Limits {
     pub const fn with_max_string_bytes(mut self, bytes: usize) -> Limits {
         self.max_string_bytes = bytes;
         self
+    }
+}
+
+impl Limits {
+    /// Whether `what` (`the settings`, `the text`) of `bytes` bytes is within
+    /// [`max_string_bytes`](Limits::max_string_bytes); checked before it is inflated.
+    pub(crate) fn check_string_bytes(&self, what: &str, bytes: usize) -> Result<(), Error> {
+        match bytes > self.max_string_bytes {
+            true => Err(Error::limit(format!(
+                "{what} take {bytes} bytes, more than the limit of {} (Limits::max_string_bytes)",
+                self.max_string_bytes
+            ))),
+            false => Ok(()),
+        }
+    }
+
+    /// Whether a list `what` of `count` strings is within [`max_strings`](Limits::max_strings).
+    pub(crate) fn check_strings(&self, what: &str, count: usize) -> Result<(), Error> {
+        match count > self.max_strings {
+            true => Err(Error::limit(format!(
+                "{what} hold {count} strings, more than the limit of {} (Limits::max_strings)",
+                self.max_strings
+            ))),
+            false => Ok(()),
+        }
     }
 }
 

@@ -384,12 +384,7 @@ pub(crate) fn save_with(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    let failed = |why: String| {
-        Error::new(
-            ErrorKind::Io,
-            format!("cannot write {}: {why}", path.display()),
-        )
-    };
+    let failed = |why: String| cannot_write(path, why);
     match std::fs::metadata(path) {
         Ok(meta) if meta.is_file() => {
             // A link keeps pointing to the file; the file itself is replaced.
@@ -412,6 +407,14 @@ pub(crate) fn save_with(
     }
 }
 
+/// `cannot write PATH: WHY`.
+fn cannot_write(path: &Path, why: String) -> Error {
+    Error::new(
+        ErrorKind::Io,
+        format!("cannot write {}: {why}", path.display()),
+    )
+}
+
 /// Writes `target` (named `path` to the user) through a temporary file beside it.
 fn replace(
     path: &Path,
@@ -419,12 +422,7 @@ fn replace(
     existing: Option<&std::fs::Metadata>,
     write: impl FnOnce(&mut dyn Write) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    let failed = |why: String| {
-        Error::new(
-            ErrorKind::Io,
-            format!("cannot write {}: {why}", path.display()),
-        )
-    };
+    let failed = |why: String| cannot_write(path, why);
     let dir = match target.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
@@ -456,7 +454,7 @@ fn replace(
             ),
         })
     })?;
-    let pending = Pending::register(temp.path());
+    let _pending = Pending::register(temp.path());
     let mut file = temp.as_file();
     write(&mut file).map_err(|e| e.with_path(path))?;
     file.sync_all().map_err(|e| failed(reason(&e)))?;
@@ -465,7 +463,7 @@ fn replace(
     }
     // Renamed under the registry's lock, so that a signal handler removes the temporary file
     // either before (and the rename never happens) or not at all.
-    let _lock = pending.lock();
+    let _lock = lock_pending();
     temp.persist(target).map_err(|e| {
         failed(format!(
             "cannot rename the temporary file over it: {}",
@@ -517,25 +515,21 @@ struct Pending {
 impl Pending {
     fn register(path: &Path) -> Pending {
         let path = path.to_path_buf();
-        PENDING
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .push(path.clone());
+        lock_pending().push(path.clone());
         Pending { path }
     }
+}
 
-    fn lock(&self) -> std::sync::MutexGuard<'static, Vec<std::path::PathBuf>> {
-        PENDING
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
+/// The lock of [`PENDING`] (a panic elsewhere does not make the list unusable).
+fn lock_pending() -> std::sync::MutexGuard<'static, Vec<std::path::PathBuf>> {
+    PENDING
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 impl Drop for Pending {
     fn drop(&mut self) {
-        let mut pending = PENDING
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut pending = lock_pending();
         if let Some(at) = pending.iter().position(|p| *p == self.path) {
             pending.swap_remove(at);
         }
@@ -548,9 +542,7 @@ impl Drop for Pending {
 /// process exits: a save it interrupts fails, as its temporary file is gone, and the file it
 /// was to replace stays as it was. A save renaming its finished file completes first.
 pub fn remove_temporary_files() {
-    let mut pending = PENDING
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut pending = lock_pending();
     for path in pending.drain(..) {
         let _ = std::fs::remove_file(path);
     }

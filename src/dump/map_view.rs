@@ -616,41 +616,38 @@ impl Serialize for LayerView<'_> {
         if let Some(automapper) = map.automapper_of(self.layer) {
             out.serialize_entry("automapper", automapper.item())?;
         }
-        // The item's name is the one above.
-        const NAME: &[&str] = &["name"];
         match layer.content() {
             LayerContent::Tiles(t) | LayerContent::Game(t) | LayerContent::Front(t) => {
-                flatten_into(&mut out, t.item(), NAME)?;
-                out.serialize_entry("tiles", &TilesSummary(t))?;
+                tile_layer(&mut out, t)?
             }
-            LayerContent::Tele(t) => {
-                flatten_into(&mut out, t.item(), NAME)?;
-                out.serialize_entry("tiles", &TilesSummary(t))?;
-            }
-            LayerContent::Speedup(t) => {
-                flatten_into(&mut out, t.item(), NAME)?;
-                out.serialize_entry("tiles", &TilesSummary(t))?;
-            }
-            LayerContent::Switch(t) => {
-                flatten_into(&mut out, t.item(), NAME)?;
-                out.serialize_entry("tiles", &TilesSummary(t))?;
-            }
-            LayerContent::Tune(t) => {
-                flatten_into(&mut out, t.item(), NAME)?;
-                out.serialize_entry("tiles", &TilesSummary(t))?;
-            }
+            LayerContent::Tele(t) => tile_layer(&mut out, t)?,
+            LayerContent::Speedup(t) => tile_layer(&mut out, t)?,
+            LayerContent::Switch(t) => tile_layer(&mut out, t)?,
+            LayerContent::Tune(t) => tile_layer(&mut out, t)?,
             LayerContent::Quads(q) => {
-                flatten_into(&mut out, q.item(), NAME)?;
+                flatten_into(&mut out, q.item(), ITEM_NAME)?;
                 out.serialize_entry("quads", &q.quads())?;
             }
             LayerContent::Sounds(s) => {
-                flatten_into(&mut out, s.item(), NAME)?;
+                flatten_into(&mut out, s.item(), ITEM_NAME)?;
                 out.serialize_entry("sources", &s.sources())?;
             }
             LayerContent::Unknown(ints) => out.serialize_entry("ints", ints)?,
         }
         out.end()
     }
+}
+
+/// A layer's item fields other than its name, which the layer's own fields show.
+const ITEM_NAME: &[&str] = &["name"];
+
+/// A tile layer of any kind: its item's fields, then the summary of its tiles.
+fn tile_layer<M: SerializeMap, T: TileKind + TileId>(
+    out: &mut M,
+    layer: &TilesLayer<T>,
+) -> Result<(), M::Error> {
+    flatten_into(out, layer.item(), ITEM_NAME)?;
+    out.serialize_entry("tiles", &TilesSummary(layer))
 }
 
 /// A tile layer's tiles in a few lines: size, layout, counts per tile id, a CRC-32.

@@ -173,13 +173,34 @@ pub fn info(datafile: &Datafile, out: &mut dyn Write) -> io::Result<()> {
     Ok(())
 }
 
-/// The type id a filter selects in this datafile: `None` for every item, `Some(None)` for a
-/// UUID the datafile does not use (no item).
-fn filter_type(datafile: &Datafile, filter: Option<TypeFilter>) -> Option<Option<u16>> {
-    filter.map(|filter| match filter {
+/// The items `filter` selects (every item without one), with their indices.
+fn selected(
+    datafile: &Datafile,
+    filter: Option<TypeFilter>,
+) -> impl Iterator<Item = (usize, &twcodec_schema::datafile::Item)> {
+    // `Some(None)`: a UUID the datafile does not use, so no item.
+    let type_id = filter.map(|filter| match filter {
         TypeFilter::Id(type_id) => Some(type_id),
         TypeFilter::Uuid(uuid) => datafile.type_of_uuid(uuid),
-    })
+    });
+    let items = datafile.items().iter().enumerate();
+    items.filter(move |(_, item)| type_id.is_none_or(|t| t == Some(item.type_id())))
+}
+
+/// `#INDEX type TYPE (NAME) id ID`, the label of an item.
+fn write_label(
+    out: &mut dyn Write,
+    datafile: &Datafile,
+    index: usize,
+    item: &twcodec_schema::datafile::Item,
+) -> io::Result<()> {
+    let name = type_name(datafile, item.type_id());
+    write!(
+        out,
+        "#{index} type {} ({name}) id {}",
+        item.type_id(),
+        item.id()
+    )
 }
 
 /// `twcodec items`: every item (or those of one type) as index, type, id and ints.
@@ -188,18 +209,9 @@ pub fn items(
     filter: Option<TypeFilter>,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let type_id = filter_type(datafile, filter);
-    for (index, item) in datafile.items().iter().enumerate() {
-        if type_id.is_some_and(|t| t != Some(item.type_id())) {
-            continue;
-        }
-        write!(
-            out,
-            "#{index} type {} ({}) id {}: [",
-            item.type_id(),
-            type_name(datafile, item.type_id()),
-            item.id(),
-        )?;
+    for (index, item) in selected(datafile, filter) {
+        write_label(out, datafile, index, item)?;
+        write!(out, ": [")?;
         write_ints(out, &item.data, ", ")?;
         writeln!(out, "]")?;
     }
@@ -214,19 +226,10 @@ pub fn decoded_items(
     filter: Option<TypeFilter>,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let type_id = filter_type(datafile, filter);
     let context = decode_context(datafile);
-    for (index, item) in datafile.items().iter().enumerate() {
-        if type_id.is_some_and(|t| t != Some(item.type_id())) {
-            continue;
-        }
-        writeln!(
-            out,
-            "#{index} type {} ({}) id {}",
-            item.type_id(),
-            type_name(datafile, item.type_id()),
-            item.id()
-        )?;
+    for (index, item) in selected(datafile, filter) {
+        write_label(out, datafile, index, item)?;
+        writeln!(out)?;
         match decode_item(datafile, index, context) {
             // The line above names the kind already.
             Ok(decoded) => text::write_fields(out, &decoded, 1, &["kind"])?,

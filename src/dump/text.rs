@@ -33,8 +33,10 @@ pub(crate) fn write_fields<T: Serialize + ?Sized>(
 ) -> io::Result<()> {
     let block = Block {
         out,
-        depth,
-        header: Header::Root { skip },
+        place: Place {
+            depth,
+            header: Header::Root { skip },
+        },
     };
     value.serialize(block).map_err(TextError::into_io)
 }
@@ -109,113 +111,119 @@ enum Header<'k> {
     Item(usize),
 }
 
-/// A value written at a depth under a header, streaming.
-struct Block<'o, 'k> {
-    out: &'o mut dyn Write,
+/// Where a value goes: its depth and its header.
+#[derive(Debug, Clone, Copy)]
+struct Place<'k> {
     depth: usize,
     header: Header<'k>,
 }
 
-impl<'o> Block<'o, '_> {
-    /// Starts the line of an inline value: `key: `, `- `, or the indentation alone.
-    fn inline_start(&mut self) -> io::Result<()> {
-        indent(self.out, self.depth)?;
+impl Place<'_> {
+    /// Starts the line of an inline value: the indentation, then `key: `, `- ` or nothing.
+    fn inline_start(self, out: &mut dyn Write) -> io::Result<()> {
+        indent(out, self.depth)?;
         match self.header {
             Header::Root { .. } => Ok(()),
-            Header::Field(key) => write!(self.out, "{key}: "),
-            Header::Item(_) => self.out.write_all(b"- "),
+            Header::Field(key) => write!(out, "{key}: "),
+            Header::Item(_) => out.write_all(b"- "),
         }
     }
 
     /// Writes the heading line of a block (nothing at the root); returns the depth of its
     /// contents.
-    fn block_start(&mut self) -> io::Result<usize> {
+    fn block_start(self, out: &mut dyn Write) -> io::Result<usize> {
         match self.header {
             Header::Root { .. } => return Ok(self.depth),
             Header::Field(key) => {
-                indent(self.out, self.depth)?;
-                writeln!(self.out, "{key}:")?;
+                indent(out, self.depth)?;
+                writeln!(out, "{key}:")?;
             }
             Header::Item(index) => {
-                indent(self.out, self.depth)?;
-                writeln!(self.out, "- #{index}")?;
+                indent(out, self.depth)?;
+                writeln!(out, "- #{index}")?;
             }
         }
         Ok(self.depth + 1)
     }
 
+    /// The depth of a block's contents.
+    fn child_depth(self) -> usize {
+        match self.header {
+            Header::Root { .. } => self.depth,
+            _ => self.depth + 1,
+        }
+    }
+}
+
+/// A value written at a place, streaming.
+struct Block<'o, 'k> {
+    out: &'o mut dyn Write,
+    place: Place<'k>,
+}
+
+impl<'o, 'k> Block<'o, 'k> {
     /// A scalar's line.
-    fn scalar(mut self, text: fmt::Arguments<'_>) -> Result {
-        self.inline_start()?;
+    fn scalar(self, text: fmt::Arguments<'_>) -> Result {
+        self.place.inline_start(self.out)?;
         self.out.write_fmt(text)?;
         self.out.write_all(b"\n")?;
         Ok(())
     }
 
-    fn seq(self) -> BlockSeq<'o> {
-        let root = matches!(self.header, Header::Root { .. });
-        let (prefix, heading) = heading_texts(self.header);
+    fn seq(self) -> BlockSeq<'o, 'k> {
         BlockSeq {
             out: self.out,
-            depth: self.depth,
-            prefix,
-            heading,
+            place: self.place,
             // At the root, elements are always listed, one per line.
-            state: if root {
-                SeqState::Listed
-            } else {
-                SeqState::Undecided
+            state: match self.place.header {
+                Header::Root { .. } => SeqState::Listed,
+                _ => SeqState::Undecided,
             },
             count: 0,
         }
     }
 
-    fn map(self) -> BlockMap<'o> {
-        let (prefix, heading) = heading_texts(self.header);
-        let (state, skip) = match self.header {
+    fn map(self) -> BlockMap<'o, 'k> {
+        let (state, skip) = match self.place.header {
             Header::Root { skip } => (MapState::Block, skip),
-            _ => (MapState::Trying(Vec::new(), 2), &[][..]),
+            _ => (MapState::Trying(String::new(), Vec::new()), &[][..]),
         };
         BlockMap {
             out: self.out,
-            depth: self.depth,
-            prefix,
-            heading,
+            place: self.place,
             state,
-            child_depth: match self.header {
-                Header::Root { .. } => self.depth,
-                _ => self.depth + 1,
-            },
             skip,
-            key: None,
+            key: String::new(),
         }
     }
 
-    /// A one-entry structure `{key: value}` (enum variants with content).
-    fn entry<T: Serialize + ?Sized>(self, key: &'static str, value: &T) -> Result {
-        let mut map = self.map();
-        ser::SerializeMap::serialize_entry(&mut map, key, value)?;
-        ser::SerializeMap::end(map)
-    }
-}
-
-/// The start of an inline line (after the indentation) and the heading line of a block, as
-/// texts, for the compound writers that decide between them later.
-fn heading_texts(header: Header<'_>) -> (String, Option<String>) {
-    match header {
-        Header::Root { .. } => (String::new(), None),
-        Header::Field(key) => (format!("{key}: "), Some(format!("{key}:"))),
-        Header::Item(index) => ("- ".to_string(), Some(format!("- #{index}"))),
+    /// The block of an enum variant with content, `{variant: ...}`, which never fits on one
+    /// line (a structure holding a structure): the heading, and the variant as its field.
+    fn variant(self, variant: &'static str) -> Result<Block<'o, 'k>> {
+        let depth = self.place.block_start(self.out)?;
+        Ok(Block {
+            out: self.out,
+            place: Place {
+                depth,
+                header: Header::Field(variant),
+            },
+        })
     }
 }
 
 /// The text of a scalar, or `None` for a compound value.
 fn scalar_text<T: Serialize + ?Sized>(value: &T) -> Result<Option<String>> {
+    inline(value, usize::MAX, Level::Scalar)
+}
+
+/// The inline text of a value in at most `limit` characters, or `None` when it does not fit
+/// or is more than `level` allows.
+fn inline<T: Serialize + ?Sized>(value: &T, limit: usize, level: Level) -> Result<Option<String>> {
     let mut text = String::new();
     match value.serialize(Inline {
         buf: &mut text,
-        limit: usize::MAX,
-        level: Level::Scalar,
+        limit,
+        level,
     }) {
         Ok(()) => Ok(Some(text)),
         Err(TextError::NotInline) => Ok(None),
@@ -225,11 +233,9 @@ fn scalar_text<T: Serialize + ?Sized>(value: &T) -> Result<Option<String>> {
 
 /// Writes an array element by element: on one line when it holds scalars (decided by the
 /// first), else one `- ` entry per element.
-struct BlockSeq<'o> {
+struct BlockSeq<'o, 'k> {
     out: &'o mut dyn Write,
-    depth: usize,
-    prefix: String,
-    heading: Option<String>,
+    place: Place<'k>,
     state: SeqState,
     count: usize,
 }
@@ -244,30 +250,19 @@ enum SeqState {
     Listed,
 }
 
-impl BlockSeq<'_> {
-    fn child_depth(&self) -> usize {
-        if self.heading.is_some() {
-            self.depth + 1
-        } else {
-            self.depth
-        }
-    }
-
+impl BlockSeq<'_, '_> {
     fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result {
         let index = self.count;
         self.count += 1;
         match self.state {
             SeqState::Undecided => match scalar_text(value)? {
                 Some(text) => {
-                    indent(self.out, self.depth)?;
-                    write!(self.out, "{}[{text}", self.prefix)?;
+                    self.place.inline_start(self.out)?;
+                    write!(self.out, "[{text}")?;
                     self.state = SeqState::Inline;
                 }
                 None => {
-                    if let Some(heading) = &self.heading {
-                        indent(self.out, self.depth)?;
-                        writeln!(self.out, "{heading}")?;
-                    }
+                    self.place.block_start(self.out)?;
                     self.state = SeqState::Listed;
                     self.listed(index, value)?;
                 }
@@ -277,7 +272,8 @@ impl BlockSeq<'_> {
                 // the line, as far as it fits.
                 let text = match scalar_text(value)? {
                     Some(text) => text,
-                    None => inline_text(value, INLINE_WIDTH)?.unwrap_or_else(|| "...".into()),
+                    None => inline(value, INLINE_WIDTH, Level::Structure)?
+                        .unwrap_or_else(|| "...".into()),
                 };
                 write!(self.out, ", {text}")?;
             }
@@ -287,19 +283,20 @@ impl BlockSeq<'_> {
     }
 
     fn listed<T: Serialize + ?Sized>(&mut self, index: usize, value: &T) -> Result {
-        let depth = self.child_depth();
         value.serialize(Block {
             out: &mut *self.out,
-            depth,
-            header: Header::Item(index),
+            place: Place {
+                depth: self.place.child_depth(),
+                header: Header::Item(index),
+            },
         })
     }
 
     fn finish(self) -> Result {
         match self.state {
             SeqState::Undecided => {
-                indent(self.out, self.depth)?;
-                writeln!(self.out, "{}[]", self.prefix)?;
+                self.place.inline_start(self.out)?;
+                self.out.write_all(b"[]\n")?;
             }
             SeqState::Inline => self.out.write_all(b"]\n")?,
             SeqState::Listed => {}
@@ -308,119 +305,96 @@ impl BlockSeq<'_> {
     }
 }
 
-/// Writes a structure: held back as `key: text` pairs while it may fit on one line, then as a
-/// block with one field per line.
-struct BlockMap<'o> {
+/// Writes a structure: held back as one line of `key: text` pieces while it may fit on one
+/// line, then as a block with one field per line.
+struct BlockMap<'o, 'k> {
     out: &'o mut dyn Write,
-    depth: usize,
-    prefix: String,
-    heading: Option<String>,
+    place: Place<'k>,
     state: MapState,
-    child_depth: usize,
     skip: &'static [&'static str],
     /// The key of a map entry whose value comes next.
-    key: Option<String>,
+    key: String,
 }
 
 enum MapState {
-    /// The fields so far, inline, and the length of `{...}` holding them.
-    Trying(Vec<(String, String)>, usize),
+    /// The fields so far as `key: text, key: text` (the line without its braces), and where
+    /// each piece ends.
+    Trying(String, Vec<usize>),
     /// Written as a block.
     Block,
 }
 
-impl BlockMap<'_> {
+impl BlockMap<'_, '_> {
+    /// Longest `key: text, ...` that still fits on a line within its braces.
+    const LINE: usize = INLINE_WIDTH - 2;
+
     fn field<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result {
         if self.skip.contains(&key) {
             return Ok(());
         }
-        if let MapState::Trying(fields, len) = &mut self.state {
-            // `, ` between fields, `: ` after the key.
-            let sep = if fields.is_empty() { 0 } else { 2 };
-            let used = *len + sep + key.len() + 2;
-            let text = match INLINE_WIDTH.checked_sub(used) {
-                Some(room) => inline_field(value, room)?,
-                None => None,
-            };
-            match text {
-                Some(text) => {
-                    *len = used + text.len();
-                    fields.push((key.to_string(), text));
+        if let MapState::Trying(line, ends) = &mut self.state {
+            let start = line.len();
+            if !ends.is_empty() {
+                line.push_str(", ");
+            }
+            line.push_str(key);
+            line.push_str(": ");
+            let fits = value.serialize(Inline {
+                buf: &mut *line,
+                limit: Self::LINE,
+                level: Level::Field,
+            });
+            match fits {
+                Ok(()) if line.len() <= Self::LINE => {
+                    ends.push(line.len());
                     return Ok(());
                 }
-                None => self.open_block()?,
+                Ok(()) | Err(TextError::NotInline) => {
+                    line.truncate(start);
+                    self.open_block()?;
+                }
+                Err(error) => return Err(error),
             }
         }
         value.serialize(Block {
             out: &mut *self.out,
-            depth: self.child_depth,
-            header: Header::Field(key),
+            place: Place {
+                depth: self.place.child_depth(),
+                header: Header::Field(key),
+            },
         })
     }
 
     /// Writes the heading line and the fields held back so far, one per line.
     fn open_block(&mut self) -> Result {
-        let MapState::Trying(fields, _) = std::mem::replace(&mut self.state, MapState::Block)
+        let MapState::Trying(line, ends) = std::mem::replace(&mut self.state, MapState::Block)
         else {
             return Ok(());
         };
-        if let Some(heading) = &self.heading {
-            indent(self.out, self.depth)?;
-            writeln!(self.out, "{heading}")?;
-        }
-        for (key, text) in fields {
-            indent(self.out, self.child_depth)?;
-            writeln!(self.out, "{key}: {text}")?;
+        let depth = self.place.block_start(self.out)?;
+        let mut start = 0;
+        for end in ends {
+            indent(self.out, depth)?;
+            writeln!(self.out, "{}", &line[start..end])?;
+            start = end + 2;
         }
         Ok(())
     }
 
     fn finish(self) -> Result {
-        if let MapState::Trying(fields, _) = self.state {
-            indent(self.out, self.depth)?;
-            write!(self.out, "{}{{", self.prefix)?;
-            for (i, (key, text)) in fields.iter().enumerate() {
-                let sep = if i == 0 { "" } else { ", " };
-                write!(self.out, "{sep}{key}: {text}")?;
-            }
-            self.out.write_all(b"}\n")?;
+        if let MapState::Trying(line, _) = self.state {
+            self.place.inline_start(self.out)?;
+            writeln!(self.out, "{{{line}}}")?;
         }
         Ok(())
-    }
-}
-
-/// The inline text of a field of an inline structure: a scalar or an array of scalars, in at
-/// most `limit` characters; `None` when it is neither or longer.
-fn inline_field<T: Serialize + ?Sized>(value: &T, limit: usize) -> Result<Option<String>> {
-    inline_at(value, limit, Level::Field)
-}
-
-/// The inline text of any value in at most `limit` characters: a scalar, an array of scalars,
-/// or a structure of those.
-fn inline_text<T: Serialize + ?Sized>(value: &T, limit: usize) -> Result<Option<String>> {
-    inline_at(value, limit, Level::Structure)
-}
-
-fn inline_at<T: Serialize + ?Sized>(
-    value: &T,
-    limit: usize,
-    level: Level,
-) -> Result<Option<String>> {
-    let mut text = String::new();
-    match value.serialize(Inline {
-        buf: &mut text,
-        limit,
-        level,
-    }) {
-        Ok(()) if text.len() <= limit => Ok(Some(text)),
-        Ok(()) | Err(TextError::NotInline) => Ok(None),
-        Err(error) => Err(error),
     }
 }
 
 /// What an inline value may be, from the least to the most.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Level {
+    /// A map key: a scalar, strings bare where they need no escapes.
+    Key,
     /// A scalar only (an element of an inline array).
     Scalar,
     /// A scalar or an array of scalars (a field of an inline structure).
@@ -512,21 +486,15 @@ impl InlineCompound<'_> {
     }
 }
 
-/// The text of a map key: strings as they are, numbers and booleans as text.
-fn key_text<T: Serialize + ?Sized>(key: &T) -> Result<String> {
-    let mut text = String::new();
+/// Sets `buf` to the text of a map key: strings as they are (quoted only where they need
+/// escapes), numbers and booleans as text.
+fn key_text<T: Serialize + ?Sized>(key: &T, buf: &mut String) -> Result {
+    buf.clear();
     key.serialize(Inline {
-        buf: &mut text,
+        buf,
         limit: usize::MAX,
-        level: Level::Scalar,
-    })?;
-    // Keys are written bare, not quoted.
-    if let Some(bare) = text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
-        if !bare.contains(['\\', '"']) {
-            return Ok(bare.to_string());
-        }
-    }
-    Ok(text)
+        level: Level::Key,
+    })
 }
 
 /// The text of a float as JSON writes it (`1.0`, `0.25`), `none` when not finite.
@@ -615,13 +583,13 @@ macro_rules! scalar_methods {
 impl<'o, 'k> ser::Serializer for Block<'o, 'k> {
     type Ok = ();
     type Error = TextError;
-    type SerializeSeq = BlockSeq<'o>;
-    type SerializeTuple = BlockSeq<'o>;
-    type SerializeTupleStruct = BlockSeq<'o>;
-    type SerializeTupleVariant = BlockSeq<'o>;
-    type SerializeMap = BlockMap<'o>;
-    type SerializeStruct = BlockMap<'o>;
-    type SerializeStructVariant = BlockMap<'o>;
+    type SerializeSeq = BlockSeq<'o, 'k>;
+    type SerializeTuple = BlockSeq<'o, 'k>;
+    type SerializeTupleStruct = BlockSeq<'o, 'k>;
+    type SerializeTupleVariant = BlockSeq<'o, 'k>;
+    type SerializeMap = BlockMap<'o, 'k>;
+    type SerializeStruct = BlockMap<'o, 'k>;
+    type SerializeStructVariant = BlockMap<'o, 'k>;
 
     scalar_methods!(scalar);
 
@@ -644,143 +612,110 @@ impl<'o, 'k> ser::Serializer for Block<'o, 'k> {
         variant: &'static str,
         value: &T,
     ) -> Result {
-        self.entry(variant, value)
+        // `{variant: value}` fits on one line when the value is a scalar.
+        let mut map = self.map();
+        map.field(variant, value)?;
+        map.finish()
     }
 
-    fn serialize_seq(self, _len: Option<usize>) -> Result<BlockSeq<'o>> {
+    fn serialize_seq(self, _len: Option<usize>) -> Result<BlockSeq<'o, 'k>> {
         Ok(self.seq())
     }
 
-    fn serialize_tuple(self, _len: usize) -> Result<BlockSeq<'o>> {
+    fn serialize_tuple(self, _len: usize) -> Result<BlockSeq<'o, 'k>> {
         Ok(self.seq())
     }
 
-    fn serialize_tuple_struct(self, _name: &'static str, _len: usize) -> Result<BlockSeq<'o>> {
+    fn serialize_tuple_struct(self, _name: &'static str, _len: usize) -> Result<BlockSeq<'o, 'k>> {
         Ok(self.seq())
     }
 
     fn serialize_tuple_variant(
-        mut self,
+        self,
         _name: &'static str,
         _index: u32,
         variant: &'static str,
         _len: usize,
-    ) -> Result<BlockSeq<'o>> {
-        // `{variant: [...]}` never fits on one line (a structure holding a structure).
-        let depth = self.block_start()?;
-        let (prefix, heading) = heading_texts(Header::Field(variant));
-        Ok(BlockSeq {
-            out: self.out,
-            depth,
-            prefix,
-            heading,
-            state: SeqState::Undecided,
-            count: 0,
-        })
+    ) -> Result<BlockSeq<'o, 'k>> {
+        Ok(self.variant(variant)?.seq())
     }
 
-    fn serialize_map(self, _len: Option<usize>) -> Result<BlockMap<'o>> {
+    fn serialize_map(self, _len: Option<usize>) -> Result<BlockMap<'o, 'k>> {
         Ok(self.map())
     }
 
-    fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<BlockMap<'o>> {
+    fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<BlockMap<'o, 'k>> {
         Ok(self.map())
     }
 
     fn serialize_struct_variant(
-        mut self,
+        self,
         _name: &'static str,
         _index: u32,
         variant: &'static str,
         _len: usize,
-    ) -> Result<BlockMap<'o>> {
-        // `{variant: {...}}` never fits on one line (a structure holding a structure).
-        let depth = self.block_start()?;
-        Ok(Block {
-            out: self.out,
-            depth,
-            header: Header::Field(variant),
+    ) -> Result<BlockMap<'o, 'k>> {
+        Ok(self.variant(variant)?.map())
+    }
+}
+
+/// The `Serialize*` traits of sequences (seq, tuple, tuple struct, tuple variant): each
+/// element through `element`, the end through `$end`.
+macro_rules! sequence_impls {
+    ($ty:ty, |$this:ident| $end:expr; $($trait:ident :: $method:ident),+) => {$(
+        impl ser::$trait for $ty {
+            type Ok = ();
+            type Error = TextError;
+            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result {
+                self.element(value)
+            }
+            fn end(self) -> Result {
+                let $this = self;
+                $end
+            }
         }
-        .map())
-    }
+    )+};
 }
 
-impl ser::SerializeSeq for BlockSeq<'_> {
-    type Ok = ();
-    type Error = TextError;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result {
-        self.element(value)
-    }
-    fn end(self) -> Result {
-        self.finish()
-    }
+/// The `Serialize*` traits of structures (struct, struct variant): each field through
+/// `field`, the end through `$end`.
+macro_rules! structure_impls {
+    ($ty:ty, |$this:ident| $end:expr; $($trait:ident),+) => {$(
+        impl ser::$trait for $ty {
+            type Ok = ();
+            type Error = TextError;
+            fn serialize_field<T: Serialize + ?Sized>(
+                &mut self,
+                key: &'static str,
+                value: &T,
+            ) -> Result {
+                self.field(key, value)
+            }
+            fn end(self) -> Result {
+                let $this = self;
+                $end
+            }
+        }
+    )+};
 }
 
-impl ser::SerializeTuple for BlockSeq<'_> {
-    type Ok = ();
-    type Error = TextError;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result {
-        self.element(value)
-    }
-    fn end(self) -> Result {
-        self.finish()
-    }
-}
+sequence_impls!(BlockSeq<'_, '_>, |seq| seq.finish();
+    SerializeSeq::serialize_element, SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field, SerializeTupleVariant::serialize_field);
+structure_impls!(BlockMap<'_, '_>, |map| map.finish(); SerializeStruct, SerializeStructVariant);
 
-impl ser::SerializeTupleStruct for BlockSeq<'_> {
-    type Ok = ();
-    type Error = TextError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result {
-        self.element(value)
-    }
-    fn end(self) -> Result {
-        self.finish()
-    }
-}
-
-impl ser::SerializeTupleVariant for BlockSeq<'_> {
-    type Ok = ();
-    type Error = TextError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result {
-        self.element(value)
-    }
-    fn end(self) -> Result {
-        self.finish()
-    }
-}
-
-impl ser::SerializeMap for BlockMap<'_> {
+impl ser::SerializeMap for BlockMap<'_, '_> {
     type Ok = ();
     type Error = TextError;
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result {
-        self.key = Some(key_text(key)?);
-        Ok(())
+        key_text(key, &mut self.key)
     }
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result {
-        let key = self.key.take().unwrap_or_default();
-        self.field(&key, value)
-    }
-    fn end(self) -> Result {
-        self.finish()
-    }
-}
-
-impl ser::SerializeStruct for BlockMap<'_> {
-    type Ok = ();
-    type Error = TextError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result {
-        self.field(key, value)
-    }
-    fn end(self) -> Result {
-        self.finish()
-    }
-}
-
-impl ser::SerializeStructVariant for BlockMap<'_> {
-    type Ok = ();
-    type Error = TextError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result {
-        self.field(key, value)
+        // Taken for the call and put back, so that its buffer serves the next key.
+        let key = std::mem::take(&mut self.key);
+        let result = self.field(&key, value);
+        self.key = key;
+        result
     }
     fn end(self) -> Result {
         self.finish()
@@ -805,17 +740,23 @@ impl<'b> ser::Serializer for Inline<'b> {
         if self.buf.len() + v.len() > self.limit {
             return Err(TextError::NotInline);
         }
-        self.push(format_args!("{v:?}"))
+        let start = self.buf.len();
+        let _ = write!(self.buf, "{v:?}");
+        // A key is bare when quoting escaped nothing.
+        if self.level == Level::Key && self.buf.len() == start + v.len() + 2 {
+            self.buf.truncate(start);
+            self.buf.push_str(v);
+        }
+        match self.buf.len() > self.limit {
+            true => Err(TextError::NotInline),
+            false => Ok(()),
+        }
     }
 
     fn serialize_bytes(self, v: &[u8]) -> Result {
-        let limit = self.limit;
         let mut seq = self.compound(Level::Field, '[')?;
         for byte in v {
             seq.element(byte)?;
-            if seq.buf.len() > limit {
-                return Err(TextError::NotInline);
-            }
         }
         seq.close(']')
     }
@@ -861,7 +802,7 @@ impl<'b> ser::Serializer for Inline<'b> {
     fn serialize_map(self, _len: Option<usize>) -> Result<InlineMap<'b>> {
         Ok(InlineMap {
             compound: self.compound(Level::Structure, '{')?,
-            key: None,
+            key: String::new(),
         })
     }
 
@@ -880,66 +821,25 @@ impl<'b> ser::Serializer for Inline<'b> {
     }
 }
 
-impl ser::SerializeSeq for InlineCompound<'_> {
-    type Ok = ();
-    type Error = TextError;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result {
-        self.element(value)
-    }
-    fn end(self) -> Result {
-        self.close(']')
-    }
-}
-
-impl ser::SerializeTuple for InlineCompound<'_> {
-    type Ok = ();
-    type Error = TextError;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result {
-        self.element(value)
-    }
-    fn end(self) -> Result {
-        self.close(']')
-    }
-}
-
-impl ser::SerializeTupleStruct for InlineCompound<'_> {
-    type Ok = ();
-    type Error = TextError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result {
-        self.element(value)
-    }
-    fn end(self) -> Result {
-        self.close(']')
-    }
-}
-
-impl ser::SerializeStruct for InlineCompound<'_> {
-    type Ok = ();
-    type Error = TextError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result {
-        self.field(key, value)
-    }
-    fn end(self) -> Result {
-        self.close('}')
-    }
-}
+sequence_impls!(InlineCompound<'_>, |compound| compound.close(']');
+    SerializeSeq::serialize_element, SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field);
+structure_impls!(InlineCompound<'_>, |compound| compound.close('}'); SerializeStruct);
 
 /// An inline map: its key held until its value comes.
 struct InlineMap<'b> {
     compound: InlineCompound<'b>,
-    key: Option<String>,
+    key: String,
 }
 
 impl ser::SerializeMap for InlineMap<'_> {
     type Ok = ();
     type Error = TextError;
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result {
-        self.key = Some(key_text(key)?);
-        Ok(())
+        key_text(key, &mut self.key)
     }
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result {
-        let key = self.key.take().unwrap_or_default();
-        self.compound.field(&key, value)
+        self.compound.field(&self.key, value)
     }
     fn end(self) -> Result {
         self.compound.close('}')
@@ -1035,6 +935,15 @@ mod tests {
         assert_eq!(
             streamed,
             "a:\n  Circle: {radius: 5}\nb: \"Point\"\nc: {Wrapped: 7}\nd: 3\ne: 0.5\n"
+        );
+    }
+
+    #[test]
+    fn keys_are_bare_unless_they_need_escapes() {
+        let value = json!({"counts": {"13": 100, "a\"b": 1}, "m": {"x y": [1]}});
+        assert_eq!(
+            text(&value, 0),
+            "counts: {13: 100, \"a\\\"b\": 1}\nm: {x y: [1]}\n"
         );
     }
 

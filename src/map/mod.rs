@@ -599,27 +599,12 @@ impl Info {
             return Ok(Settings::default());
         };
         let limits = map.limits();
-        let too_many = |what: String, limit: &str| {
-            Error::limit(format!(
-                "the settings {what}, more than the limit of {limit}"
-            ))
-        };
         if let Some(size) = map.data_size(data) {
-            if size > limits.max_string_bytes() {
-                return Err(too_many(
-                    format!("take {size} bytes"),
-                    &format!("{} (Limits::max_string_bytes)", limits.max_string_bytes()),
-                ));
-            }
+            limits.check_string_bytes("the settings", size)?;
         }
         let data = map.data(data)?;
         let len = settings_count(&data);
-        if len > limits.max_strings() {
-            return Err(too_many(
-                format!("hold {len} strings"),
-                &format!("{} (Limits::max_strings)", limits.max_strings()),
-            ));
-        }
+        limits.check_strings("the settings", len)?;
         Ok(Settings { data, len })
     }
 }

@@ -731,19 +731,12 @@ impl Resolver<'_> {
             return self.data_ref(raw, field, place);
         };
         let df = self.df;
-        let limit = df.limits().max_string_bytes();
         let at = data.index();
         // Not inflated past the string limit: a text of megabytes is not one.
         let size = df.data_size(at).unwrap_or(0);
-        if size > limit {
-            return self.problems.warning(
-                place,
-                Some(field),
-                format!(
-                    "= {at}: a text of {size} bytes, more than Limits::max_string_bytes ({limit}) \
-                     lets twcodec read; not checked"
-                ),
-            );
+        if let Err(error) = df.limits().check_string_bytes("the text", size) {
+            let message = format!("= {at}: {error}; not checked");
+            return self.problems.warning(place, Some(field), message);
         }
         let problem = self
             .texts
@@ -791,34 +784,17 @@ impl Resolver<'_> {
         let Ref::To(data) = Ref::<super::DataItem>::resolve(settings, self.df.data_count()) else {
             return;
         };
-        let limits = self.df.limits();
-        let size = self.df.data_size(data.index()).unwrap_or(0);
-        if size > limits.max_string_bytes() {
-            self.problems.warning(
-                place,
-                Some("settings"),
-                format!(
-                    "= {}: {size} bytes, more than Limits::max_string_bytes ({}) lets twcodec \
-                     read; not checked",
-                    data.index(),
-                    limits.max_string_bytes()
-                ),
-            );
-            return;
+        let (limits, at) = (self.df.limits(), data.index());
+        let size = self.df.data_size(at).unwrap_or(0);
+        if let Err(error) = limits.check_string_bytes("the settings", size) {
+            let message = format!("= {at}: {error}; not checked");
+            return self.problems.warning(place, Some("settings"), message);
         }
-        if let Ok(bytes) = self.df.data(data.index()) {
+        if let Ok(bytes) = self.df.data(at) {
             let count = twcodec_schema::map::settings_count(&bytes);
-            if count > limits.max_strings() {
-                self.problems.warning(
-                    place,
-                    Some("settings"),
-                    format!(
-                        "= {}: {count} commands, more than Limits::max_strings ({}) lets \
-                         twcodec read",
-                        data.index(),
-                        limits.max_strings()
-                    ),
-                );
+            if let Err(error) = limits.check_strings("the settings", count) {
+                self.problems
+                    .warning(place, Some("settings"), format!("= {at}: {error}"));
             }
             // Only the last byte matters: the list is read up to there.
             if bytes.last().is_some_and(|&b| b != 0) {

@@ -203,13 +203,6 @@ fn read_file(path: &Path) -> Result<Vec<u8>, Error> {
     std::fs::read(path).map_err(|error| Error::io("read", path, error))
 }
 
-/// Writes bytes to a file atomically.
-fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Error> {
-    crate::write::save_with(path, |file| {
-        std::io::Write::write_all(file, bytes).map_err(|error| Error::io("write", path, error))
-    })
-}
-
 impl Snapshot {
     /// Reads a snapshot from bytes in `form`.
     pub fn from_bytes(bytes: &[u8], form: Form) -> Result<Snapshot, Error> {
@@ -233,9 +226,9 @@ impl Snapshot {
         Snapshot::from_bytes(&read_file(path)?, form).map_err(|error| error.with_path(path))
     }
 
-    /// Writes this snapshot to a file, atomically.
+    /// Writes this snapshot to a file, as [`crate::write::save`] does.
     pub fn save(&self, path: impl AsRef<Path>, form: Form) -> Result<(), Error> {
-        write_file(path.as_ref(), &self.to_bytes(form))
+        crate::write::save(path, &self.to_bytes(form))
     }
 }
 
@@ -267,9 +260,9 @@ impl SnapshotDelta {
             .map_err(|error| error.with_path(path))
     }
 
-    /// Writes this delta to a file, atomically.
+    /// Writes this delta to a file, as [`crate::write::save`] does.
     pub fn save(&self, path: impl AsRef<Path>, form: Form, sizes: &SizeTable) -> Result<(), Error> {
-        write_file(path.as_ref(), &self.to_bytes(form, sizes)?)
+        crate::write::save(path, &self.to_bytes(form, sizes)?)
     }
 }
 

@@ -149,9 +149,9 @@ pub fn cstring_data(text: &[u8]) -> Vec<u8> {
 /// ended by a NUL. Text after the last NUL counts as one more setting. Nothing is allocated:
 /// each setting is a slice of `data`.
 pub fn settings(data: &[u8]) -> impl Iterator<Item = &[u8]> + Clone {
-    let list = data.strip_suffix(&[0]).unwrap_or(data);
-    list.split(|&b| b == 0)
-        .take(if data.is_empty() { 0 } else { usize::MAX })
+    // No data is no settings (splitting nothing would give one empty one).
+    let list = (!data.is_empty()).then(|| data.strip_suffix(&[0]).unwrap_or(data));
+    list.into_iter().flat_map(|list| list.split(|&b| b == 0))
 }
 
 /// How many settings [`settings`] finds in `data`, without slicing them.

@@ -82,3 +82,18 @@ fn the_view_serializes_to_any_serde_format() {
         serde_json::json!(["sv_team 1", "tune_zone 1 gravity 0.3"])
     );
 }
+
+/// Items of registered types that the map graph has no arena for (DDNet's test item, and any
+/// type added to the schema's registry later) are shown decoded, by the registry alone;
+/// unknown types stay ints.
+#[test]
+fn items_the_graph_does_not_model_are_shown_decoded_when_registered() {
+    let bytes = every_item_writer(false).to_vec().unwrap();
+    let map = Map::parse(&bytes).unwrap();
+    let dump = text(&map, DumpOptions::default());
+    let others = &dump[dump.find("other_items:").unwrap()..];
+    let others = &others[..others.find("\nproblems:").unwrap_or(others.len())];
+    insta_settings().bind(|| insta::assert_snapshot!("dump_other_items", others));
+    let json = json(&map, DumpOptions::default());
+    assert!(json.contains(r#""kind": "test""#), "{json}");
+}

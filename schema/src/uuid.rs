@@ -31,20 +31,13 @@ pub fn uuid_from_name(name: &str) -> Uuid {
 }
 
 /// Names of the map item types DDNet registers (`src/game/mapitems_ex_types.h`) plus the group
-/// extension seen in real maps (docs/format-notes.md, "UUID item types").
-pub const KNOWN_ITEM_TYPE_NAMES: &[&str] = &[
-    "mapitemtype-test@ddnet.tw",
-    "mapitemtype-automapper-config@ddnet.tw",
-    "mapitemtype-envpoints-bezier@ddnet.tw",
-    "mapitemtype-group@ddnet.tw",
-];
+/// extension seen in real maps (docs/format-notes.md, "UUID item types"): the UUID section of
+/// the registry in [`crate::map`].
+pub const KNOWN_ITEM_TYPE_NAMES: &[&str] = crate::map::MapItemKind::UUID_NAMES;
 
 /// The name of a known item type UUID.
 pub fn known_item_type_name(uuid: Uuid) -> Option<&'static str> {
-    KNOWN_ITEM_TYPE_NAMES
-        .iter()
-        .copied()
-        .find(|name| uuid_from_name(name) == uuid)
+    crate::map::MapItemKind::of_uuid(uuid)?.uuid_name()
 }
 
 /// A UUID index item (docs/format-notes.md, "UUID item types"; DDNet `CItemEx`): type

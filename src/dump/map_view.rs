@@ -12,7 +12,7 @@ use serde::ser::{self, Impossible, SerializeMap, SerializeSeq, Serializer};
 use serde::Serialize;
 use twcodec_schema::map::envelope::{EnvPoint, EnvPointBezier};
 use twcodec_schema::map::tile::{tiles_as_bytes, Speedup, Switch, Tele, Tile, TileKind, Tune};
-use twcodec_schema::map::I32String;
+use twcodec_schema::map::{I32String, MapItem};
 
 use super::DumpOptions;
 use crate::map::{
@@ -705,15 +705,22 @@ struct OtherItems<'m>(&'m Map);
 
 impl Serialize for OtherItems<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.0.other_items().iter().map(|other| OtherItemView {
-            type_id: other.type_id,
-            id: other.id,
-            uuid: other.uuid,
-            ints: &other.ints,
+        let map = self.0;
+        serializer.collect_seq(map.other_items().iter().map(|other| {
+            let decoded = map.decode_other(other);
+            OtherItemView {
+                type_id: other.type_id,
+                id: other.id,
+                uuid: other.uuid,
+                ints: decoded.is_none().then_some(&other.ints[..]),
+                decoded,
+            }
         }))
     }
 }
 
+/// An item the graph does not model: decoded when its type is registered in the schema,
+/// else its ints.
 #[derive(Serialize)]
 struct OtherItemView<'m> {
     #[serde(rename = "type")]
@@ -721,7 +728,10 @@ struct OtherItemView<'m> {
     id: u16,
     #[serde(serialize_with = "uuid_text")]
     uuid: Option<twcodec_schema::uuid::Uuid>,
-    ints: &'m [i32],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ints: Option<&'m [i32]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    decoded: Option<MapItem>,
 }
 
 fn uuid_text<S: Serializer>(

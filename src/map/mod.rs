@@ -32,7 +32,7 @@ use twcodec_schema::map::image::{ImageFormat, ImageItem};
 use twcodec_schema::map::info::{InfoItem, VersionItem};
 use twcodec_schema::map::quad::Quad;
 use twcodec_schema::map::sound::{SoundItem, SoundSource};
-use twcodec_schema::map::{cstring, settings, settings_count};
+use twcodec_schema::map::{cstring, settings, settings_count, DecodeContext, MapItem, MapItemKind};
 use twcodec_schema::uuid::{Uuid, UuidIndexItem};
 
 use crate::datafile::Datafile;
@@ -401,6 +401,25 @@ impl Map {
     /// Items the graph keeps without modelling them (see [`OtherItem`]).
     pub fn other_items(&self) -> &[OtherItem] {
         &self.others
+    }
+
+    /// An item the graph keeps without modelling it, decoded as the registered item type its
+    /// type id or UUID names (`None` for unknown types and items that do not decode): how
+    /// `dump` shows items of types the graph has no arena for, such as DDNet's test item or
+    /// any type added to the schema's registry later.
+    pub fn decode_other(&self, other: &OtherItem) -> Option<MapItem> {
+        let kind = match self.form {
+            MapForm::Teeworlds03 => MapItemKind::of_legacy(other.type_id),
+            _ => MapItemKind::of(other.type_id, other.uuid),
+        };
+        if kind == MapItemKind::Unknown {
+            return None;
+        }
+        let context = DecodeContext {
+            bezier_points: (self.envelopes.iter())
+                .any(|envelope| envelope.item.version >= EnvelopeItem::VERSION_BEZIER),
+        };
+        MapItem::decode(kind, &other.ints, context).ok()
     }
 
     /// The limits the map was read under (its datafile's), or the defaults for a map that

@@ -32,9 +32,11 @@ pub struct EnvelopeItem {
     /// The name, 8 ints. `None` in the 0.4/0.5 form `[1, channels, start, num, -1]`, whose -1
     /// then stays in the tail.
     #[br(parse_with = when(true))]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<I32String<8>>,
     /// Version 2: 1 if the envelope follows the server's clock rather than the player's.
     #[br(parse_with = when(version >= 2 && name.is_some()))]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub synchronized: Option<i32>,
     /// Ints past what this version defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]

@@ -24,9 +24,11 @@ pub struct GroupItem {
     pub num_layers: i32,
     /// Version 2: clipping rectangle.
     #[br(parse_with = when(version >= 2))]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub clip: Option<Clip>,
     /// Version 3: the name, 3 ints.
     #[br(parse_with = when(version >= 3 && clip.is_some()))]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<I32String<3>>,
     /// Ints past what this version defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]

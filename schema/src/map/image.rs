@@ -32,6 +32,7 @@ pub struct ImageItem {
     /// Version 2: the pixel format (Teeworlds `m_Format`, DDNet `m_MustBe1`). DDNet refuses a
     /// version-2 image whose format is not RGBA (older DDNet loads it as external).
     #[br(parse_with = when(version >= 2))]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub format: Option<ImageFormat>,
     /// Ints past what this version defines, kept so that writing is lossless (version-1 images
     /// of some maps carry a stray 7th int).

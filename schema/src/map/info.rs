@@ -40,6 +40,7 @@ pub struct InfoItem {
     /// `opt &settings` (DDNet, added without a version change): CStrings one after another, see
     /// [`super::settings`]. Present when the item holds it.
     #[br(parse_with = when(true))]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub settings: Option<i32>,
     /// Ints past what this item defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]

@@ -157,10 +157,12 @@ pub struct TilemapLayer {
     pub data: i32,
     /// Version 3 and up: the name.
     #[br(parse_with = when(version >= 3))]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<I32String<3>>,
     /// DDNet's physics data indices, right after `data` in version 2, after the name in later
     /// versions.
     #[br(if(version < 3 || name.is_some()))]
+    #[serde(skip_serializing_if = "PhysicsData::is_empty")]
     pub physics: PhysicsData,
     /// Ints past what this layout defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
@@ -197,19 +199,33 @@ impl TilemapLayer {
 pub struct PhysicsData {
     /// Tele tiles (`Tele`, 2 bytes each).
     #[br(parse_with = when(true))]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub tele: Option<i32>,
     /// Speedup tiles (`Speedup`, 6 bytes each; 4 in old maps).
     #[br(parse_with = when(true))]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub speedup: Option<i32>,
     /// Front tiles (`Tile`).
     #[br(parse_with = when(true))]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub front: Option<i32>,
     /// Switch tiles (`Switch`, 4 bytes each; 2 or 3 in old maps).
     #[br(parse_with = when(true))]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub switch: Option<i32>,
     /// Tune tiles (`Tune`, 2 bytes each).
     #[br(parse_with = when(true))]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub tune: Option<i32>,
+}
+
+impl PhysicsData {
+    /// Whether the item holds none of the indices (a Teeworlds layer, or one cut short).
+    pub fn is_empty(&self) -> bool {
+        [self.tele, self.speedup, self.front, self.switch, self.tune]
+            .iter()
+            .all(Option::is_none)
+    }
 }
 
 /// The physics flags of a tilemap (map.md, "Layers"; DDNet `TILESLAYERFLAG_*`); unknown bits are
@@ -304,6 +320,7 @@ pub struct QuadsLayer {
     pub image: i32,
     /// Version 2: the name.
     #[br(parse_with = when(version >= 2))]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<I32String<3>>,
     /// Ints past what this version defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
@@ -328,6 +345,7 @@ pub struct SoundsLayer {
     pub sound: i32,
     /// The name.
     #[br(parse_with = when(true))]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<I32String<3>>,
     /// Ints past what this layout defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]

@@ -51,159 +51,6 @@ use layer::LayerItem;
 use legacy::{LegacyCollision, LegacyEntity, LegacyImage, LegacyTheme, LegacyTilemap};
 use sound::SoundItem;
 
-/// The kinds of map item: the numbered types of map.md's "Item Type Overview" and DDNet's UUID
-/// item types (docs/format-notes.md, "UUID item types").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[non_exhaustive]
-pub enum MapItemKind {
-    /// 0: the map version item.
-    Version,
-    /// 1: author, version, credits, license, settings.
-    Info,
-    /// 2: an image, external or embedded.
-    Image,
-    /// 3: an envelope.
-    Envelope,
-    /// 4: a group of layers.
-    Group,
-    /// 5: a layer.
-    Layer,
-    /// 6: the envelope points of all envelopes.
-    EnvPoints,
-    /// 7: a sound (DDNet).
-    Sound,
-    /// 0xFFFF: a UUID index item (DDNet `ITEMTYPE_EX`).
-    UuidIndex,
-    /// UUID `mapitemtype-automapper-config@ddnet.tw`.
-    Automapper,
-    /// UUID `mapitemtype-group@ddnet.tw`: parallax zoom per group.
-    GroupEx,
-    /// UUID `mapitemtype-envpoints-bezier@ddnet.tw`: bezier tangents per point.
-    EnvPointsBezier,
-    /// UUID `mapitemtype-test@ddnet.tw`.
-    Test,
-    /// Teeworlds 0.3, types 1 to 6: an entity.
-    LegacyEntity,
-    /// Teeworlds 0.3, type `0x8001`: an image.
-    LegacyImage,
-    /// Teeworlds 0.3, type `0x8002`: a tilemap.
-    LegacyTilemap,
-    /// Teeworlds 0.3, type `0x8003`: the collision map.
-    LegacyCollision,
-    /// Teeworlds 0.3, type `0x8fff`: the theme.
-    LegacyTheme,
-    /// Anything else (Ninslash's type 9, pre-0.4 types, unknown UUIDs): kept as ints.
-    Unknown,
-}
-
-impl MapItemKind {
-    /// The numbered kinds, in type id order.
-    pub const NUMBERED: [MapItemKind; 9] = [
-        MapItemKind::Version,
-        MapItemKind::Info,
-        MapItemKind::Image,
-        MapItemKind::Envelope,
-        MapItemKind::Group,
-        MapItemKind::Layer,
-        MapItemKind::EnvPoints,
-        MapItemKind::Sound,
-        MapItemKind::UuidIndex,
-    ];
-
-    /// The kinds named by a UUID.
-    pub const WITH_UUID: [MapItemKind; 4] = [
-        MapItemKind::Automapper,
-        MapItemKind::GroupEx,
-        MapItemKind::EnvPointsBezier,
-        MapItemKind::Test,
-    ];
-
-    /// The kind of an item of type `type_id` in a Teeworlds 0.3 map (one without a version
-    /// item).
-    pub fn of_legacy(type_id: u16) -> MapItemKind {
-        match type_id {
-            1..=6 => MapItemKind::LegacyEntity,
-            0x8001 => MapItemKind::LegacyImage,
-            0x8002 => MapItemKind::LegacyTilemap,
-            0x8003 => MapItemKind::LegacyCollision,
-            0x8fff => MapItemKind::LegacyTheme,
-            _ => MapItemKind::Unknown,
-        }
-    }
-
-    /// The kind of an item of type `type_id`, whose UUID is `uuid` when a UUID index item names
-    /// one.
-    pub fn of(type_id: u16, uuid: Option<Uuid>) -> MapItemKind {
-        if let Some(uuid) = uuid {
-            return MapItemKind::WITH_UUID
-                .into_iter()
-                .find(|kind| kind.uuid() == Some(uuid))
-                .unwrap_or(MapItemKind::Unknown);
-        }
-        MapItemKind::NUMBERED
-            .into_iter()
-            .find(|kind| kind.type_id() == Some(type_id))
-            .unwrap_or(MapItemKind::Unknown)
-    }
-
-    /// The type id of a numbered kind.
-    pub const fn type_id(self) -> Option<u16> {
-        Some(match self {
-            MapItemKind::Version => 0,
-            MapItemKind::Info => 1,
-            MapItemKind::Image => 2,
-            MapItemKind::Envelope => 3,
-            MapItemKind::Group => 4,
-            MapItemKind::Layer => 5,
-            MapItemKind::EnvPoints => 6,
-            MapItemKind::Sound => 7,
-            MapItemKind::UuidIndex => UUID_INDEX_TYPE,
-            _ => return None,
-        })
-    }
-
-    /// The name a UUID kind's UUID is derived from.
-    pub const fn uuid_name(self) -> Option<&'static str> {
-        match self {
-            MapItemKind::Automapper => Some("mapitemtype-automapper-config@ddnet.tw"),
-            MapItemKind::GroupEx => Some("mapitemtype-group@ddnet.tw"),
-            MapItemKind::EnvPointsBezier => Some("mapitemtype-envpoints-bezier@ddnet.tw"),
-            MapItemKind::Test => Some("mapitemtype-test@ddnet.tw"),
-            _ => None,
-        }
-    }
-
-    /// The UUID of a UUID kind.
-    pub fn uuid(self) -> Option<Uuid> {
-        self.uuid_name().map(uuid_from_name)
-    }
-
-    /// A short lower-case name (`layer`, `uuid index`, `automapper`, ...).
-    pub const fn name(self) -> &'static str {
-        match self {
-            MapItemKind::Version => "version",
-            MapItemKind::Info => "info",
-            MapItemKind::Image => "image",
-            MapItemKind::Envelope => "envelope",
-            MapItemKind::Group => "group",
-            MapItemKind::Layer => "layer",
-            MapItemKind::EnvPoints => "envpoints",
-            MapItemKind::Sound => "sound",
-            MapItemKind::UuidIndex => "uuid index",
-            MapItemKind::Automapper => "automapper",
-            MapItemKind::GroupEx => "group ex",
-            MapItemKind::EnvPointsBezier => "envpoints bezier",
-            MapItemKind::Test => "test",
-            MapItemKind::LegacyEntity => "0.3 entity",
-            MapItemKind::LegacyImage => "0.3 image",
-            MapItemKind::LegacyTilemap => "0.3 tilemap",
-            MapItemKind::LegacyCollision => "0.3 collision",
-            MapItemKind::LegacyTheme => "0.3 theme",
-            MapItemKind::Unknown => "unknown",
-        }
-    }
-}
-
 /// What decoding an item needs to know about the rest of the map.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct DecodeContext {
@@ -211,129 +58,336 @@ pub struct DecodeContext {
     pub bezier_points: bool,
 }
 
-/// A decoded map item.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-#[allow(missing_docs)] // each variant holds the item type of the same name
-pub enum MapItem {
-    Version(VersionItem),
-    Info(InfoItem),
-    Image(ImageItem),
-    Envelope(EnvelopeItem),
-    Group(GroupItem),
-    Layer(LayerItem),
-    EnvPoints(EnvPointsItem),
-    Sound(SoundItem),
-    UuidIndex(UuidIndexItem),
-    Automapper(AutomapperItem),
-    GroupEx(GroupExItem),
-    EnvPointsBezier(EnvPointsBezierItem),
-    Test(TestItem),
-    LegacyEntity(LegacyEntity),
-    LegacyImage(LegacyImage),
-    LegacyTilemap(LegacyTilemap),
-    LegacyCollision(LegacyCollision),
-    LegacyTheme(LegacyTheme),
-    /// An item of an unknown type: its ints.
-    Unknown {
-        /// The ints as stored.
-        ints: Vec<i32>,
-    },
+/// Defines [`MapItemKind`] and [`MapItem`] from the registry of map item types below: one line
+/// per type, in three sections.
+///
+/// - `numbered`: `Variant(Type) = type id, "name";`
+/// - `uuid`: `Variant(Type) = "name the UUID is derived from", "name";`
+/// - `legacy` (Teeworlds 0.3 maps, without a version item): `Variant(Type) = type id pattern,
+///   "name";`
+///
+/// A line may end in `, args |context| expression` for a type whose binrw arguments come from the
+/// [`DecodeContext`], and may carry `#[cfg(...)]`. Everything else follows from the line: the
+/// kind, the item variant, decoding and encoding, the type id, UUID and name lookups, and so
+/// the `info`, `items --decode` and `dump` renderings and the census (docs/extending.md).
+macro_rules! map_item_types {
+    (
+        numbered {
+            $(
+                $(#[doc = $ndoc:literal])*
+                $(#[cfg($ncfg:meta)])?
+                $nv:ident($nty:ty) = $nid:expr, $nname:literal $(, args |$nctx:ident| $nargs:expr)?;
+            )*
+        }
+        uuid {
+            $(
+                $(#[doc = $udoc:literal])*
+                $(#[cfg($ucfg:meta)])?
+                $uv:ident($uty:ty) = $uuid:literal, $uname:literal $(, args |$uctx:ident| $uargs:expr)?;
+            )*
+        }
+        legacy {
+            $(
+                $(#[doc = $ldoc:literal])*
+                $(#[cfg($lcfg:meta)])?
+                $lv:ident($lty:ty) = $lid:pat, $lname:literal;
+            )*
+        }
+    ) => {
+        /// The kinds of map item: the numbered types of map.md's "Item Type Overview", DDNet's
+        /// UUID item types (docs/format-notes.md, "UUID item types") and the items of
+        /// Teeworlds 0.3 maps.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+        #[non_exhaustive]
+        pub enum MapItemKind {
+            $($(#[doc = $ndoc])* $(#[cfg($ncfg)])? $nv,)*
+            $($(#[doc = $udoc])* $(#[cfg($ucfg)])? $uv,)*
+            $($(#[doc = $ldoc])* $(#[cfg($lcfg)])? $lv,)*
+            /// Anything else (Ninslash's type 9, pre-0.4 types, unknown UUIDs): kept as ints.
+            Unknown,
+        }
+
+        impl MapItemKind {
+            /// The numbered kinds, in type id order.
+            pub const NUMBERED: &'static [MapItemKind] =
+                &[$($(#[cfg($ncfg)])? MapItemKind::$nv,)*];
+
+            /// The kinds named by a UUID.
+            pub const WITH_UUID: &'static [MapItemKind] =
+                &[$($(#[cfg($ucfg)])? MapItemKind::$uv,)*];
+
+            /// The names the UUIDs of [`MapItemKind::WITH_UUID`] are derived from.
+            pub const UUID_NAMES: &'static [&'static str] = &[$($(#[cfg($ucfg)])? $uuid,)*];
+
+            /// The kinds of Teeworlds 0.3 maps.
+            pub const LEGACY: &'static [MapItemKind] =
+                &[$($(#[cfg($lcfg)])? MapItemKind::$lv,)*];
+
+            /// The kind of an item of type `type_id` in a Teeworlds 0.3 map (one without a
+            /// version item).
+            pub fn of_legacy(type_id: u16) -> MapItemKind {
+                $(
+                    $(#[cfg($lcfg)])?
+                    if matches!(type_id, $lid) {
+                        return MapItemKind::$lv;
+                    }
+                )*
+                MapItemKind::Unknown
+            }
+
+            /// The type id of a numbered kind.
+            pub const fn type_id(self) -> Option<u16> {
+                match self {
+                    $($(#[cfg($ncfg)])? MapItemKind::$nv => Some($nid),)*
+                    _ => None,
+                }
+            }
+
+            /// The name a UUID kind's UUID is derived from.
+            pub const fn uuid_name(self) -> Option<&'static str> {
+                match self {
+                    $($(#[cfg($ucfg)])? MapItemKind::$uv => Some($uuid),)*
+                    _ => None,
+                }
+            }
+
+            /// A short lower-case name (`layer`, `uuid index`, `automapper`, ...).
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $($(#[cfg($ncfg)])? MapItemKind::$nv => $nname,)*
+                    $($(#[cfg($ucfg)])? MapItemKind::$uv => $uname,)*
+                    $($(#[cfg($lcfg)])? MapItemKind::$lv => $lname,)*
+                    MapItemKind::Unknown => "unknown",
+                }
+            }
+        }
+
+        /// A decoded map item.
+        #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+        #[serde(tag = "kind", rename_all = "snake_case")]
+        #[non_exhaustive]
+        #[allow(missing_docs)] // each variant holds the item type of its line in the registry
+        pub enum MapItem {
+            $($(#[cfg($ncfg)])? $nv($nty),)*
+            $($(#[cfg($ucfg)])? $uv($uty),)*
+            $($(#[cfg($lcfg)])? $lv($lty),)*
+            /// An item of an unknown type: its ints.
+            Unknown {
+                /// The ints as stored.
+                ints: Vec<i32>,
+            },
+        }
+
+        impl MapItem {
+            /// Decodes an item of kind `kind` from its ints.
+            pub fn decode(
+                kind: MapItemKind,
+                ints: &[i32],
+                #[allow(unused_variables)] context: DecodeContext,
+            ) -> BinResult<MapItem> {
+                Ok(match kind {
+                    $(
+                        $(#[cfg($ncfg)])?
+                        MapItemKind::$nv => MapItem::$nv(decode_ints::<$nty>(
+                            ints,
+                            map_item_types!(@args context $($nctx $nargs)?),
+                        )?),
+                    )*
+                    $(
+                        $(#[cfg($ucfg)])?
+                        MapItemKind::$uv => MapItem::$uv(decode_ints::<$uty>(
+                            ints,
+                            map_item_types!(@args context $($uctx $uargs)?),
+                        )?),
+                    )*
+                    $(
+                        $(#[cfg($lcfg)])?
+                        MapItemKind::$lv => MapItem::$lv(decode_ints::<$lty>(ints, ())?),
+                    )*
+                    MapItemKind::Unknown => MapItem::Unknown {
+                        ints: ints.to_vec(),
+                    },
+                })
+            }
+
+            /// The item's ints.
+            pub fn encode(&self) -> BinResult<Vec<i32>> {
+                match self {
+                    $($(#[cfg($ncfg)])? MapItem::$nv(item) => encode_ints(item, ()),)*
+                    $($(#[cfg($ucfg)])? MapItem::$uv(item) => encode_ints(item, ()),)*
+                    $($(#[cfg($lcfg)])? MapItem::$lv(item) => encode_ints(item, ()),)*
+                    MapItem::Unknown { ints } => Ok(ints.clone()),
+                }
+            }
+
+            /// The kind of item.
+            pub fn kind(&self) -> MapItemKind {
+                match self {
+                    $($(#[cfg($ncfg)])? MapItem::$nv(_) => MapItemKind::$nv,)*
+                    $($(#[cfg($ucfg)])? MapItem::$uv(_) => MapItemKind::$uv,)*
+                    $($(#[cfg($lcfg)])? MapItem::$lv(_) => MapItemKind::$lv,)*
+                    MapItem::Unknown { .. } => MapItemKind::Unknown,
+                }
+            }
+        }
+    };
+    (@args $context:ident) => {
+        ()
+    };
+    (@args $context:ident $name:ident $args:expr) => {{
+        let $name = $context;
+        $args
+    }};
 }
 
-impl MapItem {
-    /// Decodes an item of kind `kind` from its ints.
-    pub fn decode(kind: MapItemKind, ints: &[i32], context: DecodeContext) -> BinResult<MapItem> {
-        Ok(match kind {
-            MapItemKind::Version => MapItem::Version(decode_ints(ints, ())?),
-            MapItemKind::Info => MapItem::Info(decode_ints(ints, ())?),
-            MapItemKind::Image => MapItem::Image(decode_ints(ints, ())?),
-            MapItemKind::Envelope => MapItem::Envelope(decode_ints(ints, ())?),
-            MapItemKind::Group => MapItem::Group(decode_ints(ints, ())?),
-            MapItemKind::Layer => MapItem::Layer(decode_ints(ints, ())?),
-            MapItemKind::EnvPoints => MapItem::EnvPoints(decode_ints::<EnvPointsItem>(
-                ints,
-                binrw::args! { bezier: context.bezier_points },
-            )?),
-            MapItemKind::Sound => MapItem::Sound(decode_ints(ints, ())?),
-            MapItemKind::UuidIndex => MapItem::UuidIndex(decode_ints(ints, ())?),
-            MapItemKind::Automapper => MapItem::Automapper(decode_ints(ints, ())?),
-            MapItemKind::GroupEx => MapItem::GroupEx(decode_ints(ints, ())?),
-            MapItemKind::EnvPointsBezier => MapItem::EnvPointsBezier(decode_ints(ints, ())?),
-            MapItemKind::Test => MapItem::Test(decode_ints(ints, ())?),
-            MapItemKind::LegacyEntity => MapItem::LegacyEntity(decode_ints(ints, ())?),
-            MapItemKind::LegacyImage => MapItem::LegacyImage(decode_ints(ints, ())?),
-            MapItemKind::LegacyTilemap => MapItem::LegacyTilemap(decode_ints(ints, ())?),
-            MapItemKind::LegacyCollision => MapItem::LegacyCollision(decode_ints(ints, ())?),
-            MapItemKind::LegacyTheme => MapItem::LegacyTheme(decode_ints(ints, ())?),
-            MapItemKind::Unknown => MapItem::Unknown {
-                ints: ints.to_vec(),
-            },
-        })
+map_item_types! {
+    numbered {
+        /// 0: the map version item.
+        Version(VersionItem) = 0, "version";
+        /// 1: author, version, credits, license, settings.
+        Info(InfoItem) = 1, "info";
+        /// 2: an image, external or embedded.
+        Image(ImageItem) = 2, "image";
+        /// 3: an envelope.
+        Envelope(EnvelopeItem) = 3, "envelope";
+        /// 4: a group of layers.
+        Group(GroupItem) = 4, "group";
+        /// 5: a layer.
+        Layer(LayerItem) = 5, "layer";
+        /// 6: the envelope points of all envelopes.
+        EnvPoints(EnvPointsItem) = 6, "envpoints",
+            args |context| binrw::args! { bezier: context.bezier_points };
+        /// 7: a sound (DDNet).
+        Sound(SoundItem) = 7, "sound";
+        /// 0xFFFF: a UUID index item (DDNet `ITEMTYPE_EX`).
+        UuidIndex(UuidIndexItem) = UUID_INDEX_TYPE, "uuid index";
+    }
+    uuid {
+        /// UUID `mapitemtype-automapper-config@ddnet.tw`.
+        Automapper(AutomapperItem) = "mapitemtype-automapper-config@ddnet.tw", "automapper";
+        /// UUID `mapitemtype-group@ddnet.tw`: parallax zoom per group.
+        GroupEx(GroupExItem) = "mapitemtype-group@ddnet.tw", "group ex";
+        /// UUID `mapitemtype-envpoints-bezier@ddnet.tw`: bezier tangents per point.
+        EnvPointsBezier(EnvPointsBezierItem) = "mapitemtype-envpoints-bezier@ddnet.tw",
+            "envpoints bezier";
+        /// UUID `mapitemtype-test@ddnet.tw`.
+        Test(TestItem) = "mapitemtype-test@ddnet.tw", "test";
+        /// An item type that only this crate's tests know (`tests::ExampleItem`): the proof
+        /// that a type is its struct plus this one line (docs/extending.md).
+        #[cfg(test)]
+        Example(tests::ExampleItem) = "example@twcodec.test", "example";
+    }
+    legacy {
+        /// Teeworlds 0.3, types 1 to 6: an entity.
+        LegacyEntity(LegacyEntity) = 1..=6, "0.3 entity";
+        /// Teeworlds 0.3, type `0x8001`: an image.
+        LegacyImage(LegacyImage) = 0x8001, "0.3 image";
+        /// Teeworlds 0.3, type `0x8002`: a tilemap.
+        LegacyTilemap(LegacyTilemap) = 0x8002, "0.3 tilemap";
+        /// Teeworlds 0.3, type `0x8003`: the collision map.
+        LegacyCollision(LegacyCollision) = 0x8003, "0.3 collision";
+        /// Teeworlds 0.3, type `0x8fff`: the theme.
+        LegacyTheme(LegacyTheme) = 0x8fff, "0.3 theme";
+    }
+}
+
+impl MapItemKind {
+    /// The kind of an item of type `type_id`, whose UUID is `uuid` when a UUID index item names
+    /// one.
+    pub fn of(type_id: u16, uuid: Option<Uuid>) -> MapItemKind {
+        let kinds = match uuid {
+            Some(_) => MapItemKind::WITH_UUID,
+            None => MapItemKind::NUMBERED,
+        };
+        kinds
+            .iter()
+            .copied()
+            .find(|kind| match uuid {
+                Some(uuid) => kind.uuid() == Some(uuid),
+                None => kind.type_id() == Some(type_id),
+            })
+            .unwrap_or(MapItemKind::Unknown)
     }
 
-    /// The item's ints.
-    pub fn encode(&self) -> BinResult<Vec<i32>> {
-        match self {
-            MapItem::Version(item) => encode_ints(item, ()),
-            MapItem::Info(item) => encode_ints(item, ()),
-            MapItem::Image(item) => encode_ints(item, ()),
-            MapItem::Envelope(item) => encode_ints(item, ()),
-            MapItem::Group(item) => encode_ints(item, ()),
-            MapItem::Layer(item) => encode_ints(item, ()),
-            MapItem::EnvPoints(item) => encode_ints(item, ()),
-            MapItem::Sound(item) => encode_ints(item, ()),
-            MapItem::UuidIndex(item) => encode_ints(item, ()),
-            MapItem::Automapper(item) => encode_ints(item, ()),
-            MapItem::GroupEx(item) => encode_ints(item, ()),
-            MapItem::EnvPointsBezier(item) => encode_ints(item, ()),
-            MapItem::Test(item) => encode_ints(item, ()),
-            MapItem::LegacyEntity(item) => encode_ints(item, ()),
-            MapItem::LegacyImage(item) => encode_ints(item, ()),
-            MapItem::LegacyTilemap(item) => encode_ints(item, ()),
-            MapItem::LegacyCollision(item) => encode_ints(item, ()),
-            MapItem::LegacyTheme(item) => encode_ints(item, ()),
-            MapItem::Unknown { ints } => Ok(ints.clone()),
-        }
+    /// The kind named by a UUID, if this crate knows it.
+    pub fn of_uuid(uuid: Uuid) -> Option<MapItemKind> {
+        (MapItemKind::WITH_UUID.iter().copied()).find(|kind| kind.uuid() == Some(uuid))
     }
 
-    /// The kind of item.
-    pub fn kind(&self) -> MapItemKind {
-        match self {
-            MapItem::Version(_) => MapItemKind::Version,
-            MapItem::Info(_) => MapItemKind::Info,
-            MapItem::Image(_) => MapItemKind::Image,
-            MapItem::Envelope(_) => MapItemKind::Envelope,
-            MapItem::Group(_) => MapItemKind::Group,
-            MapItem::Layer(_) => MapItemKind::Layer,
-            MapItem::EnvPoints(_) => MapItemKind::EnvPoints,
-            MapItem::Sound(_) => MapItemKind::Sound,
-            MapItem::UuidIndex(_) => MapItemKind::UuidIndex,
-            MapItem::Automapper(_) => MapItemKind::Automapper,
-            MapItem::GroupEx(_) => MapItemKind::GroupEx,
-            MapItem::EnvPointsBezier(_) => MapItemKind::EnvPointsBezier,
-            MapItem::Test(_) => MapItemKind::Test,
-            MapItem::LegacyEntity(_) => MapItemKind::LegacyEntity,
-            MapItem::LegacyImage(_) => MapItemKind::LegacyImage,
-            MapItem::LegacyTilemap(_) => MapItemKind::LegacyTilemap,
-            MapItem::LegacyCollision(_) => MapItemKind::LegacyCollision,
-            MapItem::LegacyTheme(_) => MapItemKind::LegacyTheme,
-            MapItem::Unknown { .. } => MapItemKind::Unknown,
-        }
+    /// The UUID of a UUID kind.
+    pub fn uuid(self) -> Option<Uuid> {
+        self.uuid_name().map(uuid_from_name)
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use binrw::binrw;
+
     use super::*;
+
+    /// An item type only these tests know, registered by its line in `map_item_types!`: with
+    /// its struct, the two places a new UUID item type takes (docs/extending.md).
+    #[binrw]
+    #[brw(little)]
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+    pub struct ExampleItem {
+        /// 1.
+        pub version: i32,
+        /// Version 2: a count.
+        #[br(parse_with = common::when(version >= 2))]
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub count: Option<i32>,
+        /// Ints past what this item defines, kept so that writing is lossless.
+        #[br(parse_with = binrw::helpers::until_eof)]
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        pub unknown_tail: Vec<i32>,
+    }
+
+    #[test]
+    fn a_new_item_type_is_its_struct_and_one_registry_line() {
+        let uuid = uuid_from_name("example@twcodec.test");
+        let kind = MapItemKind::of(0xFFF0, Some(uuid));
+        assert_eq!(kind, MapItemKind::Example);
+        assert_eq!(MapItemKind::of_uuid(uuid), Some(kind));
+        assert_eq!(kind.name(), "example");
+        assert_eq!(kind.type_id(), None);
+        assert_eq!(
+            crate::uuid::known_item_type_name(uuid),
+            Some("example@twcodec.test")
+        );
+        assert!(MapItemKind::WITH_UUID.contains(&kind));
+
+        let ints = [2, 7, 99];
+        let item = MapItem::decode(kind, &ints, DecodeContext::default()).unwrap();
+        assert_eq!(
+            item,
+            MapItem::Example(ExampleItem {
+                version: 2,
+                count: Some(7),
+                unknown_tail: vec![99],
+            })
+        );
+        assert_eq!(item.kind(), kind);
+        assert_eq!(item.encode().unwrap(), ints);
+        // Rendered by serde like every registered item, without the field version 1 lacks.
+        let one = MapItem::decode(kind, &[1], DecodeContext::default()).unwrap();
+        assert_eq!(
+            serde_json::to_string(&one).unwrap(),
+            r#"{"kind":"example","version":1}"#
+        );
+    }
 
     #[test]
     fn kinds_by_type_id_and_uuid() {
-        for kind in MapItemKind::NUMBERED {
+        for &kind in MapItemKind::NUMBERED {
             assert_eq!(MapItemKind::of(kind.type_id().unwrap(), None), kind);
         }
-        for kind in MapItemKind::WITH_UUID {
+        for &kind in MapItemKind::WITH_UUID {
             assert_eq!(MapItemKind::of(0xFFFE, kind.uuid()), kind);
+        }
+        for &kind in MapItemKind::LEGACY {
+            assert_ne!(kind.name(), "unknown");
         }
         assert_eq!(MapItemKind::of(9, None), MapItemKind::Unknown);
         assert_eq!(MapItemKind::of(0x8001, None), MapItemKind::Unknown);

@@ -86,7 +86,7 @@ fn layout(item: &MapItem, ints: usize) -> String {
             LayerBody::Quads(q) => format!("layer quads v{}{}", q.version, tail(&q.unknown_tail)),
             LayerBody::Sounds(s) => format!("layer sounds v{}{}", s.version, tail(&s.unknown_tail)),
             LayerBody::DeprecatedSounds(s) => format!("layer deprecated sounds v{}", s.version),
-            LayerBody::Unknown(_) => format!("layer of unknown type {}", layer.header.kind),
+            _ => format!("layer of unknown type {}", layer.header.kind),
         },
         MapItem::Sound(i) => format!("sound v{}", i.version),
         MapItem::Automapper(i) => format!("automapper v{}", i.version),

@@ -55,7 +55,9 @@ use twcodec_schema::map::tile::{
     cast_tiles, expand_skip, grid_len, OldSpeedup, OldSwitch2, OldSwitch3, Speedup, Switch, Tele,
     Tile, TileKind, Tune,
 };
-use twcodec_schema::map::{cast_ints, quad::Quad, DecodeContext, MapItem, MapItemKind};
+use twcodec_schema::map::{
+    cast_ints, encode_ints, quad::Quad, DecodeContext, MapItem, MapItemKind,
+};
 
 use super::claims::Claims;
 use super::layer::{Grid, Layer, LayerContent, QuadsLayer, SoundsLayer, TileLayout, TilesLayer};
@@ -420,7 +422,8 @@ impl Resolver<'_> {
                         .saturating_mul(SoundSource::SIZE)
                         / DeprecatedSoundSource::SIZE
                 }
-                Some(LayerBody::Unknown(_)) | None => 0,
+                // Unknown and registered types the graph does not model: kept as ints.
+                Some(_) | None => 0,
             };
             layer_data = layer_data.saturating_add(bytes);
             if layer_data > limits.max_layer_data() {
@@ -542,6 +545,9 @@ impl Resolver<'_> {
             LayerBody::Sounds(item) => self.sounds(item, false, place, inflated),
             LayerBody::DeprecatedSounds(item) => self.sounds(item, true, place, inflated),
             LayerBody::Unknown(ints) => LayerContent::Unknown(ints),
+            // A layer type registered in the schema that the graph does not model: its ints,
+            // written back as read. Encoding into a vector fails only when it cannot grow.
+            other => LayerContent::Unknown(encode_ints(&other, ()).unwrap_or_default()),
         }
     }
 
@@ -1424,7 +1430,7 @@ fn content_data(body: &LayerBody) -> Option<i32> {
         }),
         LayerBody::Quads(q) => Some(q.data),
         LayerBody::Sounds(s) | LayerBody::DeprecatedSounds(s) => Some(s.data),
-        LayerBody::Unknown(_) => None,
+        _ => None,
     }
 }
 

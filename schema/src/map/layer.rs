@@ -46,31 +46,91 @@ impl LayerHeader {
     }
 }
 
-/// The layer types found in files (DDNet `LAYERTYPE_*`; 4 to 8 exist only inside the editor).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-pub enum LayerKind {
-    /// 2: tiles, game or another physics layer.
-    Tilemap,
-    /// 3: quads.
-    Quads,
-    /// 9: sounds with the 36-byte sources of early DDNet.
-    DeprecatedSounds,
-    /// 10: sounds.
-    Sounds,
-    /// Anything else, kept.
-    Other(i32),
+/// Defines [`LayerKind`] and [`LayerBody`] from the registry of layer types below, one line per
+/// type: `Variant(Type) = layer type number;`. The body is read by the header's layer type; any
+/// other number reads as [`LayerBody::Unknown`], kept as ints (docs/extending.md). Lines under
+/// `tests` exist only in this crate's tests (binrw's derive cannot see `cfg` on a variant, so
+/// the enums are defined twice, with and without them).
+macro_rules! layer_types {
+    (@split [$($main:tt)*] tests { $($test:tt)* }) => {
+        #[cfg(not(test))]
+        layer_types!(@define $($main)*);
+        #[cfg(test)]
+        layer_types!(@define $($main)* $($test)*);
+    };
+    (@split [$($main:tt)*] $next:tt $($rest:tt)*) => {
+        layer_types!(@split [$($main)* $next] $($rest)*);
+    };
+    (@define $(
+        $(#[doc = $doc:literal])*
+        $variant:ident($ty:ty) = $number:literal;
+    )*) => {
+        /// The layer types found in files (DDNet `LAYERTYPE_*`; 4 to 8 exist only inside the
+        /// editor).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+        #[non_exhaustive]
+        pub enum LayerKind {
+            $($(#[doc = $doc])* $variant,)*
+            /// Anything else, kept.
+            Other(i32),
+        }
+
+        impl LayerKind {
+            /// The layer type with this number.
+            pub fn from_i32(value: i32) -> LayerKind {
+                match value {
+                    $($number => LayerKind::$variant,)*
+                    other => LayerKind::Other(other),
+                }
+            }
+
+            /// The number of this layer type.
+            pub fn to_i32(self) -> i32 {
+                match self {
+                    $(LayerKind::$variant => $number,)*
+                    LayerKind::Other(other) => other,
+                }
+            }
+        }
+
+        /// A layer's body, picked by the header's layer type.
+        #[binrw]
+        #[brw(little)]
+        #[br(import { kind: i32 })]
+        #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+        #[non_exhaustive]
+        pub enum LayerBody {
+            $(
+                $(#[doc = $doc])*
+                #[br(pre_assert(kind == $number, SchemaError::OtherLayout))]
+                $variant($ty),
+            )*
+            /// Any other layer type: the ints after the header, kept as they are.
+            #[br(pre_assert(
+                matches!(LayerKind::from_i32(kind), LayerKind::Other(_)),
+                SchemaError::OtherLayout
+            ))]
+            Unknown(#[br(parse_with = until_eof)] Vec<i32>),
+        }
+    };
+    ($($line:tt)*) => {
+        layer_types!(@split [] $($line)*);
+    };
 }
 
-impl LayerKind {
-    /// The layer type with this number.
-    pub fn from_i32(value: i32) -> LayerKind {
-        match value {
-            2 => LayerKind::Tilemap,
-            3 => LayerKind::Quads,
-            9 => LayerKind::DeprecatedSounds,
-            10 => LayerKind::Sounds,
-            other => LayerKind::Other(other),
-        }
+layer_types! {
+    /// 2: tiles, game, front, tele, speedup, switch or tune.
+    Tilemap(TilemapLayer) = 2;
+    /// 3: quads.
+    Quads(QuadsLayer) = 3;
+    /// 9: sounds with the 36-byte sources of early DDNet.
+    DeprecatedSounds(SoundsLayer) = 9;
+    /// 10: sounds.
+    Sounds(SoundsLayer) = 10;
+    tests {
+        /// A layer type only this crate's tests know: the proof that a layer type is its
+        /// struct plus this one line (docs/extending.md).
+        Example(tests::ExampleLayer) = 99;
     }
 }
 
@@ -89,29 +149,6 @@ impl Serialize for LayerFlags {
         let unknown = u64::from(self.unknown()) << 1;
         flag_names(&[(self.detail(), "detail")], unknown).serialize(serializer)
     }
-}
-
-/// A layer's body, picked by the header's layer type.
-#[binrw]
-#[brw(little)]
-#[br(import { kind: i32 })]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub enum LayerBody {
-    /// 2: tiles, game, front, tele, speedup, switch or tune.
-    #[br(pre_assert(kind == 2, SchemaError::OtherLayout))]
-    Tilemap(TilemapLayer),
-    /// 3: quads.
-    #[br(pre_assert(kind == 3, SchemaError::OtherLayout))]
-    Quads(QuadsLayer),
-    /// 9: sounds with deprecated 36-byte sources.
-    #[br(pre_assert(kind == 9, SchemaError::OtherLayout))]
-    DeprecatedSounds(SoundsLayer),
-    /// 10: sounds.
-    #[br(pre_assert(kind == 10, SchemaError::OtherLayout))]
-    Sounds(SoundsLayer),
-    /// Any other layer type: the ints after the header, kept as they are.
-    #[br(pre_assert(!matches!(kind, 2 | 3 | 9 | 10), SchemaError::OtherLayout))]
-    Unknown(#[br(parse_with = until_eof)] Vec<i32>),
 }
 
 /// A tilemap layer (map.md, "Layers"; DDNet `CMapItemLayerTilemap`, Teeworlds
@@ -357,6 +394,39 @@ pub struct SoundsLayer {
 mod tests {
     use super::*;
     use crate::map::common::{decode_ints, encode_ints};
+
+    /// A layer type only these tests know, registered by its line in `layer_types!`: with its
+    /// struct, the two places a new layer type takes in the schema (docs/extending.md).
+    #[binrw]
+    #[brw(little)]
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+    pub struct ExampleLayer {
+        /// 1.
+        pub version: i32,
+        /// The data item of its content.
+        pub data: i32,
+        /// Ints past what this version defines, kept so that writing is lossless.
+        #[br(parse_with = until_eof)]
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        pub unknown_tail: Vec<i32>,
+    }
+
+    #[test]
+    fn a_new_layer_type_is_its_struct_and_one_registry_line() {
+        let ints = [0, 99, 0, 1, 4];
+        let item: LayerItem = decode_ints(&ints, ()).unwrap();
+        assert_eq!(item.header.layer_kind(), LayerKind::Example);
+        assert_eq!(LayerKind::Example.to_i32(), 99);
+        assert_eq!(
+            item.body,
+            LayerBody::Example(ExampleLayer {
+                version: 1,
+                data: 4,
+                unknown_tail: Vec::new(),
+            })
+        );
+        assert_eq!(encode_ints(&item, ()).unwrap(), ints);
+    }
 
     fn name(text: &str) -> [i32; 3] {
         I32String::<3>::new(text.as_bytes()).ints

@@ -157,3 +157,31 @@ fn a_run_without_the_corpus_says_it_skipped() {
         "the ordinary output names the skip: {text}"
     );
 }
+
+/// The code of docs/extending.md is code that compiles: each block names the file it is copied
+/// from on its first line (`// from: PATH`) and must appear there, line for line (indentation
+/// aside).
+#[test]
+fn the_extending_guide_quotes_compiled_code() {
+    let guide = std::fs::read_to_string(root().join("docs/extending.md")).unwrap();
+    let mut blocks = 0;
+    let mut stale = Vec::new();
+    for block in guide.split("```rust\n").skip(1) {
+        let block = &block[..block.find("```").expect("a closed code block")];
+        let mut lines = block.lines();
+        let first = lines.next().unwrap_or_default();
+        let path = first
+            .trim()
+            .strip_prefix("// from: ")
+            .unwrap_or_else(|| panic!("a block without `// from: PATH`: {first}"));
+        let quoted: Vec<&str> = lines.map(str::trim).collect();
+        let source = std::fs::read_to_string(root().join(path)).unwrap();
+        let source: Vec<&str> = source.lines().map(str::trim).collect();
+        if !source.windows(quoted.len()).any(|window| window == quoted) {
+            stale.push(format!("{path}:\n{}", quoted.join("\n")));
+        }
+        blocks += 1;
+    }
+    assert!(blocks >= 5, "only {blocks} code blocks");
+    assert!(stale.is_empty(), "blocks that are not in their files:\n{}", stale.join("\n\n"));
+}

@@ -44,7 +44,10 @@
 //! ```
 //!
 //! - [`schema`] (the `twcodec-schema` crate) describes every on-disk structure once, as binrw
-//!   derives, for reading and writing. It knows layouts and versions, nothing else.
+//!   derives, for reading and writing. It knows layouts and versions, nothing else. Each
+//!   map item type and layer type is its struct plus one registry line; the guide
+//!   `docs/extending.md` works through adding an item version, a UUID item type and a layer
+//!   type.
 //! - [`Map`] is the map graph: the resolver ([`map`]'s `resolve` module, which lists every
 //!   check) turns items into typed arenas with checked references ([`map::ItemRef`]); the map
 //!   writer turns them back, losslessly, or converted between DDNet's and Teeworlds 0.7's form.

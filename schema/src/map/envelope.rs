@@ -13,8 +13,10 @@ use serde::Serialize;
 
 use super::common::{cast_rest, when, write_cast, I32String};
 use crate::SchemaError;
+use crate::reference::describe;
 
 /// An envelope (map.md, "Envelopes"; DDNet `CMapItemEnvelope`).
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -44,6 +46,7 @@ pub struct EnvelopeItem {
 
 /// The version every envelope item starts with, read alone: what decides the layout of the
 /// envelope points ([`EnvelopeItem::VERSION_BEZIER`]) before the envelopes are decoded.
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -146,6 +149,7 @@ impl CurveType {
 }
 
 /// An envelope point of 6 ints (map.md, "Envelope Points"; DDNet `CEnvPoint`).
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
@@ -222,6 +226,7 @@ pub enum EnvValues {
 
 /// Bezier tangents of one point, one value per channel (Teeworlds `CEnvPoint_v2` extension,
 /// DDNet `CEnvPointBezier`): dx in milliseconds, dy in 22.10 fixed point.
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
@@ -240,6 +245,7 @@ pub struct EnvPointBezier {
 
 /// An envelope point of 22 ints: the 6 ints and bezier tangents (Teeworlds 0.7 `CEnvPoint_v2`,
 /// DDNet `CEnvPointBezier_upstream`).
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
@@ -255,6 +261,7 @@ pub struct EnvPoint22 {
 /// The envelope points item (map.md, "Envelope Points"; DDNet `MAPITEMTYPE_ENVPOINTS`): every
 /// point of every envelope. Which form it has depends on the envelopes: `bezier` is true when
 /// any envelope has version 3 (DDNet's rule; Teeworlds requires all to agree).
+#[describe]
 #[binrw]
 #[brw(little)]
 #[br(import { bezier: bool })]
@@ -315,6 +322,7 @@ impl EnvPointsItem {
 /// DDNet's bezier tangents (UUID item `mapitemtype-envpoints-bezier@ddnet.tw`,
 /// docs/format-notes.md, "Envelopes"): 16 ints per point of the envelope points item, in the
 /// same order. DDNet uses it only when it has as many points as the envelope points item.
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -5,8 +5,10 @@ use binrw::helpers::until_eof;
 use serde::Serialize;
 
 use super::common::{when, I32String, Point};
+use crate::reference::describe;
 
 /// A layer group (map.md, "Groups"; DDNet `CMapItemGroup`).
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -35,6 +37,7 @@ pub struct GroupItem {
 }
 
 /// The clipping rectangle of a version-2 group (map.md, "Groups").
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
@@ -54,6 +57,7 @@ pub struct Clip {
 /// DDNet's group extension (UUID item `mapitemtype-group@ddnet.tw`, DDNet `CMapItemGroupEx`):
 /// one per group, matched to groups by position. DDNet stopped writing it in 2023 and derives
 /// the zoom from the parallax instead.
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

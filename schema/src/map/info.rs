@@ -5,8 +5,10 @@ use binrw::helpers::until_eof;
 use serde::Serialize;
 
 use super::common::when;
+use crate::reference::describe;
 
 /// The map version item (map.md, "Version"; DDNet `CMapItemVersion`): exactly one, version 1.
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -21,6 +23,7 @@ pub struct VersionItem {
 }
 
 /// The info item (map.md, "Info"; DDNet `CMapItemInfoSettings`): at most one, version 1.
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

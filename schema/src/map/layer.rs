@@ -9,8 +9,10 @@ use serde::{Serialize, Serializer};
 
 use super::common::{flag_names, when, Color, I32String};
 use crate::SchemaError;
+use crate::reference::describe;
 
 /// A layer item (map.md, "Layers"; DDNet `CMapItemLayer` and the layer structs after it).
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -23,6 +25,7 @@ pub struct LayerItem {
 }
 
 /// The start of every layer item (map.md, "Layers"; DDNet `CMapItemLayer`).
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -92,6 +95,7 @@ impl Serialize for LayerFlags {
 }
 
 /// A layer's body, picked by the header's layer type.
+#[describe]
 #[binrw]
 #[brw(little)]
 #[br(import { kind: i32 })]
@@ -129,6 +133,7 @@ pub enum LayerBody {
 /// DDNet refuses them: docs/format-notes.md, "Tile layers"). The physics data indices are read
 /// whenever the item holds them; only the one matching the layer's physics flag means anything
 /// (some editors left garbage in the others).
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -191,6 +196,7 @@ impl TilemapLayer {
 
 /// DDNet's data indices of the physics layers, each `opt &data` (map.md, "Layers": DDNet only
 /// content). Old maps hold only a prefix of them; each is `None` when the item ends before it.
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
@@ -289,6 +295,7 @@ pub enum PhysicsKind {
 }
 
 /// A quads layer (map.md, "Layers": Quads layer; DDNet `CMapItemLayerQuads`).
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -313,6 +320,7 @@ pub struct QuadsLayer {
 
 /// A sounds layer (map.md, "Layers": Sounds layer; DDNet `CMapItemLayerSounds`); the same
 /// item serves the deprecated sounds layer (layer type 9), whose sources are 36 bytes.
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -16,8 +16,8 @@ use std::fmt;
 use binrw::{binrw, BinRead, BinResult, BinWrite, Endian};
 use serde::Serialize;
 
-use crate::SchemaError;
 use crate::reference::describe;
+use crate::SchemaError;
 
 /// The first 7 bytes of every demo (DDNet `gs_aHeaderMarker`).
 pub const MAGIC: [u8; 7] = *b"TWDEMO\0";

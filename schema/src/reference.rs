@@ -12,6 +12,8 @@
 //! [`Structure::place`] evaluates a structure over real bytes: which fields a given item has
 //! and where, which the corpus test compares with what binrw reads.
 //!
+//! The JSON form ([`Structure`] through serde) leaves out what is empty, `false` or `None`.
+//!
 //! Positions of fields after an optional field count it (as map.md lists version extensions
 //! one after another); [`Offset::assuming`] names those fields. After a field of variable size,
 //! positions are relative to its end ([`Offset::after`]).
@@ -348,6 +350,7 @@ pub struct Disk {
     /// Its size.
     pub size: Size,
     /// The described structure it is or holds.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub link: Option<&'static str>,
     /// The described structure it is, to look inside.
     #[serde(skip)]
@@ -422,10 +425,12 @@ pub struct ReadAs {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Offset {
     /// The field of variable size it follows, or `None` from the start of the structure.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub after: Option<String>,
     /// Bytes from there.
     pub bytes: u64,
     /// Earlier optional fields counted in `bytes` (the position when they are present).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub assuming: Vec<String>,
 }
 
@@ -445,28 +450,42 @@ pub struct Field {
     /// Its size.
     pub size: Size,
     /// The function or closure that maps the value read (`map`/`try_map`).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub read_via: Option<String>,
     /// When it is present; always when `None`.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub condition: Option<Condition>,
     /// `try`: absent (and nothing consumed) when it does not read.
+    #[serde(skip_serializing_if = "is_false")]
     pub try_read: bool,
     /// `temp`: read, but not kept in the struct (written from `written_as`).
+    #[serde(skip_serializing_if = "is_false")]
     pub temp: bool,
     /// `calc`/`try_calc` on write: the value written, as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub written_as: Option<String>,
     /// Arguments passed to its type.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub args: Vec<Arg>,
     /// Checks after reading (`assert`), as written.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub asserts: Vec<String>,
     /// Its own byte order, when it differs.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub endian: Option<String>,
     /// The magic bytes, for the magic in front of a structure.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub magic: Option<String>,
     /// The described structure it is or holds.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub structure: Option<&'static str>,
     /// The described structure it is, to look inside.
     #[serde(skip)]
     pub nested: fn() -> Option<Structure>,
+}
+
+fn is_false(value: &bool) -> bool {
+    !value
 }
 
 fn no_structure() -> Option<Structure> {
@@ -476,7 +495,13 @@ fn no_structure() -> Option<Structure> {
 impl Field {
     /// A field named `name` of Rust type `rust_type`, lying on disk as `disk`, mapped by
     /// `read_via` when a `map` reads it.
-    pub fn new(name: &str, rust_type: &str, doc: &str, disk: Disk, read_via: Option<String>) -> Field {
+    pub fn new(
+        name: &str,
+        rust_type: &str,
+        doc: &str,
+        disk: Disk,
+        read_via: Option<String>,
+    ) -> Field {
         Field {
             name: name.to_string(),
             rust_type: rust_type.to_string(),
@@ -530,8 +555,10 @@ pub struct Variant {
     /// The doc comment.
     pub doc: String,
     /// The value of a `repr` enum's variant.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub discriminant: Option<String>,
     /// When it is the one read (`pre_assert`).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub condition: Option<Condition>,
     /// Its fields.
     pub fields: Vec<Field>,
@@ -599,12 +626,16 @@ pub struct Structure {
     /// The doc comment.
     pub doc: String,
     /// `little` or `big`; inherited from the enclosing structure when `None`.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub endian: Option<String>,
     /// Values it needs from outside.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub imports: Vec<Import>,
     /// Checks on the whole structure, as written.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub asserts: Vec<String>,
     /// The magic in front of a mapped or `repr` enum.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub magic: Option<Field>,
     /// Its size.
     pub size: Size,
@@ -630,7 +661,11 @@ impl Structure {
 
     /// Computes every field's offset and the sizes of variants and the whole.
     pub fn finish(mut self) -> Structure {
-        let magic = self.magic.as_ref().and_then(|m| m.size.bytes()).unwrap_or(0);
+        let magic = self
+            .magic
+            .as_ref()
+            .and_then(|m| m.size.bytes())
+            .unwrap_or(0);
         self.size = match &mut self.body {
             Body::Fields { fields } => place_fields(fields),
             Body::Variants { variants } => {
@@ -639,9 +674,7 @@ impl Structure {
                 }
                 let first = variants.first().map(|v| v.size.clone());
                 match first {
-                    Some(size @ Size::Fixed { .. })
-                        if variants.iter().all(|v| v.size == size) =>
-                    {
+                    Some(size @ Size::Fixed { .. }) if variants.iter().all(|v| v.size == size) => {
                         size
                     }
                     _ => Size::Varies,
@@ -1456,33 +1489,439 @@ impl fmt::Display for Expr {
 }
 
 #[cfg(test)]
-mod scratch {
+mod tests {
+    use super::*;
+    use crate::map::envelope::{EnvPoint, EnvPoint22, EnvPointBezier, EnvPointsItem};
+    use crate::map::group::GroupItem;
+    use crate::map::layer::{LayerBody, LayerHeader, LayerItem, TilemapLayer};
+    use crate::map::quad::Quad;
+    use crate::map::sound::{DeprecatedSoundSource, SoundSource};
+    use crate::map::tile::{Speedup, Tile};
+    use crate::map::{Color, I32String, Point};
+
+    /// `(position, name, size, condition)` of each field, in ints.
+    fn rows(structure: &Structure) -> Vec<(String, String, String, String)> {
+        structure
+            .fields()
+            .iter()
+            .map(|field| {
+                (
+                    Unit::Int.position(&field.offset, &field.size),
+                    field.name.clone(),
+                    Unit::Int.size(&field.size),
+                    field
+                        .condition
+                        .as_ref()
+                        .map_or(String::new(), |c| c.text.clone()),
+                )
+            })
+            .collect()
+    }
+
+    fn row(
+        position: &str,
+        name: &str,
+        size: &str,
+        condition: &str,
+    ) -> (String, String, String, String) {
+        (
+            position.to_string(),
+            name.to_string(),
+            size.to_string(),
+            condition.to_string(),
+        )
+    }
+
     #[test]
-    fn print_all() {
-        for document in super::documents() {
+    fn group_item_is_laid_out_as_map_md_says() {
+        // map.md, "Groups": 7 ints, the version-2 clip (5 ints), the version-3 name (3 ints);
+        // DDNet `CMapItemGroup` in the same order.
+        let group = GroupItem::describe();
+        assert_eq!(group.name, "GroupItem");
+        assert!(group.doc.starts_with("A layer group (map.md, \"Groups\""));
+        assert_eq!(
+            rows(&group),
+            [
+                row("[0]", "version", "1", ""),
+                row("[1..2]", "offset", "2", ""),
+                row("[3..4]", "parallax", "2", ""),
+                row("[5]", "start_layer", "1", ""),
+                row("[6]", "num_layers", "1", ""),
+                row("[7..11]", "clip", "5", "version >= 2"),
+                row(
+                    "[12..14] (counting `clip`)",
+                    "name",
+                    "3",
+                    "version >= 3 && clip.is_some()"
+                ),
+                row(
+                    "[15..] (counting `clip`, `name`)",
+                    "unknown_tail",
+                    "the rest",
+                    ""
+                ),
+            ]
+        );
+        let clip = group.field("clip").unwrap();
+        assert_eq!(clip.condition.as_ref().unwrap().kind, ConditionKind::When);
+        assert_eq!(clip.rust_type, "Option<Clip>");
+        assert_eq!(clip.structure, Some("Clip"));
+        assert_eq!(group.field("offset").unwrap().structure, Some("Point"));
+        assert_eq!(group.endian.as_deref(), Some("little"));
+    }
+
+    #[test]
+    fn layers_are_laid_out_as_ddnet_mapitems_h_says() {
+        // DDNet `CMapItemLayer` (3 ints), then `CMapItemLayerTilemap`'s own fields: version,
+        // width, height, flags, color (4), color env, offset, image, data, name (3), then
+        // tele, speedup, front, switch, tune.
+        let layer = LayerItem::describe();
+        assert_eq!(
+            rows(&layer),
+            [
+                row("[0..2]", "header", "3", ""),
+                row("[3..]", "body", "varies", "")
+            ]
+        );
+        let body = layer.field("body").unwrap();
+        assert_eq!(body.args.len(), 1);
+        assert_eq!(
+            (body.args[0].name.as_str(), body.args[0].text.as_str()),
+            ("kind", "header.kind")
+        );
+        assert_eq!(
+            rows(&LayerHeader::describe())[1],
+            row("[1]", "kind", "1", "")
+        );
+        let flags = LayerHeader::describe().fields()[2].clone();
+        assert_eq!(
+            (flags.rust_type.as_str(), flags.disk_type.as_str()),
+            ("LayerFlags", "i32")
+        );
+
+        let body = LayerBody::describe();
+        assert_eq!(
+            body.imports,
+            [Import {
+                name: "kind".into(),
+                ty: "i32".into()
+            }]
+        );
+        let Body::Variants { variants } = &body.body else {
+            panic!("LayerBody is an enum");
+        };
+        let conditions: Vec<(&str, &str)> = variants
+            .iter()
+            .map(|v| (v.name.as_str(), v.condition.as_ref().unwrap().text.as_str()))
+            .collect();
+        assert_eq!(
+            conditions,
+            [
+                ("Tilemap", "kind == 2"),
+                ("Quads", "kind == 3"),
+                ("DeprecatedSounds", "kind == 9"),
+                ("Sounds", "kind == 10"),
+                ("Unknown", "!matches!(kind, 2 | 3 | 9 | 10)"),
+            ]
+        );
+
+        let tilemap = rows(&TilemapLayer::describe());
+        let names: Vec<&str> = tilemap.iter().map(|r| r.1.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "version",
+                "width",
+                "height",
+                "flags",
+                "color",
+                "color_envelope",
+                "color_envelope_offset",
+                "image",
+                "data",
+                "name",
+                "physics",
+                "unknown_tail"
+            ]
+        );
+        assert_eq!(tilemap[4], row("[4..7]", "color", "4", ""));
+        assert_eq!(tilemap[8], row("[11]", "data", "1", ""));
+        assert_eq!(tilemap[9], row("[12..14]", "name", "3", "version >= 3"));
+        assert_eq!(
+            tilemap[10],
+            row(
+                "[15..] (counting `name`)",
+                "physics",
+                "0 to 5",
+                "version < 3 || name.is_some()"
+            )
+        );
+        assert_eq!(tilemap[11].0, "after `physics`");
+    }
+
+    #[test]
+    fn sizes_come_from_the_types() {
+        let fixed = |size: Size| size.bytes().unwrap() as usize;
+        assert_eq!(fixed(Quad::size()), Quad::SIZE);
+        assert_eq!(fixed(SoundSource::size()), SoundSource::SIZE);
+        assert_eq!(
+            fixed(DeprecatedSoundSource::size()),
+            DeprecatedSoundSource::SIZE
+        );
+        assert_eq!(
+            fixed(crate::demo::DemoHeader::size()),
+            crate::demo::DemoHeader::SIZE
+        );
+        assert_eq!(
+            fixed(crate::demo::TimelineMarkers::size()),
+            crate::demo::TimelineMarkers::SIZE
+        );
+        assert_eq!(
+            fixed(crate::demo::Sha256Extension::size()),
+            crate::demo::Sha256Extension::SIZE
+        );
+        assert_eq!(
+            fixed(crate::datafile::Header::size()),
+            crate::datafile::Header::SIZE
+        );
+        assert_eq!(
+            fixed(crate::datafile::VersionHeader::size()),
+            crate::datafile::VersionHeader::SIZE
+        );
+        assert_eq!(
+            fixed(crate::datafile::ItemType::size()),
+            crate::datafile::ItemType::SIZE
+        );
+        assert_eq!(
+            fixed(crate::datafile::ItemHeader::size()),
+            crate::datafile::ItemHeader::SIZE
+        );
+        assert_eq!(
+            fixed(crate::snapshot::SnapshotHeader::size()),
+            crate::snapshot::SnapshotHeader::SIZE
+        );
+        assert_eq!(
+            fixed(crate::snapshot::DeltaHeader::size()),
+            crate::snapshot::DeltaHeader::SIZE
+        );
+        // Types cast from bytes: the reference's size is the in-memory size.
+        assert_eq!(fixed(Tile::size()), std::mem::size_of::<Tile>());
+        assert_eq!(fixed(Speedup::size()), std::mem::size_of::<Speedup>());
+        assert_eq!(fixed(EnvPoint::size()), std::mem::size_of::<EnvPoint>());
+        assert_eq!(fixed(EnvPoint22::size()), std::mem::size_of::<EnvPoint22>());
+        assert_eq!(
+            fixed(EnvPointBezier::size()),
+            std::mem::size_of::<EnvPointBezier>()
+        );
+        assert_eq!(fixed(Point::size()), 8);
+        assert_eq!(fixed(Color::size()), 16);
+        // A const parameter: by name in the description, by value where it is used.
+        assert_eq!(fixed(I32String::<3>::size()), 12);
+        let generic = I32String::<3>::describe();
+        assert_eq!(generic.name, "I32String<N>");
+        assert_eq!(Unit::Int.size(&generic.fields()[0].size), "`N`");
+    }
+
+    #[test]
+    fn mapped_counted_and_calculated_fields() {
+        // `map = uuid_from_ints`: the function's argument type, found by the compiler.
+        let uuid = crate::uuid::UuidIndexItem::describe();
+        let field = uuid.field("uuid").unwrap();
+        assert_eq!(field.disk_type, "[i32; 4]");
+        assert_eq!(field.read_via.as_deref(), Some("uuid_from_ints"));
+        assert_eq!(field.size, Size::fixed(16));
+
+        let item = crate::datafile::Item::describe();
+        let size = item.field("size").unwrap();
+        assert!(size.temp);
+        assert_eq!(size.asserts, ["valid_item_size(size)"]);
+        assert_eq!(
+            size.written_as.as_deref(),
+            Some("to_i32(\"item size\", data.len().saturating_mul(4))")
+        );
+        assert_eq!(
+            Unit::Byte.size(&item.field("data").unwrap().size),
+            "`size / 4` × 4"
+        );
+
+        let header = crate::demo::DemoHeader::describe();
+        let magic = &header.fields()[0];
+        assert_eq!(magic.magic.as_deref(), Some("b\"TWDEMO\\0\""));
+        assert_eq!(magic.size, Size::fixed(7));
+        assert_eq!(header.endian.as_deref(), Some("big"));
+
+        let version = crate::datafile::Version::describe();
+        let Body::Repr { read_as, variants } = &version.body else {
+            panic!("Version is a repr enum");
+        };
+        assert_eq!(read_as.disk.type_name, "i32");
+        assert_eq!(variants[1].discriminant.as_deref(), Some("4"));
+
+        // Written only: the write-side map gives the type on disk.
+        let layout = crate::datafile::DatafileLayout::describe();
+        assert_eq!(layout.fields()[0].disk_type, "[u8; 4]");
+        assert!(
+            layout.field("old_size_fields").is_none(),
+            "ignored when writing"
+        );
+    }
+
+    #[test]
+    fn every_structure_is_listed_once_and_every_item_kind_has_one() {
+        let mut names = std::collections::HashSet::new();
+        for document in documents() {
             for entry in document.entries() {
-                let s = (entry.describe)();
-                let unit = document.unit.for_structure(&s);
-                println!("== {} ({:?}) size {:?} endian {:?} imports {:?} magic {:?}", s.name, unit, s.size, s.endian, s.imports, s.magic.as_ref().map(|m| &m.name));
-                let print_fields = |fields: &[super::Field]| {
-                    for f in fields {
-                        println!("  {:<30} {:<22} {:<26} {:<24} via={:?} cond={:?} temp={} calc={:?} args={:?} asserts={:?} link={:?}",
-                            unit.position(&f.offset, &f.size), f.name, f.rust_type, unit.size(&f.size), f.read_via, f.condition.as_ref().map(|c| c.describe(f.try_read)), f.temp, f.written_as, f.args.iter().map(|a| format!("{}={}", a.name, a.text)).collect::<Vec<_>>(), f.asserts, f.structure);
-                    }
-                };
-                match &s.body {
-                    super::Body::Fields { fields } => print_fields(fields),
-                    super::Body::Variants { variants } | super::Body::Mapped { variants, .. } | super::Body::Repr { variants, .. } => {
-                        if let super::Body::Mapped { read_as, .. } | super::Body::Repr { read_as, .. } = &s.body {
-                            println!("  read as {} via {}", read_as.disk.type_name, read_as.via);
-                        }
-                        for v in variants {
-                            println!(" variant {} = {:?} when {:?} size {:?}", v.name, v.discriminant, v.condition.as_ref().map(|c| &c.text), v.size);
-                            print_fields(&v.fields);
-                        }
-                    }
-                }
+                let structure = (entry.describe)();
+                assert!(
+                    names.insert(structure.ident.clone()),
+                    "{} twice",
+                    structure.ident
+                );
             }
         }
+        let kinds = MapItemKind::NUMBERED
+            .into_iter()
+            .chain(MapItemKind::WITH_UUID);
+        for kind in kinds {
+            assert!(map_item(kind).is_some(), "{kind:?}");
+        }
+        assert!(map_item(MapItemKind::Unknown).is_none());
+    }
+
+    fn le_bytes(ints: &[i32]) -> Vec<u8> {
+        ints.iter().flat_map(|i| i.to_le_bytes()).collect()
+    }
+
+    fn paths(placement: &Placement) -> Vec<(&str, u64, u64)> {
+        placement
+            .fields
+            .iter()
+            .map(|p| (p.path.as_str(), p.start / 4, p.size / 4))
+            .collect()
+    }
+
+    #[test]
+    fn placing_follows_versions_and_lengths() {
+        let group = GroupItem::describe();
+        let mut v3 = vec![3, 0, 0, 100, 100, 0, 1, 1, 2, 3, 4, 5];
+        v3.extend(I32String::<3>::new(b"Game").ints);
+        let placed = group.place(&le_bytes(&v3), &[]).unwrap();
+        assert_eq!(
+            paths(&placed),
+            [
+                ("version", 0, 1),
+                ("offset", 1, 2),
+                ("parallax", 3, 2),
+                ("start_layer", 5, 1),
+                ("num_layers", 6, 1),
+                ("clip", 7, 5),
+                ("name", 12, 3),
+                ("unknown_tail", 15, 0),
+            ]
+        );
+        assert!(placed.missing.is_empty());
+
+        // Version 1: neither extension is read, the extra int is the tail.
+        let v1 = [1, 0, 0, 100, 100, 0, 1, 9];
+        let placed = group.place(&le_bytes(&v1), &[]).unwrap();
+        assert_eq!(placed.fields.last().unwrap().path, "unknown_tail");
+        assert_eq!(placed.fields.last().unwrap().size, 4);
+
+        // Version 3 cut inside the clip: clip and name are missing, the ints stay for the tail.
+        let short = [3, 0, 0, 100, 100, 0, 1, 1, 2, 3];
+        let placed = group.place(&le_bytes(&short), &[]).unwrap();
+        assert_eq!(placed.missing, ["clip"]);
+        assert_eq!(paths(&placed).last(), Some(&("unknown_tail", 7, 3)));
+
+        // Too short for the fields every group has.
+        assert!(group.place(&le_bytes(&[3, 0]), &[]).is_err());
+    }
+
+    #[test]
+    fn placing_layers_picks_the_variant_by_the_header() {
+        let layer = LayerItem::describe();
+        // A version-2 DDRace tilemap with 4 of the 5 physics indices.
+        let ints = [
+            0, 2, 0, 2, 50, 30, 4, 255, 255, 255, 255, -1, 0, -1, 7, 11, 9, 13, 5,
+        ];
+        let placed = layer.place(&le_bytes(&ints), &[]).unwrap();
+        let found = paths(&placed);
+        assert!(
+            found.contains(&("body.Tilemap.0.physics", 15, 4)),
+            "{found:?}"
+        );
+        assert!(
+            found.contains(&("body.Tilemap.0.physics.switch", 18, 1)),
+            "{found:?}"
+        );
+        assert_eq!(placed.missing, ["body.Tilemap.0.physics.tune"]);
+        assert_eq!(placed.end, 19 * 4);
+
+        // An unknown layer type: the rest of the item is its body.
+        let placed = layer.place(&le_bytes(&[0, 7, 0, 1, 2]), &[]).unwrap();
+        assert_eq!(paths(&placed).last(), Some(&("body.Unknown.0", 3, 2)));
+
+        // Envelope points: 6 or 22 ints each, by the import.
+        let points = EnvPointsItem::describe();
+        let ints: Vec<i32> = (0..22 + 3).collect();
+        let placed = points.place(&le_bytes(&ints), &[("bezier", 1)]).unwrap();
+        assert_eq!(
+            paths(&placed),
+            [("Points22.points", 0, 22), ("Points22.unknown_tail", 22, 3)]
+        );
+        let placed = points.place(&le_bytes(&ints), &[("bezier", 0)]).unwrap();
+        assert_eq!(
+            paths(&placed),
+            [("Points.points", 0, 24), ("Points.unknown_tail", 24, 1)]
+        );
+    }
+
+    #[test]
+    fn expressions_evaluate_and_print_as_written() {
+        let mut scope = Scope::default();
+        scope.values.insert("version".into(), 3);
+        scope.values.insert("header.kind".into(), 9);
+        scope.present.insert("clip".into(), true);
+        let version = || Expr::Field(vec!["version".into()]);
+        let cases = [
+            (
+                Expr::binary(">=", version(), Expr::Int(3)),
+                1,
+                "version >= 3",
+            ),
+            (
+                Expr::binary(
+                    "&&",
+                    Expr::binary("<", version(), Expr::Int(3)),
+                    Expr::IsSome(vec!["clip".into()]),
+                ),
+                0,
+                "version < 3 && clip.is_some()",
+            ),
+            (
+                Expr::Not(Box::new(Expr::Matches(
+                    Box::new(Expr::Field(vec!["header".into(), "kind".into()])),
+                    vec![2, 3, 9, 10],
+                ))),
+                0,
+                "!matches!(header.kind, 2 | 3 | 9 | 10)",
+            ),
+            (Expr::binary("/", Expr::Int(20), Expr::Int(4)), 5, "20 / 4"),
+        ];
+        for (expr, value, text) in cases {
+            assert_eq!(expr.eval(&scope), Ok(value), "{text}");
+            assert_eq!(expr.to_string(), text);
+        }
+        assert!(Expr::Const("Version::V4".into()).eval(&scope).is_err());
+        assert!(Expr::Field(vec!["width".into()]).eval(&scope).is_err());
+    }
+
+    #[test]
+    fn type_names_lose_their_paths() {
+        assert_eq!(short_type_name("[i32; 4]"), "[i32; 4]");
+        assert_eq!(
+            short_type_name("core::option::Option<twcodec_schema::map::common::Point>"),
+            "Option<Point>"
+        );
     }
 }

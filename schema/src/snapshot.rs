@@ -14,8 +14,8 @@ use binrw::binrw;
 use serde::Serialize;
 
 use crate::error::to_i32;
-use crate::SchemaError;
 use crate::reference::describe;
+use crate::SchemaError;
 
 /// Type and id of a snapshot item: `type_id << 16 | id` (snapshot.md, "Item key").
 #[describe]

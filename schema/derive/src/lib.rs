@@ -42,7 +42,10 @@ pub fn describe(
     let extra = if attr.is_empty() {
         syn::parse2::<DeriveInput>(item.clone()).and_then(|input| expand(&input))
     } else {
-        Err(syn::Error::new_spanned(attr, "#[describe] takes no arguments"))
+        Err(syn::Error::new_spanned(
+            attr,
+            "#[describe] takes no arguments",
+        ))
     };
     let extra = extra.unwrap_or_else(|error| error.to_compile_error());
     quote!(#item #extra).into()
@@ -864,5 +867,87 @@ fn int_pattern(pattern: &syn::Pat) -> Option<i64> {
             lit: Lit::Int(int), ..
         }) => int.base10_parse().ok(),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn expand_tokens(tokens: TokenStream) -> syn::Result<String> {
+        expand(&syn::parse2(tokens).unwrap()).map(|out| out.to_string())
+    }
+
+    #[test]
+    fn conditions_counts_and_maps_come_from_the_attributes() {
+        let out = expand_tokens(quote! {
+            /// A test structure.
+            #[binrw]
+            #[brw(little, magic = b"AB")]
+            #[br(import { kind: i32 })]
+            struct Example {
+                version: i32,
+                #[br(parse_with = when(version >= 2 && kind == 3))]
+                extension: Option<i32>,
+                #[br(map = |v: u16| Flags::from(v))]
+                flags: Flags,
+                #[br(count = version * 2)]
+                list: Vec<u8>,
+                #[br(parse_with = binrw::helpers::until_eof)]
+                unknown_tail: Vec<i32>,
+            }
+        })
+        .unwrap();
+        for expected in [
+            "\"A test structure.\"",
+            "Field :: magic (\"b\\\"AB\\\"\" , 2u64)",
+            "Import { name : \"kind\" . into () , ty : \"i32\" . into () }",
+            "ConditionKind :: When , text : \"version >= 2 && kind == 3\"",
+            "disk :: < u16 > (\"u16\")",
+            "Some (\"|v: u16| Flags::from(v)\" . into ())",
+            "text : \"version * 2\"",
+            "Size :: rest (field . size)",
+        ] {
+            assert!(out.contains(expected), "{expected} in {out}");
+        }
+    }
+
+    #[test]
+    fn what_it_cannot_describe_is_an_error() {
+        let untyped = expand_tokens(quote! {
+            #[binrw]
+            struct A { #[br(map = |v| v + 1)] a: i32 }
+        });
+        assert!(untyped.unwrap_err().to_string().contains("argument type written out"));
+        let padded = expand_tokens(quote! {
+            #[binrw]
+            struct B { #[br(pad_before = 4)] b: i32 }
+        });
+        assert!(padded.unwrap_err().to_string().contains("`pad_before`"));
+        let untyped_magic = expand_tokens(quote! {
+            #[binrw]
+            #[br(magic = 1)]
+            struct C { c: i32 }
+        });
+        assert!(untyped_magic.unwrap_err().to_string().contains("type suffix"));
+    }
+
+    #[test]
+    fn write_only_structures_use_the_write_side() {
+        let out = expand_tokens(quote! {
+            #[binwrite]
+            struct W {
+                #[bw(map = |m: &Magic| m.bytes())]
+                magic: Magic,
+                #[bw(ignore)]
+                skipped: bool,
+                #[bw(calc = 4)]
+                size: i32,
+            }
+        })
+        .unwrap();
+        assert!(out.contains("returned_disk"), "{out}");
+        assert!(!out.contains("\"skipped\""), "{out}");
+        assert!(out.contains("written_as = Some (\"4\""), "{out}");
     }
 }

@@ -258,7 +258,10 @@ mod tests {
                 quote!(version >= 3 && clip.is_some()),
                 "version >= 3 && clip.is_some()",
             ),
-            (quote!(!matches!(kind, 2 | 3 | 9 | 10)), "!matches!(kind, 2 | 3 | 9 | 10)"),
+            (
+                quote!(!matches!(kind, 2 | 3 | 9 | 10)),
+                "!matches!(kind, 2 | 3 | 9 | 10)",
+            ),
             (quote!(!bezier), "!bezier"),
             (quote!(version == Version::V4), "version == Version::V4"),
             (quote!(size / 4), "size / 4"),

@@ -12,8 +12,8 @@ use bytemuck::{Pod, Zeroable};
 use serde::Serialize;
 
 use super::common::{cast_rest, when, write_cast, I32String};
-use crate::SchemaError;
 use crate::reference::describe;
+use crate::SchemaError;
 
 /// An envelope (map.md, "Envelopes"; DDNet `CMapItemEnvelope`).
 #[describe]

@@ -8,8 +8,8 @@ use modular_bitfield::prelude::*;
 use serde::{Serialize, Serializer};
 
 use super::common::{flag_names, when, Color, I32String};
-use crate::SchemaError;
 use crate::reference::describe;
+use crate::SchemaError;
 
 /// A layer item (map.md, "Layers"; DDNet `CMapItemLayer` and the layer structs after it).
 #[describe]

@@ -528,7 +528,10 @@ fn schema_prints_the_format_reference() {
     let output = twcodec(&["schema", "--out-dir", &dir.path().to_string_lossy()]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     for (name, text) in dump::schema_files() {
-        assert_eq!(std::fs::read_to_string(dir.path().join(&name)).unwrap(), text);
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join(&name)).unwrap(),
+            text
+        );
         assert!(stdout(&output).contains(&name));
     }
     let output = twcodec(&["schema", "GroupItem", "--out-dir", "x"]);

@@ -32,10 +32,7 @@ fn the_committed_reference_is_what_the_code_renders() {
                     .lines()
                     .zip(text.lines())
                     .position(|(a, b)| a != b)
-                    .map_or_else(
-                        || committed.lines().count().min(text.lines().count()),
-                        |at| at,
-                    );
+                    .unwrap_or_else(|| committed.lines().count().min(text.lines().count()));
                 stale.push(format!(
                     "docs/format/{name} differs from the code from line {}:\n  committed: {}\n  \
                      code:      {}",

@@ -12,7 +12,7 @@
 //! | docs/format-notes.md, "UUID item types"; map.md: big-endian values in i32s | [`packing`] |
 //! | snapshot.md: snapshots, deltas, pre-agreed sizes | [`snapshot`] |
 //! | DDNet `demo.h`/`demo.cpp`: demo header, markers, SHA-256 extension, chunk headers | [`demo`] |
-//! | the format reference (`docs/format/`), read from these modules' binrw attributes | [`reference`] |
+//! | the format reference (`docs/format/`), read from these modules' binrw attributes | [`reference`](mod@reference) |
 //!
 //! Errors that the layout itself defines (bad magic, unsupported version, item sizes) are
 //! [`SchemaError`]s carried inside binrw's error.

@@ -918,7 +918,10 @@ mod tests {
             #[binrw]
             struct A { #[br(map = |v| v + 1)] a: i32 }
         });
-        assert!(untyped.unwrap_err().to_string().contains("argument type written out"));
+        assert!(untyped
+            .unwrap_err()
+            .to_string()
+            .contains("argument type written out"));
         let padded = expand_tokens(quote! {
             #[binrw]
             struct B { #[br(pad_before = 4)] b: i32 }
@@ -929,7 +932,10 @@ mod tests {
             #[br(magic = 1)]
             struct C { c: i32 }
         });
-        assert!(untyped_magic.unwrap_err().to_string().contains("type suffix"));
+        assert!(untyped_magic
+            .unwrap_err()
+            .to_string()
+            .contains("type suffix"));
     }
 
     #[test]

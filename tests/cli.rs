@@ -486,3 +486,54 @@ fn check_reports_the_reader_and_the_resolver() {
         stdout(&output)
     );
 }
+
+#[test]
+fn schema_prints_the_format_reference() {
+    use twcodec::dump::{self, SchemaFormat, SchemaSelection};
+
+    // One structure, in any case, as the library renders it.
+    let output = twcodec(&["schema", "groupitem"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let selection = SchemaSelection::find("GroupItem").unwrap();
+    let text = stdout(&output);
+    assert_eq!(
+        text,
+        dump::to_string(|out| dump::schema(&selection, SchemaFormat::Markdown, out))
+    );
+    assert!(text.starts_with("# GroupItem\n"), "{text}");
+    assert!(
+        text.contains("| [7..11] | `clip` | [`Option<Clip>`](#clip) | 5 | `version >= 2`, if the item holds it |"),
+        "{text}"
+    );
+
+    // A document as JSON.
+    let output = twcodec(&["schema", "map-items", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(value["name"], "map-items");
+
+    // A name the reference does not have: a usage error naming close ones.
+    let output = twcodec(&["schema", "GropItem"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    assert_eq!(
+        stderr(&output),
+        "twcodec: no structure or document `GropItem` in the format reference (close: \
+         GroupItem); documents: datafile, map-items, snapshots, demos, and `twcodec schema` \
+         lists every structure\n"
+    );
+
+    // The files of docs/format/, as committed.
+    let dir = tempfile::tempdir().unwrap();
+    let output = twcodec(&["schema", "--out-dir", &dir.path().to_string_lossy()]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    for (name, text) in dump::schema_files() {
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join(&name)).unwrap(),
+            text
+        );
+        assert!(stdout(&output).contains(&name));
+    }
+    let output = twcodec(&["schema", "GroupItem", "--out-dir", "x"]);
+    assert_eq!(output.status.code(), Some(2));
+}

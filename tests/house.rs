@@ -183,5 +183,9 @@ fn the_extending_guide_quotes_compiled_code() {
         blocks += 1;
     }
     assert!(blocks >= 5, "only {blocks} code blocks");
-    assert!(stale.is_empty(), "blocks that are not in their files:\n{}", stale.join("\n\n"));
+    assert!(
+        stale.is_empty(),
+        "blocks that are not in their files:\n{}",
+        stale.join("\n\n")
+    );
 }

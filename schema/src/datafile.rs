@@ -21,6 +21,7 @@
 use binrw::{binrw, binwrite, BinResult};
 
 use crate::error::{to_i32, SchemaError};
+use crate::reference::describe;
 
 /// The first four bytes of a datafile (datafile.md, "Version header").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -67,6 +68,7 @@ impl std::fmt::Display for Magic {
 }
 
 /// The datafile versions that exist (datafile.md, "Version header"), stored as an i32.
+#[describe]
 #[binrw]
 #[brw(little, repr = i32)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -104,6 +106,7 @@ impl std::fmt::Display for Version {
 
 /// Version header (datafile.md, "Version header"; DDNet `CDatafileHeader::m_aId`,
 /// `m_Version`).
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -125,6 +128,7 @@ impl VersionHeader {
 /// The header after the version header (datafile.md, "Header"; DDNet `CDatafileHeader`).
 ///
 /// Kept exactly as read; [`DatafileLayout`] calculates every field when writing.
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -155,6 +159,7 @@ impl Header {
 }
 
 /// One entry of the item type table (datafile.md, "Item types"; DDNet `CDatafileItemType`).
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -174,6 +179,7 @@ impl ItemType {
 }
 
 /// `type_id__id`: the type in the upper 16 bits, the id in the lower 16 (datafile.md, "Items").
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -188,6 +194,7 @@ pub struct ItemKey {
 
 /// The key and size in front of an item's integers (datafile.md, "Items"; DDNet
 /// `CDatafileItem`).
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -210,6 +217,7 @@ fn valid_item_size(size: i32) -> bool {
 }
 
 /// An item: a key and an array of i32 (datafile.md, "Items").
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -253,6 +261,7 @@ impl Item {
 /// The tables between the header and the items (datafile.md, "Item types" and "Item offsets,
 /// data offsets and data sizes"). The counts come from the [`Header`], which the caller has
 /// checked against the length of the file.
+#[describe]
 #[binrw]
 #[brw(little)]
 #[br(import { version: Version, header: Header })]
@@ -286,6 +295,7 @@ pub struct DataBlock<'a> {
 ///
 /// `items` must be grouped by type, in the order the item type table should list the types
 /// (ascending, as DDNet and Teeworlds write it).
+#[describe]
 #[binwrite]
 #[bw(little)]
 #[derive(Debug, Clone)]

@@ -16,6 +16,7 @@ use std::fmt;
 use binrw::{binrw, BinRead, BinResult, BinWrite, Endian};
 use serde::Serialize;
 
+use crate::reference::describe;
 use crate::SchemaError;
 
 /// The first 7 bytes of every demo (DDNet `gs_aHeaderMarker`).
@@ -37,6 +38,7 @@ pub const VERSIONS: std::ops::RangeInclusive<u8> = 3..=6;
 pub const TICK_COMPRESSION_VERSION: u8 = 5;
 
 /// A NUL-terminated string in a fixed-size field; the bytes are kept as they are.
+#[describe]
 #[binrw]
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct FixedString<const N: usize>(pub [u8; N]);
@@ -72,6 +74,7 @@ impl<const N: usize> Serialize for FixedString<N> {
 }
 
 /// The demo header (DDNet `CDemoHeader`), 176 bytes.
+#[describe]
 #[binrw]
 #[brw(big, magic = b"TWDEMO\0")]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -105,6 +108,7 @@ impl DemoHeader {
 
 /// The timeline markers (DDNet `CTimelineMarkers`), versions 4 and later: a count, then 64
 /// ticks of which the first `count` are used.
+#[describe]
 #[binrw]
 #[brw(big)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -130,6 +134,7 @@ impl TimelineMarkers {
 
 /// DDNet's SHA-256 extension, version 6 (docs/format-notes.md, "Demos"; DDNet `GetDemoInfo`):
 /// the extension UUID, then the map's SHA-256.
+#[describe]
 #[binrw]
 #[brw(
     big,
@@ -148,6 +153,7 @@ impl Sha256Extension {
 
 /// Everything before the map: header, timeline markers (version 4 on) and the SHA-256
 /// extension (version 6, when its UUID is there: DDNet reads on without it).
+#[describe]
 #[binrw]
 #[brw(big)]
 #[derive(Debug, Clone, PartialEq, Eq)]

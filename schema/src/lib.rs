@@ -12,6 +12,7 @@
 //! | docs/format-notes.md, "UUID item types"; map.md: big-endian values in i32s | [`packing`] |
 //! | snapshot.md: snapshots, deltas, pre-agreed sizes | [`snapshot`] |
 //! | DDNet `demo.h`/`demo.cpp`: demo header, markers, SHA-256 extension, chunk headers | [`demo`] |
+//! | the format reference (`docs/format/`), read from these modules' binrw attributes | [`reference`](mod@reference) |
 //!
 //! Errors that the layout itself defines (bad magic, unsupported version, item sizes) are
 //! [`SchemaError`]s carried inside binrw's error.
@@ -19,11 +20,15 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+// The code #[describe] generates names this crate by its path, also from inside it.
+extern crate self as twcodec_schema;
+
 pub mod datafile;
 pub mod demo;
 mod error;
 pub mod map;
 pub mod packing;
+pub mod reference;
 pub mod snapshot;
 pub mod uuid;
 

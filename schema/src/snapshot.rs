@@ -14,9 +14,11 @@ use binrw::binrw;
 use serde::Serialize;
 
 use crate::error::to_i32;
+use crate::reference::describe;
 use crate::SchemaError;
 
 /// Type and id of a snapshot item: `type_id << 16 | id` (snapshot.md, "Item key").
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize)]
@@ -40,6 +42,7 @@ impl SnapKey {
 }
 
 /// The two ints in front of a snapshot (snapshot.md, "Snapshots"; DDNet `CSnapshot`).
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -61,6 +64,7 @@ impl SnapshotHeader {
 /// from the start of `items`: its key, then its data.
 ///
 /// The caller checks `num_items` and `data_size` against the input before reading.
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -81,6 +85,7 @@ pub struct SnapshotLayout {
 
 /// The three ints in front of a snapshot delta (snapshot.md, "Snapshot deltas"; DDNet
 /// `CSnapshotDelta::CData`).
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -101,6 +106,7 @@ impl DeltaHeader {
 /// An item delta (snapshot.md, "Item deltas"): the new data of an item the old snapshot lacks,
 /// or the wrapping difference to the old data. `_size` is on the wire only for types without a
 /// pre-agreed size in `sizes`.
+#[describe]
 #[binrw]
 #[brw(little)]
 #[br(import { sizes: SizeTable })]
@@ -124,6 +130,7 @@ pub struct ItemDelta {
 /// depends on the pre-agreed sizes of the protocol.
 ///
 /// The caller checks the counts against the input before reading.
+#[describe]
 #[binrw]
 #[brw(little)]
 #[br(import { sizes: SizeTable })]

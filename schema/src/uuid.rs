@@ -13,6 +13,7 @@ use binrw::helpers::until_eof;
 use serde::Serialize;
 
 use crate::packing::{be_bytes_of_ints, ints_from_be_bytes};
+use crate::reference::describe;
 
 /// Type id of the UUID index items (DDNet `ITEMTYPE_EX`).
 #[doc(alias = "ITEMTYPE_EX")]
@@ -42,6 +43,7 @@ pub fn known_item_type_name(uuid: Uuid) -> Option<&'static str> {
 
 /// A UUID index item (docs/format-notes.md, "UUID item types"; DDNet `CItemEx`): type
 /// [`UUID_INDEX_TYPE`], id = the internal type id it names, 4 ints = the UUID.
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

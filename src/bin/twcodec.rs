@@ -104,6 +104,29 @@ enum Command {
         #[command(subcommand)]
         command: SnapCommand,
     },
+    /// The format reference: every on-disk structure with each field's position, size, type
+    /// and the condition under which it is present, read from the schema's binrw attributes.
+    Schema {
+        /// A structure (`GroupItem`, any case) or a document (datafile, map-items, snapshots,
+        /// demos); every document without one.
+        name: Option<String>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = SchemaOutput::Markdown)]
+        format: SchemaOutput,
+        /// Write the Markdown files of every document and an index (README.md) into this
+        /// directory, as committed under docs/format/.
+        #[arg(long, value_name = "DIR", conflicts_with_all = ["name", "format"])]
+        out_dir: Option<PathBuf>,
+    },
+}
+
+/// Output formats of `schema`.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum SchemaOutput {
+    /// Markdown tables, as in docs/format/.
+    Markdown,
+    /// JSON.
+    Json,
 }
 
 #[derive(Debug, Subcommand)]
@@ -399,6 +422,11 @@ fn run(command: Option<Command>, out: Out<'_>) -> Result<ExitCode, Failure> {
             }
         }
         Some(Command::Snap { command }) => snap(command, out)?,
+        Some(Command::Schema {
+            name,
+            format,
+            out_dir,
+        }) => schema(name.as_deref(), format, out_dir.as_deref(), out)?,
         Some(Command::Demo { command }) => return demo(command, out),
     }
     Ok(ExitCode::SUCCESS)
@@ -437,6 +465,33 @@ Next, on a map of yours (the game keeps them in its maps/ folder) or on the samp
         map.envelopes().len(),
         map.sounds().len(),
     )?;
+    Ok(())
+}
+
+/// `schema`: the reference on standard output, or its Markdown files in a directory.
+fn schema(
+    name: Option<&str>,
+    format: SchemaOutput,
+    out_dir: Option<&Path>,
+    out: Out<'_>,
+) -> Result<(), Failure> {
+    if let Some(dir) = out_dir {
+        for (file, text) in dump::schema_files() {
+            let path = dir.join(file);
+            twcodec::write::save(&path, text.as_bytes())?;
+            writeln!(out, "wrote {}", path.display())?;
+        }
+        return Ok(());
+    }
+    let selection = match name {
+        Some(name) => dump::SchemaSelection::find(name).map_err(Failure::Usage)?,
+        None => dump::SchemaSelection::All,
+    };
+    let format = match format {
+        SchemaOutput::Markdown => dump::SchemaFormat::Markdown,
+        SchemaOutput::Json => dump::SchemaFormat::Json,
+    };
+    dump::schema(&selection, format, out)?;
     Ok(())
 }
 

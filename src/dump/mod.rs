@@ -17,6 +17,7 @@
 //! ```
 
 mod map_view;
+mod schema;
 mod text;
 
 use std::io::{self, Write};
@@ -31,6 +32,7 @@ use crate::items::{decode_context, decode_item};
 use crate::snap::{self, Protocol, SizeTable, Snapshot, SnapshotDelta};
 
 pub use map_view::MapView;
+pub use schema::{schema, schema_files, SchemaFormat, SchemaSelection, SCHEMA_COMMAND};
 
 /// A rendering collected into a string (invalid UTF-8, which no rendering writes, replaced).
 pub fn to_string<T>(render: impl FnOnce(&mut dyn Write) -> io::Result<T>) -> String {

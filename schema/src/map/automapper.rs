@@ -7,8 +7,10 @@ use modular_bitfield::prelude::*;
 use serde::{Serialize, Serializer};
 
 use super::common::flag_names;
+use crate::reference::describe;
 
 /// The auto-mapper settings of one tiles layer (DDNet `CMapItemAutoMapperConfig`).
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -52,6 +54,7 @@ impl Serialize for AutomapperFlags {
 }
 
 /// DDNet's test item type (`mapitemtype-test@ddnet.tw`, `CMapItemTest`), kept for completeness.
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

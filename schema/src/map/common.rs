@@ -8,10 +8,12 @@ use bytemuck::{Pod, Zeroable};
 use serde::Serialize;
 
 use crate::packing::{be_bytes_of_ints, ints_from_be_bytes};
+use crate::reference::describe;
 
 /// Two i32 (map.md, "Terminology": Point). Quad corners and sound source positions are 22.10
 /// fixed point (divide by 1024 for world pixels, 32 to a tile); group offsets are plain pixels
 /// and group parallax is in percent.
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
@@ -26,6 +28,7 @@ pub struct Point {
 
 /// A color (map.md, "Terminology": Color): four i32 that should each be 0..=255. Kept as i32
 /// so that any value in a file is written back unchanged.
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
@@ -48,6 +51,7 @@ pub struct Color {
 ///
 /// An all-zero array, which some writers leave, reads as the empty string
 /// (docs/format-notes.md, "Strings (I32String)").
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]

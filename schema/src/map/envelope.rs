@@ -12,9 +12,11 @@ use bytemuck::{Pod, Zeroable};
 use serde::Serialize;
 
 use super::common::{cast_rest, when, write_cast, I32String};
+use crate::reference::describe;
 use crate::SchemaError;
 
 /// An envelope (map.md, "Envelopes"; DDNet `CMapItemEnvelope`).
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -32,11 +34,9 @@ pub struct EnvelopeItem {
     /// The name, 8 ints. `None` in the 0.4/0.5 form `[1, channels, start, num, -1]`, whose -1
     /// then stays in the tail.
     #[br(parse_with = when(true))]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<I32String<8>>,
     /// Version 2: 1 if the envelope follows the server's clock rather than the player's.
     #[br(parse_with = when(version >= 2 && name.is_some()))]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub synchronized: Option<i32>,
     /// Ints past what this version defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
@@ -46,6 +46,7 @@ pub struct EnvelopeItem {
 
 /// The version every envelope item starts with, read alone: what decides the layout of the
 /// envelope points ([`EnvelopeItem::VERSION_BEZIER`]) before the envelopes are decoded.
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -148,6 +149,7 @@ impl CurveType {
 }
 
 /// An envelope point of 6 ints (map.md, "Envelope Points"; DDNet `CEnvPoint`).
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
@@ -224,6 +226,7 @@ pub enum EnvValues {
 
 /// Bezier tangents of one point, one value per channel (Teeworlds `CEnvPoint_v2` extension,
 /// DDNet `CEnvPointBezier`): dx in milliseconds, dy in 22.10 fixed point.
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
@@ -242,6 +245,7 @@ pub struct EnvPointBezier {
 
 /// An envelope point of 22 ints: the 6 ints and bezier tangents (Teeworlds 0.7 `CEnvPoint_v2`,
 /// DDNet `CEnvPointBezier_upstream`).
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
@@ -257,6 +261,7 @@ pub struct EnvPoint22 {
 /// The envelope points item (map.md, "Envelope Points"; DDNet `MAPITEMTYPE_ENVPOINTS`): every
 /// point of every envelope. Which form it has depends on the envelopes: `bezier` is true when
 /// any envelope has version 3 (DDNet's rule; Teeworlds requires all to agree).
+#[describe]
 #[binrw]
 #[brw(little)]
 #[br(import { bezier: bool })]
@@ -317,6 +322,7 @@ impl EnvPointsItem {
 /// DDNet's bezier tangents (UUID item `mapitemtype-envpoints-bezier@ddnet.tw`,
 /// docs/format-notes.md, "Envelopes"): 16 ints per point of the envelope points item, in the
 /// same order. DDNet uses it only when it has as many points as the envelope points item.
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -5,8 +5,10 @@ use binrw::helpers::until_eof;
 use serde::Serialize;
 
 use super::common::{when, I32String, Point};
+use crate::reference::describe;
 
 /// A layer group (map.md, "Groups"; DDNet `CMapItemGroup`).
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -24,11 +26,9 @@ pub struct GroupItem {
     pub num_layers: i32,
     /// Version 2: clipping rectangle.
     #[br(parse_with = when(version >= 2))]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub clip: Option<Clip>,
     /// Version 3: the name, 3 ints.
     #[br(parse_with = when(version >= 3 && clip.is_some()))]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<I32String<3>>,
     /// Ints past what this version defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
@@ -37,6 +37,7 @@ pub struct GroupItem {
 }
 
 /// The clipping rectangle of a version-2 group (map.md, "Groups").
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
@@ -56,6 +57,7 @@ pub struct Clip {
 /// DDNet's group extension (UUID item `mapitemtype-group@ddnet.tw`, DDNet `CMapItemGroupEx`):
 /// one per group, matched to groups by position. DDNet stopped writing it in 2023 and derives
 /// the zoom from the parallax instead.
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -5,6 +5,7 @@ use binrw::helpers::until_eof;
 use serde::Serialize;
 
 use super::common::when;
+use crate::reference::describe;
 
 /// An image, external (loaded by name from the client's `mapres`) or embedded (map.md, "Images";
 /// DDNet `CMapItemImage`, Teeworlds 0.7 `CMapItemImage_v2`).
@@ -12,6 +13,7 @@ use super::common::when;
 /// DDNet writes version 1 (RGBA pixels); Teeworlds 0.7 writes version 2 with a `format`. A real
 /// map (`infclass_normandie_rgb_in_v1_image`) has a version-1 image whose data holds RGB pixels,
 /// 3 bytes each: the data size, not the version, tells them apart.
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -32,7 +34,6 @@ pub struct ImageItem {
     /// Version 2: the pixel format (Teeworlds `m_Format`, DDNet `m_MustBe1`). DDNet refuses a
     /// version-2 image whose format is not RGBA (older DDNet loads it as external).
     #[br(parse_with = when(version >= 2))]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub format: Option<ImageFormat>,
     /// Ints past what this version defines, kept so that writing is lossless (version-1 images
     /// of some maps carry a stray 7th int).
@@ -54,6 +55,7 @@ impl ImageItem {
 }
 
 /// The pixel format of a version-2 image (Teeworlds `CImageInfo::FORMAT_*`).
+#[describe]
 #[binrw]
 #[brw(little)]
 #[br(map = ImageFormat::from_i32)]

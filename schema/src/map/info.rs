@@ -5,8 +5,10 @@ use binrw::helpers::until_eof;
 use serde::Serialize;
 
 use super::common::when;
+use crate::reference::describe;
 
 /// The map version item (map.md, "Version"; DDNet `CMapItemVersion`): exactly one, version 1.
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -21,6 +23,7 @@ pub struct VersionItem {
 }
 
 /// The info item (map.md, "Info"; DDNet `CMapItemInfoSettings`): at most one, version 1.
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -40,7 +43,6 @@ pub struct InfoItem {
     /// `opt &settings` (DDNet, added without a version change): CStrings one after another, see
     /// [`super::settings`]. Present when the item holds it.
     #[br(parse_with = when(true))]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub settings: Option<i32>,
     /// Ints past what this item defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]

@@ -8,9 +8,11 @@ use modular_bitfield::prelude::*;
 use serde::{Serialize, Serializer};
 
 use super::common::{flag_names, when, Color, I32String};
+use crate::reference::describe;
 use crate::SchemaError;
 
 /// A layer item (map.md, "Layers"; DDNet `CMapItemLayer` and the layer structs after it).
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -23,6 +25,7 @@ pub struct LayerItem {
 }
 
 /// The start of every layer item (map.md, "Layers"; DDNet `CMapItemLayer`).
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -94,6 +97,7 @@ macro_rules! layer_types {
         }
 
         /// A layer's body, picked by the header's layer type.
+        #[describe]
         #[binrw]
         #[brw(little)]
         #[br(import { kind: i32 })]
@@ -106,10 +110,7 @@ macro_rules! layer_types {
                 $variant($ty),
             )*
             /// Any other layer type: the ints after the header, kept as they are.
-            #[br(pre_assert(
-                matches!(LayerKind::from_i32(kind), LayerKind::Other(_)),
-                SchemaError::OtherLayout
-            ))]
+            #[br(pre_assert(!matches!(kind, $($number)|*), SchemaError::OtherLayout))]
             Unknown(#[br(parse_with = until_eof)] Vec<i32>),
         }
     };
@@ -166,6 +167,7 @@ impl Serialize for LayerFlags {
 /// DDNet refuses them: docs/format-notes.md, "Tile layers"). The physics data indices are read
 /// whenever the item holds them; only the one matching the layer's physics flag means anything
 /// (some editors left garbage in the others).
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -194,7 +196,6 @@ pub struct TilemapLayer {
     pub data: i32,
     /// Version 3 and up: the name.
     #[br(parse_with = when(version >= 3))]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<I32String<3>>,
     /// DDNet's physics data indices, right after `data` in version 2, after the name in later
     /// versions.
@@ -230,29 +231,25 @@ impl TilemapLayer {
 
 /// DDNet's data indices of the physics layers, each `opt &data` (map.md, "Layers": DDNet only
 /// content). Old maps hold only a prefix of them; each is `None` when the item ends before it.
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
 pub struct PhysicsData {
     /// Tele tiles (`Tele`, 2 bytes each).
     #[br(parse_with = when(true))]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub tele: Option<i32>,
     /// Speedup tiles (`Speedup`, 6 bytes each; 4 in old maps).
     #[br(parse_with = when(true))]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub speedup: Option<i32>,
     /// Front tiles (`Tile`).
     #[br(parse_with = when(true))]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub front: Option<i32>,
     /// Switch tiles (`Switch`, 4 bytes each; 2 or 3 in old maps).
     #[br(parse_with = when(true))]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub switch: Option<i32>,
     /// Tune tiles (`Tune`, 2 bytes each).
     #[br(parse_with = when(true))]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub tune: Option<i32>,
 }
 
@@ -342,6 +339,7 @@ pub enum PhysicsKind {
 }
 
 /// A quads layer (map.md, "Layers": Quads layer; DDNet `CMapItemLayerQuads`).
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -357,7 +355,6 @@ pub struct QuadsLayer {
     pub image: i32,
     /// Version 2: the name.
     #[br(parse_with = when(version >= 2))]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<I32String<3>>,
     /// Ints past what this version defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
@@ -367,6 +364,7 @@ pub struct QuadsLayer {
 
 /// A sounds layer (map.md, "Layers": Sounds layer; DDNet `CMapItemLayerSounds`); the same
 /// item serves the deprecated sounds layer (layer type 9), whose sources are 36 bytes.
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -382,7 +380,6 @@ pub struct SoundsLayer {
     pub sound: i32,
     /// The name.
     #[br(parse_with = when(true))]
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<I32String<3>>,
     /// Ints past what this layout defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
@@ -397,6 +394,7 @@ mod tests {
 
     /// A layer type only these tests know, registered by its line in `layer_types!`: with its
     /// struct, the two places a new layer type takes in the schema (docs/extending.md).
+    #[describe]
     #[binrw]
     #[brw(little)]
     #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

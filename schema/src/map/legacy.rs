@@ -7,7 +7,10 @@ use binrw::binrw;
 use binrw::helpers::until_eof;
 use serde::Serialize;
 
+use crate::reference::describe;
+
 /// An entity (Teeworlds 0.3 `mapres_entity`): item types 1 to 6, one item per entity.
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -56,6 +59,7 @@ impl LegacyEntityKind {
 }
 
 /// An image (Teeworlds 0.3 `mapres_image`, type `0x8001`): embedded RGBA pixels.
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -74,6 +78,7 @@ pub struct LegacyImage {
 }
 
 /// A tilemap (Teeworlds 0.3 `mapres_tilemap`, type `0x8002`): tiles of 2 bytes, index and flags.
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -102,6 +107,7 @@ pub struct LegacyTilemap {
 }
 
 /// The collision map (Teeworlds 0.3 `mapres_collision`, type `0x8003`): one byte per tile.
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -120,6 +126,7 @@ pub struct LegacyCollision {
 }
 
 /// The theme (Teeworlds 0.3 `mapres_theme`, type `0x8fff`).
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

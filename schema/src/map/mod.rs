@@ -151,6 +151,18 @@ macro_rules! map_item_types {
                 }
             }
 
+            /// The format reference's description of this kind's structure (see
+            /// [`crate::reference`]); `None` for [`MapItemKind::Unknown`].
+            pub fn describe(self) -> Option<fn() -> crate::reference::Structure> {
+                use crate::reference::Describe;
+                match self {
+                    $($(#[cfg($ncfg)])? MapItemKind::$nv => Some(<$nty>::describe),)*
+                    $($(#[cfg($ucfg)])? MapItemKind::$uv => Some(<$uty>::describe),)*
+                    $($(#[cfg($lcfg)])? MapItemKind::$lv => Some(<$lty>::describe),)*
+                    MapItemKind::Unknown => None,
+                }
+            }
+
             /// A short lower-case name (`layer`, `uuid index`, `automapper`, ...).
             pub const fn name(self) -> &'static str {
                 match self {
@@ -324,10 +336,13 @@ impl MapItemKind {
 mod tests {
     use binrw::binrw;
 
+    use crate::reference::describe;
+
     use super::*;
 
     /// An item type only these tests know, registered by its line in `map_item_types!`: with
     /// its struct, the two places a new UUID item type takes (docs/extending.md).
+    #[describe]
     #[binrw]
     #[brw(little)]
     #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -336,7 +351,6 @@ mod tests {
         pub version: i32,
         /// Version 2: a count.
         #[br(parse_with = common::when(version >= 2))]
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub count: Option<i32>,
         /// Ints past what this item defines, kept so that writing is lossless.
         #[br(parse_with = binrw::helpers::until_eof)]

@@ -6,8 +6,10 @@ use bytemuck::{Pod, Zeroable};
 use serde::Serialize;
 
 use super::common::{Color, Point};
+use crate::reference::describe;
 
 /// A quad: a textured, colored four-cornered shape (map.md, "Quad"; DDNet `CQuad`), 38 ints.
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]

@@ -8,8 +8,10 @@ use bytemuck::{Pod, Zeroable};
 use serde::Serialize;
 
 use super::common::Point;
+use crate::reference::describe;
 
 /// A sound (map.md, "Sounds"; DDNet `CMapItemSound`): opus data, embedded.
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -33,6 +35,7 @@ pub struct SoundItem {
 }
 
 /// A sound source (map.md, "SoundSource"; DDNet `CSoundSource`), 13 ints.
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
@@ -67,6 +70,7 @@ impl SoundSource {
 }
 
 /// The area of a sound source (map.md, "SoundShape"; DDNet `CSoundShape`), 3 ints.
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
@@ -119,6 +123,7 @@ pub enum Shape {
 
 /// A sound source of a deprecated sounds layer (map.md, "Deprecated Sounds layer"; DDNet
 /// `CSoundSource_DEPRECATED`), 9 ints.
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]

@@ -52,6 +52,7 @@ use modular_bitfield::prelude::*;
 use serde::Serialize;
 
 use super::common::flag_names;
+use crate::reference::describe;
 
 /// The tile id an upgraded [`OldSpeedup`] tile gets (map.md, "Layers"; DDNet `TILE_SPEED_BOOST_OLD`).
 ///
@@ -184,6 +185,7 @@ impl Serialize for TileFlags {
 }
 
 /// A tile of a tiles, game or front layer (map.md, "Layers", 'Tile'; DDNet `CTile`).
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
@@ -220,6 +222,7 @@ impl Tile {
 }
 
 /// A tile of a tele layer (map.md, "Layers", 'Tele'; DDNet `CTeleTile`).
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
@@ -233,6 +236,7 @@ pub struct Tele {
 }
 
 /// A tile of a speedup layer (map.md, "Layers", 'Speedup'; DDNet `CSpeedupTile`).
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
@@ -265,6 +269,7 @@ impl Speedup {
 }
 
 /// A tile of a switch layer (map.md, "Layers", 'Switch'; DDNet `CSwitchTile`).
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
@@ -294,6 +299,7 @@ impl Switch {
 }
 
 /// A tile of a tune layer (map.md, "Layers", 'Tune'; DDNet `CTuneTile`).
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
@@ -310,6 +316,7 @@ pub struct Tune {
 ///
 /// Recognised by speedup data of `width * height * 4` bytes. C++ laid out
 /// `{ unsigned char m_Force; short m_Angle; }` with a padding byte after the force.
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
@@ -348,6 +355,7 @@ impl OldSpeedup {
 /// twmap's `convert_tele_to_switch`).
 ///
 /// Recognised by switch data of `width * height * 2` bytes.
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
@@ -376,6 +384,7 @@ impl OldSwitch2 {
 /// C++ source or real map found).
 ///
 /// Recognised by switch data of `width * height * 3` bytes.
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
@@ -404,6 +413,7 @@ impl OldSwitch3 {
 
 /// A tile of a Teeworlds 0.3 tilemap (`mapres_tilemap` data, see [`super::legacy`]): index and
 /// flags, 2 bytes; the Teeworlds 0.4/0.5 editor reads it that way when importing such maps.
+#[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]

@@ -31,9 +31,13 @@
 //! Snapshots and deltas are int arrays; on the network and in demos the ints are packed as
 //! variable-length ints ([`packing`]). The layouts are the schema's
 //! [`SnapshotLayout`](crate::schema::snapshot::SnapshotLayout) and
-//! [`SnapshotDeltaLayout`](crate::schema::snapshot::SnapshotDeltaLayout); the headers are read
-//! through them, and the item arrays are walked as int slices, without an allocation per item
-//! (a test checks the walk against the binrw layouts on random input).
+//! [`SnapshotDeltaLayout`](crate::schema::snapshot::SnapshotDeltaLayout), and reading and
+//! writing go through them: the header checks below come first (they bound every count by
+//! the input), then binrw reads the layout, its int runs in one copy each and the item deltas
+//! into flat storage that the delta keeps without copying, and writing lays a delta's parts
+//! out through the same layout, borrowed, straight into the output. The schema's errors
+//! (an item delta's type, id, `_size` or data) are turned into the messages below; what
+//! follows an offset or needs a limit is checked here, on the layout read.
 //!
 //! # Order
 //!
@@ -89,7 +93,11 @@ pub use twcodec_schema::snapshot::{
     EXTENDED_TYPE_ANNOUNCEMENT, MAX_TYPE, OFFSET_EXTENDED_TYPE,
 };
 
+use std::borrow::Cow;
 use std::path::Path;
+
+use binrw::io::Cursor;
+use binrw::{BinRead, BinResult, BinWrite, Endian};
 
 use crate::Error;
 
@@ -308,6 +316,41 @@ fn packed_offset(packed: &[u8], unpacked_offset: u64) -> u64 {
         index += 1;
     }
     pos as u64
+}
+
+/// Reads `T` through binrw from unpacked ints, and how many bytes of them it took.
+fn read_layout<T: BinRead>(ints: &[i32], args: T::Args<'_>) -> BinResult<(T, usize)> {
+    // The ints' own bytes where they are little-endian already: no copy.
+    let bytes: Cow<'_, [u8]> = if cfg!(target_endian = "little") {
+        Cow::Borrowed(bytemuck::cast_slice(ints))
+    } else {
+        Cow::Owned(ints_to_bytes(ints))
+    };
+    let mut cursor = Cursor::new(bytes);
+    let value = T::read_options(&mut cursor, Endian::Little, args)?;
+    Ok((value, cursor.position() as usize))
+}
+
+/// Appends `value`, written through binrw, to `out` as ints; `size` is the bytes it takes (a
+/// multiple of 4). The bytes are written straight into `out`; on an error, `out` is left as
+/// it was.
+fn write_layout<T>(value: &T, size: usize, out: &mut Vec<i32>) -> BinResult<()>
+where
+    T: for<'a> BinWrite<Args<'a> = ()>,
+{
+    let start = out.len();
+    out.resize(start + size / 4, 0);
+    let mut cursor = Cursor::new(bytemuck::cast_slice_mut::<i32, u8>(&mut out[start..]));
+    let written = value.write_options(&mut cursor, Endian::Little, ());
+    debug_assert!(written.is_err() || cursor.position() as usize == size);
+    if written.is_err() {
+        out.truncate(start);
+    } else if cfg!(target_endian = "big") {
+        for int in &mut out[start..] {
+            *int = i32::from_le(*int);
+        }
+    }
+    written
 }
 
 /// Sorts `(key, index)` pairs packed into one u64 each, key in the high half, so that a sort of

@@ -4,12 +4,12 @@ use std::fmt;
 use std::sync::OnceLock;
 
 use twcodec_schema::map::decode_ints;
-use twcodec_schema::snapshot::SnapshotHeader;
+use twcodec_schema::snapshot::{SnapshotHeader, SnapshotLayout};
 use twcodec_schema::uuid::{uuid_from_ints, uuid_to_ints, Uuid};
 
 use super::{
-    entry_index, entry_key, key_entry, packed_offset, unpack, SnapKey, EXTENDED_TYPE_ANNOUNCEMENT,
-    MAX_ITEMS, MAX_SIZE, MAX_TYPE, OFFSET_EXTENDED_TYPE,
+    entry_index, entry_key, key_entry, packed_offset, read_layout, unpack, write_layout, SnapKey,
+    EXTENDED_TYPE_ANNOUNCEMENT, MAX_ITEMS, MAX_SIZE, MAX_TYPE, OFFSET_EXTENDED_TYPE,
 };
 use crate::{Error, Location};
 
@@ -69,7 +69,7 @@ impl Snapshot {
 
     /// Reads a snapshot from its unpacked ints, checking every rule of the module docs.
     pub fn from_ints(ints: &[i32]) -> Result<Snapshot, Error> {
-        let (header, rest) = ints.split_at_checked(2).ok_or_else(|| {
+        let header = ints.get(..2).ok_or_else(|| {
             Error::malformed(format!(
                 "a snapshot starts with 2 header ints, the input has {}",
                 ints.len()
@@ -120,7 +120,9 @@ impl Snapshot {
             ))
             .at(0));
         }
-        let (offsets, items) = rest.split_at(num_items);
+        let (layout, _) = read_layout::<SnapshotLayout>(ints, ())
+            .map_err(|error| Error::from_binrw(error, "snapshot"))?;
+        let (offsets, items) = (&layout.offsets[..], &layout.items[..]);
 
         let mut snapshot = Snapshot {
             keys: Vec::with_capacity(num_items),
@@ -246,23 +248,25 @@ impl Snapshot {
 
     /// Appends the ints of this snapshot to `out`.
     pub fn write_ints(&self, out: &mut Vec<i32>) {
+        let layout = self.layout();
+        // The limits keep a snapshot within 64 KiB, so its sizes fit the format's i32s.
+        write_layout(&layout, layout.size(), out).expect("a snapshot within the limits");
+    }
+
+    /// The stored form: the offsets of the items, and their keys and data in one array.
+    fn layout(&self) -> SnapshotLayout {
         let items = self.keys.len();
-        let header = SnapshotHeader {
-            // Both fit: the limits keep a snapshot within 64 KiB.
-            data_size: (4 * (items + self.data.len())) as i32,
-            num_items: items as i32,
-        };
-        out.reserve(2 + 2 * items + self.data.len());
-        out.extend([header.data_size, header.num_items]);
-        out.extend(
-            self.starts[..items]
-                .iter()
-                .enumerate()
-                .map(|(i, &start)| 4 * (start as i32 + i as i32)),
-        );
+        let offsets = (self.starts[..items].iter().enumerate())
+            .map(|(i, &start)| 4 * (start as i32 + i as i32))
+            .collect();
+        let mut ints = Vec::with_capacity(items + self.data.len());
         for item in self.items() {
-            out.push(item.key.0 as i32);
-            out.extend_from_slice(item.data);
+            ints.push(item.key.0 as i32);
+            ints.extend_from_slice(item.data);
+        }
+        SnapshotLayout {
+            offsets,
+            items: ints,
         }
     }
 

@@ -201,10 +201,16 @@ impl ItemDeltas<'_> {
 
     /// Bytes these item deltas take when written.
     pub fn size(&self) -> usize {
-        let sized = (self.keys.iter())
-            .filter(|key| self.sizes.size_of(key.type_id().into()).is_none())
-            .count();
-        4 * (2 * self.keys.len() + sized + self.data.len())
+        self.offset(self.keys.len())
+    }
+
+    /// Byte offset of item delta `index` (at most `len()`) from the first: the heads and data
+    /// before it.
+    pub fn offset(&self, index: usize) -> usize {
+        let heads: usize = (self.keys[..index].iter())
+            .map(|key| 8 + 4 * usize::from(self.sizes.size_of(key.type_id().into()).is_none()))
+            .sum();
+        heads + 4 * self.starts[index] as usize
     }
 }
 
@@ -241,7 +247,13 @@ pub struct SnapshotDeltaLayout<'a> {
 impl SnapshotDeltaLayout<'_> {
     /// Bytes this layout takes when written.
     pub fn size(&self) -> usize {
-        DeltaHeader::SIZE + 4 * self.removed_keys.len() + self.item_deltas.size()
+        self.item_delta_offset(self.item_deltas.len())
+    }
+
+    /// Byte offset of item delta `index` (at most the number of item deltas) in the written
+    /// layout.
+    pub fn item_delta_offset(&self, index: usize) -> usize {
+        DeltaHeader::SIZE + 4 * self.removed_keys.len() + self.item_deltas.offset(index)
     }
 }
 
@@ -744,6 +756,7 @@ mod tests {
         assert_eq!(&delta.item_deltas.data[..], [0, 0, 3, 0, -9]);
         assert_eq!(&delta.item_deltas.starts[..], [0, 4, 5]);
         assert_eq!(delta.size(), 4 * DELTA.len());
+        assert_eq!(delta.item_delta_offset(1), 4 * 10);
         assert_eq!(encode_ints(&delta, ()).unwrap(), DELTA);
 
         // Read with no pre-agreed sizes, the same ints mean something else: the first item

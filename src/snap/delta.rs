@@ -5,7 +5,7 @@ use std::fmt;
 use std::borrow::Cow;
 
 use twcodec_schema::map::decode_ints;
-use twcodec_schema::snapshot::{DeltaHeader, ItemDeltas, SnapshotDeltaLayout};
+use twcodec_schema::snapshot::{DeltaHeader, ItemDeltas, SnapshotDeltaLayout, SnapshotHeader};
 use twcodec_schema::SchemaError;
 
 use super::{
@@ -121,7 +121,7 @@ impl SnapshotDelta {
                     index,
                     key: Some(key),
                 })
-                .at(delta.item_delta_offset(index, sizes))
+                .at(delta.layout(sizes).item_delta_offset(index))
         })?;
         Ok(delta)
     }
@@ -135,12 +135,19 @@ impl SnapshotDelta {
             .map_err(|error| error.map_offset(|at| packed_offset(bytes, at)))
     }
 
-    /// Byte offset of item delta `index` in the ints this delta was read from.
-    fn item_delta_offset(&self, index: usize, sizes: &SizeTable) -> usize {
-        let headers: usize = (self.keys[..index].iter())
-            .map(|key| 2 + usize::from(sizes.size_of(key.type_id().into()).is_none()))
-            .sum();
-        (3 + self.removed.len() + headers + self.starts[index] as usize) * 4
+    /// The stored form of this delta for a protocol with pre-agreed `sizes`, borrowing its
+    /// parts.
+    fn layout(&self, sizes: &SizeTable) -> SnapshotDeltaLayout<'_> {
+        SnapshotDeltaLayout {
+            zero: self.zero,
+            removed_keys: Cow::Borrowed(&self.removed),
+            item_deltas: ItemDeltas {
+                keys: Cow::Borrowed(&self.keys),
+                starts: Cow::Borrowed(&self.starts),
+                data: Cow::Borrowed(&self.data),
+                sizes: *sizes,
+            },
+        }
     }
 
     /// Where item delta `index`'s ints are in `data`.
@@ -177,16 +184,7 @@ impl SnapshotDelta {
 
     /// Appends the ints of this delta to `out`, for a protocol with pre-agreed `sizes`.
     pub fn write_ints(&self, sizes: &SizeTable, out: &mut Vec<i32>) -> Result<(), Error> {
-        let layout = SnapshotDeltaLayout {
-            zero: self.zero,
-            removed_keys: Cow::Borrowed(&self.removed),
-            item_deltas: ItemDeltas {
-                keys: Cow::Borrowed(&self.keys),
-                starts: Cow::Borrowed(&self.starts),
-                data: Cow::Borrowed(&self.data),
-                sizes: *sizes,
-            },
-        };
+        let layout = self.layout(sizes);
         write_layout(&layout, layout.size(), out).map_err(|error| {
             match error.custom_err::<SchemaError>() {
                 Some(SchemaError::ItemDelta { index, key, error }) => {
@@ -391,7 +389,8 @@ impl Snapshot {
             .sum();
         // Checked before the result is allocated: a delta's new items are bounded by the delta
         // alone, not by what a snapshot can take.
-        let size = 8 + 4 * (2 * items + old_data.len() - removed_ints + fresh_ints);
+        let size =
+            SnapshotHeader::SIZE + 4 * (2 * items + old_data.len() - removed_ints + fresh_ints);
         if size > MAX_SIZE {
             return Err(Error::limit(format!(
                 "the result would take {size} bytes, more than the {MAX_SIZE} a snapshot can take"
@@ -476,7 +475,10 @@ impl Snapshot {
             by_key = merge_sorted(&by_key, &fresh);
         }
 
-        debug_assert_eq!(size, 8 + 4 * (2 * keys.len() + data.len()));
+        debug_assert_eq!(
+            size,
+            SnapshotHeader::SIZE + 4 * (2 * keys.len() + data.len())
+        );
         Ok(Snapshot::from_parts(keys, starts, data, by_key))
     }
 }

@@ -123,6 +123,8 @@ impl Snapshot {
         let (layout, _) = read_layout::<SnapshotLayout>(ints, ())
             .map_err(|error| Error::from_binrw(error, "snapshot"))?;
         let (offsets, items) = (&layout.offsets[..], &layout.items[..]);
+        // Where the items start in the input: after the header and the offsets.
+        let items_at = SnapshotHeader::SIZE + 4 * num_items;
 
         let mut snapshot = Snapshot {
             keys: Vec::with_capacity(num_items),
@@ -133,7 +135,7 @@ impl Snapshot {
         };
         snapshot.starts.push(0);
         for (index, &offset) in offsets.iter().enumerate() {
-            let at = (2 + index) * 4;
+            let at = SnapshotHeader::SIZE + 4 * index;
             let located = |message: String| {
                 Error::malformed(message)
                     .located(Location::SnapItem { index, key: None })
@@ -175,7 +177,7 @@ impl Snapshot {
                     index,
                     key: Some(key),
                 })
-                .at((2 + num_items + start) * 4));
+                .at(items_at + 4 * start));
             }
             snapshot.keys.push(key);
             // A too small `end` is the next offset's error, reported in the next round.
@@ -190,7 +192,7 @@ impl Snapshot {
                     index,
                     key: Some(key),
                 })
-                .at((2 + num_items + snapshot.starts[index] as usize + index) * 4)
+                .at(items_at + 4 * (snapshot.starts[index] as usize + index))
         })?;
         Ok(snapshot)
     }

@@ -128,7 +128,7 @@ impl DeltaHeader {
 /// which knows the item's key by then.
 #[binrw]
 #[brw(little)]
-#[br(import { sizes: SizeTable })]
+#[br(import { sizes: &SizeTable })]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ItemDeltaHead {
     /// The item's type id (0..=0x7FFF).
@@ -263,6 +263,7 @@ fn negative(what: &'static str, value: i32) -> SchemaError {
 }
 
 /// `value` when it is 0 to `max`.
+#[inline]
 fn in_range(what: &'static str, value: i32, max: i32) -> Result<i32, SchemaError> {
     match (0..=max).contains(&value) {
         true => Ok(value),
@@ -369,7 +370,9 @@ pub fn read_item_deltas<R: Read + Seek>(
         let capacity = count.min((left / 8) as usize);
         let mut keys = Vec::with_capacity(capacity);
         let mut starts = Vec::with_capacity(capacity + 1);
-        let mut data: Vec<i32> = Vec::with_capacity((left / 4) as usize);
+        // Zeroed once, filled run by run, cut to what the runs took.
+        let mut data = vec![0; (left / 4) as usize];
+        let mut filled = 0;
         starts.push(0);
         for index in 0..count {
             let in_delta = |pos, key, error| {
@@ -380,7 +383,7 @@ pub fn read_item_deltas<R: Read + Seek>(
             if end - pos < 8 {
                 return Err(in_delta(pos, None, truncated("type and id", 8, end - pos)));
             }
-            let head = ItemDeltaHead::read_options(reader, endian, binrw::args! { sizes })
+            let head = ItemDeltaHead::read_options(reader, endian, binrw::args! { sizes: &sizes })
                 .map_err(|error| match schema_error(&error) {
                     Some((at, schema)) => in_delta(at, None, schema.clone()),
                     // Type and id are there: the input ends inside `_size`.
@@ -406,13 +409,13 @@ pub fn read_item_deltas<R: Read + Seek>(
                     truncated("data", needed, end - pos),
                 ));
             }
-            let from = data.len();
-            data.resize(from + size, 0);
-            read_into(reader, &mut data[from..])?;
+            read_into(reader, &mut data[filled..filled + size])?;
+            filled += size;
             pos += needed;
             keys.push(key);
-            starts.push(data.len() as u32);
+            starts.push(filled as u32);
         }
+        data.truncate(filled);
         Ok(ItemDeltas {
             keys: keys.into(),
             starts: starts.into(),
@@ -693,7 +696,7 @@ mod tests {
             4, // type id
             7, // id
         ];
-        let head = decode_ints::<ItemDeltaHead>(&known, binrw::args! { sizes }).unwrap();
+        let head = decode_ints::<ItemDeltaHead>(&known, binrw::args! { sizes: &sizes }).unwrap();
         assert_eq!((head.type_id, head.id, head.size), (4, 7, None));
         assert_eq!(encode_ints(&head, ()).unwrap(), known);
 
@@ -703,7 +706,7 @@ mod tests {
             1,  // id
             2,  // _size
         ];
-        let head = decode_ints::<ItemDeltaHead>(&unknown, binrw::args! { sizes }).unwrap();
+        let head = decode_ints::<ItemDeltaHead>(&unknown, binrw::args! { sizes: &sizes }).unwrap();
         assert_eq!(head.size, Some(2));
         assert_eq!(encode_ints(&head, ()).unwrap(), unknown);
 
@@ -713,7 +716,8 @@ mod tests {
             ([-1, 0], "type id", -1, 0),
             ([1, 0x1_0000], "id", 0x1_0000, 4),
         ] {
-            let error = decode_ints::<ItemDeltaHead>(&ints, binrw::args! { sizes }).unwrap_err();
+            let error =
+                decode_ints::<ItemDeltaHead>(&ints, binrw::args! { sizes: &sizes }).unwrap_err();
             let (pos, error) = schema_error(&error).unwrap();
             assert_eq!(pos, at);
             assert!(

@@ -122,18 +122,18 @@ impl Snapshot {
         }
         let (layout, _) = read_layout::<SnapshotLayout>(ints, ())
             .map_err(|error| Error::from_binrw(error, "snapshot"))?;
-        let (offsets, items) = (&layout.offsets[..], &layout.items[..]);
+        let SnapshotLayout { offsets, items } = layout;
         // Where the items start in the input: after the header and the offsets.
         let items_at = SnapshotHeader::SIZE + 4 * num_items;
 
-        let mut snapshot = Snapshot {
-            keys: Vec::with_capacity(num_items),
-            starts: Vec::with_capacity(num_items + 1),
-            data: Vec::with_capacity(items.len().saturating_sub(num_items)),
-            by_key: Vec::with_capacity(num_items),
-            checksum: OnceLock::new(),
-        };
-        snapshot.starts.push(0);
+        let mut keys = Vec::with_capacity(num_items);
+        let mut starts = Vec::with_capacity(num_items + 1);
+        starts.push(0);
+        // The data is `items` with the keys left out, moved to the front in place: each item's
+        // data moves over the keys before it, never past where the next item starts.
+        let mut data = items;
+        let len = data.len();
+        let mut filled = 0;
         for (index, &offset) in offsets.iter().enumerate() {
             let at = SnapshotHeader::SIZE + 4 * index;
             let located = |message: String| {
@@ -152,22 +152,22 @@ impl Snapshot {
                     "the first offset is {offset}, it must be 0"
                 )));
             }
-            if start < snapshot.data.len() + snapshot.keys.len() {
+            if start < filled + keys.len() {
                 let before = offsets[index - 1];
                 return Err(located(format!(
                     "offset {offset} is not at least 4 past the offset before ({before}): \
                      no room for that item's key"
                 )));
             }
-            if start >= items.len() {
+            if start >= len {
                 return Err(located(format!(
                     "offset {offset} leaves no room for a key in data_size {data_size}"
                 )));
             }
-            let end = offsets.get(index + 1).map_or(items.len(), |&next| {
-                (next.max(0) as usize / 4).min(items.len())
-            });
-            let key = SnapKey(items[start] as u32);
+            let end = offsets
+                .get(index + 1)
+                .map_or(len, |&next| (next.max(0) as usize / 4).min(len));
+            let key = SnapKey(data[start] as u32);
             if key.type_id() > MAX_TYPE {
                 return Err(Error::malformed(format!(
                     "type id {:#x} is past {MAX_TYPE:#x}, the largest snapshot type",
@@ -179,13 +179,15 @@ impl Snapshot {
                 })
                 .at(items_at + 4 * start));
             }
-            snapshot.keys.push(key);
+            keys.push(key);
             // A too small `end` is the next offset's error, reported in the next round.
-            if let Some(item) = items.get(start + 1..end.max(start + 1)) {
-                snapshot.data.extend_from_slice(item);
-            }
-            snapshot.starts.push(snapshot.data.len() as u32);
+            let item = start + 1..end.max(start + 1);
+            data.copy_within(item.clone(), filled);
+            filled += item.len();
+            starts.push(filled as u32);
         }
+        data.truncate(filled);
+        let mut snapshot = Snapshot::from_parts(keys, starts, data, Vec::with_capacity(num_items));
         snapshot.index_keys().map_err(|(index, key)| {
             Error::malformed("another item has this key")
                 .located(Location::SnapItem {

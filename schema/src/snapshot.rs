@@ -64,6 +64,10 @@ pub struct SnapshotHeader {
 impl SnapshotHeader {
     /// Size in bytes.
     pub const SIZE: usize = 8;
+    /// Byte offset of `data_size`.
+    pub const DATA_SIZE_OFFSET: usize = 0;
+    /// Byte offset of `num_items`.
+    pub const NUM_ITEMS_OFFSET: usize = 4;
 }
 
 /// A snapshot as stored: header, item offsets, and the items as ints (snapshot.md,
@@ -119,6 +123,10 @@ pub struct DeltaHeader {
 impl DeltaHeader {
     /// Size in bytes.
     pub const SIZE: usize = 12;
+    /// Byte offset of `num_removed_items`.
+    pub const NUM_REMOVED_ITEMS_OFFSET: usize = 0;
+    /// Byte offset of `num_item_deltas`.
+    pub const NUM_ITEM_DELTAS_OFFSET: usize = 4;
 }
 
 /// The ints of an item delta before its data (snapshot.md, "Item deltas"): type, id, and
@@ -159,6 +167,13 @@ pub struct ItemDelta<'a> {
     pub id: i32,
     /// New data, or differences to the old data.
     pub data: &'a [i32],
+}
+
+impl ItemDelta<'_> {
+    /// The item's key.
+    pub fn key(&self) -> SnapKey {
+        SnapKey::new(self.type_id as u16, self.id as u16)
+    }
 }
 
 /// The item deltas of a snapshot delta, stored flat: a key per item delta and one array of
@@ -210,7 +225,8 @@ impl ItemDeltas<'_> {
         let heads: usize = (self.keys[..index].iter())
             .map(|key| 8 + 4 * usize::from(self.sizes.size_of(key.type_id().into()).is_none()))
             .sum();
-        heads + 4 * self.starts[index] as usize
+        // No starts at all (a default value) is no data.
+        heads + 4 * self.starts.get(index).map_or(0, |&start| start as usize)
     }
 }
 
@@ -435,13 +451,13 @@ pub fn write_item_deltas<W: Write + Seek>(
     endian: Endian,
     (): (),
 ) -> BinResult<()> {
-    for (index, (&key, item)) in deltas.keys.iter().zip(deltas.iter()).enumerate() {
+    for (index, item) in deltas.iter().enumerate() {
         let len = item.data.len();
         let size = match deltas.sizes.size_of(item.type_id) {
             None => to_i32("_size", len).map(Some),
             Some(size) if size == len => Ok(None),
             Some(size) => Err(SchemaError::PreAgreedSize {
-                type_id: key.type_id(),
+                type_id: item.key().type_id(),
                 size,
                 len,
             }),
@@ -450,7 +466,7 @@ pub fn write_item_deltas<W: Write + Seek>(
             Ok(size) => size,
             Err(error) => {
                 let error = Box::new(error);
-                let (pos, key) = (writer.stream_position()?, Some(key));
+                let (pos, key) = (writer.stream_position()?, Some(item.key()));
                 return Err(error_at(pos, SchemaError::ItemDelta { index, key, error }));
             }
         };
@@ -686,6 +702,27 @@ mod tests {
     }
 
     #[test]
+    fn header_field_offsets() {
+        let snapshot = SnapshotHeader {
+            data_size: 1,
+            num_items: 2,
+        };
+        let ints = encode_ints(&snapshot, ()).unwrap();
+        assert_eq!(ints.len() * 4, SnapshotHeader::SIZE);
+        assert_eq!(ints[SnapshotHeader::DATA_SIZE_OFFSET / 4], 1);
+        assert_eq!(ints[SnapshotHeader::NUM_ITEMS_OFFSET / 4], 2);
+        let delta = DeltaHeader {
+            num_removed_items: 1,
+            num_item_deltas: 2,
+            zero: 3,
+        };
+        let ints = encode_ints(&delta, ()).unwrap();
+        assert_eq!(ints.len() * 4, DeltaHeader::SIZE);
+        assert_eq!(ints[DeltaHeader::NUM_REMOVED_ITEMS_OFFSET / 4], 1);
+        assert_eq!(ints[DeltaHeader::NUM_ITEM_DELTAS_OFFSET / 4], 2);
+    }
+
+    #[test]
     fn delta_header_and_item_delta_heads_read_and_write() {
         let header: DeltaHeader = decode_ints(&[1, 2, 0], ()).unwrap();
         assert_eq!((header.num_removed_items, header.num_item_deltas), (1, 2));
@@ -749,6 +786,7 @@ mod tests {
         let sizes = SizeTable::ddnet_06();
         let delta = decode_ints::<SnapshotDeltaLayout>(&DELTA, binrw::args! { sizes }).unwrap();
         assert_eq!(delta.zero, 0);
+        assert_eq!(SnapshotDeltaLayout::default().size(), DeltaHeader::SIZE);
         assert_eq!(&delta.removed_keys[..], [SnapKey::new(2, 5)]);
         assert_eq!(delta.item_deltas.len(), 2);
         let items: Vec<_> = delta.item_deltas.iter().collect();

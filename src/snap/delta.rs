@@ -1,8 +1,7 @@
 //! [`SnapshotDelta`]: read, write, create, and apply to a [`Snapshot`].
 
-use std::fmt;
-
 use std::borrow::Cow;
+use std::fmt;
 
 use twcodec_schema::map::decode_ints;
 use twcodec_schema::snapshot::{DeltaHeader, ItemDeltas, SnapshotDeltaLayout, SnapshotHeader};
@@ -73,27 +72,29 @@ impl SnapshotDelta {
             ))
             .at(MAX_SIZE));
         }
-        let header = ints.get(..3).ok_or_else(|| {
+        const HEADER_INTS: usize = DeltaHeader::SIZE / 4;
+        let header = ints.get(..HEADER_INTS).ok_or_else(|| {
             Error::malformed(format!(
-                "a snapshot delta starts with 3 header ints, the input has {}",
+                "a snapshot delta starts with {HEADER_INTS} header ints, the input has {}",
                 ints.len()
             ))
         })?;
         let header: DeltaHeader =
             decode_ints(header, ()).map_err(|error| Error::from_binrw(error, "delta header"))?;
-        let after_header = ints.len() - 3;
+        let after_header = ints.len() - HEADER_INTS;
         let num_removed = header.num_removed_items;
         if num_removed < 0 || num_removed as usize > after_header {
             return Err(Error::malformed(format!(
                 "num_removed_items {num_removed} is not a count of the {after_header} ints \
                  after the header"
             ))
-            .at(0));
+            .at(DeltaHeader::NUM_REMOVED_ITEMS_OFFSET));
         }
         let num_updates = header.num_item_deltas;
         if num_updates < 0 {
             return Err(
-                Error::malformed(format!("num_item_deltas {num_updates} is negative")).at(4),
+                Error::malformed(format!("num_item_deltas {num_updates} is negative"))
+                    .at(DeltaHeader::NUM_ITEM_DELTAS_OFFSET),
             );
         }
         let (layout, end) =
@@ -184,8 +185,9 @@ impl SnapshotDelta {
 
     /// Appends the ints of this delta to `out`, for a protocol with pre-agreed `sizes`.
     pub fn write_ints(&self, sizes: &SizeTable, out: &mut Vec<i32>) -> Result<(), Error> {
-        let layout = self.layout(sizes);
-        write_layout(&layout, layout.size(), out).map_err(|error| {
+        // Room for the most it can take: every item delta with `_size`.
+        let room = 4 * (3 + self.removed.len() + 3 * self.keys.len() + self.data.len());
+        write_layout(&self.layout(sizes), room, out).map_err(|error| {
             match error.custom_err::<SchemaError>() {
                 Some(SchemaError::ItemDelta { index, key, error }) => {
                     Error::malformed(error.to_string()).located(Location::ItemDelta {

@@ -331,14 +331,14 @@ fn read_layout<T: BinRead>(ints: &[i32], args: T::Args<'_>) -> BinResult<(T, usi
     Ok((value, cursor.position() as usize))
 }
 
-/// Appends `value`, written through binrw, to `out` as ints; `size` is the bytes it takes,
-/// reserved beforehand. On an error, `out` is left as it was.
-fn write_layout<T>(value: &T, size: usize, out: &mut Vec<i32>) -> BinResult<()>
+/// Appends `value`, written through binrw, to `out` as ints; `room` bytes (at least what it
+/// takes) are reserved beforehand. On an error, `out` is left as it was.
+fn write_layout<T>(value: &T, room: usize, out: &mut Vec<i32>) -> BinResult<()>
 where
     T: for<'a> BinWrite<Args<'a> = ()>,
 {
     let start = out.len();
-    out.reserve(size / 4);
+    out.reserve(room / 4);
     let written = value.write_options(&mut IntWriter { out, start }, Endian::Little, ());
     if written.is_err() {
         out.truncate(start);

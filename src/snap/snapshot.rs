@@ -69,9 +69,10 @@ impl Snapshot {
 
     /// Reads a snapshot from its unpacked ints, checking every rule of the module docs.
     pub fn from_ints(ints: &[i32]) -> Result<Snapshot, Error> {
-        let header = ints.get(..2).ok_or_else(|| {
+        const HEADER_INTS: usize = SnapshotHeader::SIZE / 4;
+        let header = ints.get(..HEADER_INTS).ok_or_else(|| {
             Error::malformed(format!(
-                "a snapshot starts with 2 header ints, the input has {}",
+                "a snapshot starts with {HEADER_INTS} header ints, the input has {}",
                 ints.len()
             ))
         })?;
@@ -79,20 +80,23 @@ impl Snapshot {
             decode_ints(header, ()).map_err(|error| Error::from_binrw(error, "snapshot header"))?;
         let num_items = header.num_items;
         if num_items < 0 {
-            return Err(Error::malformed(format!("num_items {num_items} is negative")).at(4));
+            return Err(
+                Error::malformed(format!("num_items {num_items} is negative"))
+                    .at(SnapshotHeader::NUM_ITEMS_OFFSET),
+            );
         }
         if num_items as usize > MAX_ITEMS {
             return Err(Error::limit(format!(
                 "num_items {num_items} is more than the {MAX_ITEMS} items a snapshot can have"
             ))
-            .at(4));
+            .at(SnapshotHeader::NUM_ITEMS_OFFSET));
         }
         let data_size = header.data_size;
         if data_size < 0 || data_size % 4 != 0 {
             return Err(Error::malformed(format!(
                 "data_size {data_size} is not a size of ints (negative or not a multiple of 4)"
             ))
-            .at(0));
+            .at(SnapshotHeader::DATA_SIZE_OFFSET));
         }
         if num_items == 0 && data_size != 0 {
             // Items own the data from the first offset (0) to data_size; without items nothing
@@ -100,7 +104,7 @@ impl Snapshot {
             return Err(Error::malformed(format!(
                 "data_size {data_size} without items: a snapshot without items has no data"
             ))
-            .at(0));
+            .at(SnapshotHeader::DATA_SIZE_OFFSET));
         }
         let num_items = num_items as usize;
         let total = SnapshotHeader::SIZE as u64 + 4 * num_items as u64 + data_size as u64;
@@ -109,7 +113,7 @@ impl Snapshot {
                 "the snapshot declares {total} bytes (num_items {num_items}, data_size \
                  {data_size}), more than the {MAX_SIZE} a snapshot can take"
             ))
-            .at(0));
+            .at(SnapshotHeader::DATA_SIZE_OFFSET));
         }
         let input = 4 * ints.len() as u64;
         if total != input {
@@ -118,7 +122,7 @@ impl Snapshot {
                 "the snapshot declares {total} bytes (num_items {num_items}, data_size \
                  {data_size}), {more} than the {input} bytes of the input"
             ))
-            .at(0));
+            .at(SnapshotHeader::DATA_SIZE_OFFSET));
         }
         let (layout, _) = read_layout::<SnapshotLayout>(ints, ())
             .map_err(|error| Error::from_binrw(error, "snapshot"))?;

@@ -40,7 +40,8 @@ use binrw::io::Cursor;
 use binrw::BinRead;
 use bytes::Bytes;
 use twcodec_schema::demo::{
-    ChunkHeader, ChunkKind, DemoHeader, DemoStart, TickValue, TimelineMarkers, MAGIC,
+    ChunkHeader, ChunkKind, DemoHeader, DemoStart, DemoVersion, TickValue, TimelineMarkers, MAGIC,
+    TIMELINE_VERSION,
 };
 
 use crate::map::Map;
@@ -81,11 +82,15 @@ impl Demo {
             );
         }
         // The parts before the map, by version, so that a short file says which it cuts.
-        let version = bytes.get(7).copied().unwrap_or(0);
+        let version = DemoVersion::read(&mut Cursor::new(&bytes[..])).map_or(0, |v| v.version);
         let mut end = 0;
         for (part, size, present) in [
             ("header", DemoHeader::SIZE, true),
-            ("timeline markers", TimelineMarkers::SIZE, version >= 4),
+            (
+                "timeline markers",
+                TimelineMarkers::SIZE,
+                version >= TIMELINE_VERSION,
+            ),
         ] {
             end += if present { size } else { 0 };
             if present && bytes.len() < end {
@@ -102,18 +107,13 @@ impl Demo {
         let start = DemoStart::read(&mut cursor).map_err(|error| {
             let error = Error::from_binrw(error, "demo header");
             if error.kind() == ErrorKind::Unsupported {
-                error.map_offset(|_| 7)
+                error.map_offset(|_| DemoHeader::VERSION_OFFSET as u64)
             } else {
                 error
             }
         })?;
         let header = &start.header;
-        for (name, terminated, at) in [
-            ("net_version", header.net_version.is_terminated(), 8),
-            ("map_name", header.map_name.is_terminated(), 72),
-            ("type", header.kind.is_terminated(), 144),
-            ("timestamp", header.timestamp.is_terminated(), 156),
-        ] {
+        for (name, at, terminated) in header.strings() {
             if !terminated {
                 return Err(
                     Error::malformed(format!("demo header: {name} is not NUL-terminated")).at(at),
@@ -127,7 +127,7 @@ impl Demo {
             return Err(Error::malformed(format!(
                 "demo header: map_size {map_size} is larger than the {left} bytes after the header"
             ))
-            .at(136));
+            .at(DemoHeader::MAP_SIZE_OFFSET));
         }
         let map = map_start..map_start + map_size;
         Ok(Demo { bytes, start, map })

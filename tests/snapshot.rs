@@ -451,7 +451,7 @@ proptest! {
                 prop_assert_eq!(layout.item_deltas.len(), delta.updates().len());
                 for (item, ours) in layout.item_deltas.iter().zip(delta.updates()) {
                     prop_assert_eq!(SnapKey::new(item.type_id as u16, item.id as u16), ours.key);
-                    prop_assert_eq!(&item.data[..], ours.data);
+                    prop_assert_eq!(item.data, ours.data);
                 }
                 prop_assert_eq!(twcodec::schema::map::encode_ints(&layout, ()).unwrap(), ints);
             }

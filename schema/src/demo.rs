@@ -34,8 +34,15 @@ pub const MAX_TIMELINE_MARKERS: usize = 64;
 /// The oldest and newest demo versions (DDNet `gs_OldVersion`, `gs_CurVersion`).
 pub const VERSIONS: std::ops::RangeInclusive<u8> = 3..=6;
 
+/// Versions from this one on store timeline markers after the header (DDNet reads them past
+/// `gs_OldVersion`, 3).
+pub const TIMELINE_VERSION: u8 = 4;
+
 /// Versions from this one on write compressed tick markers (DDNet `gs_VersionTickCompression`).
 pub const TICK_COMPRESSION_VERSION: u8 = 5;
+
+/// The version from which DDNet writes the SHA-256 extension (DDNet `gs_Sha256Version`).
+pub const SHA256_VERSION: u8 = 6;
 
 /// A NUL-terminated string in a fixed-size field; the bytes are kept as they are.
 #[describe]
@@ -104,6 +111,55 @@ pub struct DemoHeader {
 impl DemoHeader {
     /// Size in bytes, magic included.
     pub const SIZE: usize = 176;
+    /// Byte offset of `version`, after the magic.
+    pub const VERSION_OFFSET: usize = MAGIC.len();
+    /// Byte offset of `net_version`.
+    pub const NET_VERSION_OFFSET: usize = DemoHeader::VERSION_OFFSET + 1;
+    /// Byte offset of `map_name`.
+    pub const MAP_NAME_OFFSET: usize = DemoHeader::NET_VERSION_OFFSET + 64;
+    /// Byte offset of `map_size`.
+    pub const MAP_SIZE_OFFSET: usize = DemoHeader::MAP_NAME_OFFSET + 64;
+    /// Byte offset of `map_crc`.
+    pub const MAP_CRC_OFFSET: usize = DemoHeader::MAP_SIZE_OFFSET + 4;
+    /// Byte offset of `type` (`kind`).
+    pub const KIND_OFFSET: usize = DemoHeader::MAP_CRC_OFFSET + 4;
+    /// Byte offset of `length`.
+    pub const LENGTH_OFFSET: usize = DemoHeader::KIND_OFFSET + 8;
+    /// Byte offset of `timestamp`.
+    pub const TIMESTAMP_OFFSET: usize = DemoHeader::LENGTH_OFFSET + 4;
+
+    /// The fixed-size string fields, in order, by their names in DDNet's header: name, byte
+    /// offset, and whether the field holds its NUL.
+    pub fn strings(&self) -> [(&'static str, usize, bool); 4] {
+        [
+            (
+                "net_version",
+                DemoHeader::NET_VERSION_OFFSET,
+                self.net_version.is_terminated(),
+            ),
+            (
+                "map_name",
+                DemoHeader::MAP_NAME_OFFSET,
+                self.map_name.is_terminated(),
+            ),
+            ("type", DemoHeader::KIND_OFFSET, self.kind.is_terminated()),
+            (
+                "timestamp",
+                DemoHeader::TIMESTAMP_OFFSET,
+                self.timestamp.is_terminated(),
+            ),
+        ]
+    }
+}
+
+/// The magic and the version, the first 8 bytes of every demo: what a reader looks at before
+/// it knows which parts follow the header, or whether the file holds them all.
+#[binrw]
+#[brw(big, magic = b"TWDEMO\0")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DemoVersion {
+    /// Demo version, as stored (any value: [`DemoHeader`] refuses those outside 3 to 6).
+    pub version: u8,
 }
 
 /// The timeline markers (DDNet `CTimelineMarkers`), versions 4 and later: a count, then 64
@@ -161,10 +217,10 @@ pub struct DemoStart {
     /// The header.
     pub header: DemoHeader,
     /// Timeline markers, versions 4 and later.
-    #[br(if(header.version >= 4))]
+    #[br(if(header.version >= TIMELINE_VERSION))]
     pub timeline: Option<TimelineMarkers>,
     /// The map's SHA-256, version 6 when the extension UUID is there.
-    #[br(if(header.version >= 6), try)]
+    #[br(if(header.version >= SHA256_VERSION), try)]
     pub sha256: Option<Sha256Extension>,
 }
 
@@ -394,6 +450,46 @@ mod tests {
             bytes.len(),
             DemoHeader::SIZE + TimelineMarkers::SIZE + Sha256Extension::SIZE
         );
+    }
+
+    #[test]
+    fn field_offsets_are_where_the_fields_are() {
+        let bytes = start_bytes(4, false);
+        assert_eq!(bytes[DemoHeader::VERSION_OFFSET], 4);
+        let at = |offset: usize, len: usize| &bytes[offset..offset + len];
+        assert_eq!(at(DemoHeader::NET_VERSION_OFFSET, 4), b"0.6\0");
+        assert_eq!(at(DemoHeader::MAP_NAME_OFFSET, 4), b"dm1\0");
+        assert_eq!(at(DemoHeader::MAP_SIZE_OFFSET, 4), 1000u32.to_be_bytes());
+        assert_eq!(
+            at(DemoHeader::MAP_CRC_OFFSET, 4),
+            0xDEAD_BEEFu32.to_be_bytes()
+        );
+        assert_eq!(at(DemoHeader::KIND_OFFSET, 8), b"client\0\0");
+        assert_eq!(at(DemoHeader::LENGTH_OFFSET, 4), 42i32.to_be_bytes());
+        assert_eq!(
+            at(DemoHeader::TIMESTAMP_OFFSET, 20),
+            b"2026-11-22_12-00-00\0"
+        );
+        assert_eq!(DemoHeader::TIMESTAMP_OFFSET + 20, DemoHeader::SIZE);
+
+        let mut unterminated = bytes.clone();
+        unterminated[DemoHeader::KIND_OFFSET + 6..DemoHeader::LENGTH_OFFSET].fill(b'x');
+        let header = DemoHeader::read(&mut Cursor::new(&unterminated)).unwrap();
+        let strings = header.strings();
+        assert_eq!(
+            strings.map(|(name, _, _)| name),
+            ["net_version", "map_name", "type", "timestamp"]
+        );
+        assert_eq!(
+            strings.map(|(_, _, terminated)| terminated),
+            [true, true, false, true]
+        );
+        assert_eq!(strings[2].1, DemoHeader::KIND_OFFSET);
+
+        let version = DemoVersion::read(&mut Cursor::new(&bytes)).unwrap();
+        assert_eq!(version.version, 4);
+        assert!(DemoVersion::read(&mut Cursor::new(&bytes[..7])).is_err());
+        assert!(DemoVersion::read(&mut Cursor::new(b"TWDEMX\0\x04")).is_err());
     }
 
     #[test]

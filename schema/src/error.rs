@@ -39,6 +39,47 @@ pub enum SchemaError {
         /// The value that does not fit.
         value: u64,
     },
+    /// A value outside the range the format gives it room for (a snapshot item's type id and
+    /// id, which make its key).
+    #[error("{what} {value} is outside 0..={max}")]
+    OutOfRange {
+        /// What, as named in the spec (`type id`, `id`).
+        what: &'static str,
+        /// The value read.
+        value: i32,
+        /// The largest value allowed.
+        max: i32,
+    },
+    /// The input ends inside a field or a run of values.
+    #[error("the input ends inside {what} ({needed} bytes, {left} left)")]
+    Truncated {
+        /// What, as named in the spec (`type and id`, `_size`, `data`, a count).
+        what: &'static str,
+        /// Bytes it takes.
+        needed: u64,
+        /// Bytes the input has left.
+        left: u64,
+    },
+    /// A snapshot item delta to be written has a type with a pre-agreed size and another size.
+    #[error("type {type_id} has a pre-agreed size of {size} ints, this item has {len}")]
+    PreAgreedSize {
+        /// The item's type id.
+        type_id: u16,
+        /// The pre-agreed number of ints.
+        size: usize,
+        /// The item's number of ints.
+        len: usize,
+    },
+    /// A rule that an item delta of a snapshot delta breaks (snapshot.md, "Item deltas").
+    #[error("item delta #{index}: {error}")]
+    ItemDelta {
+        /// Index of the item delta.
+        index: usize,
+        /// Its key, once its type and id are read and valid.
+        key: Option<crate::snapshot::SnapKey>,
+        /// The rule.
+        error: Box<SchemaError>,
+    },
 }
 
 /// Renders bytes as a quoted string when printable, as hex otherwise.

@@ -1161,7 +1161,7 @@ pub fn documents() -> Vec<Document> {
                     vec![
                         entry::<snapshot::SnapshotDeltaLayout>(),
                         entry::<snapshot::DeltaHeader>(),
-                        entry::<snapshot::ItemDelta>(),
+                        entry::<snapshot::ItemDeltaHead>(),
                     ],
                 ),
             ],

@@ -8,9 +8,16 @@
 //! item_delta:      type_id, id, [_size], data_delta[size]   (_size only without a pre-agreed size)
 //! ```
 //!
-//! Int arrays are read and written in bulk (binrw's integer fast path), never int by int.
+//! Int arrays are read and written in one copy each ([`read_run`], [`write_run`]), never int
+//! by int, and a delta's item deltas into flat storage ([`ItemDeltas`]), not one allocation
+//! per item. Counts from the input are checked against what the input holds before anything
+//! is reserved for them. The layouts never follow an offset: that is the reader's job.
 
-use binrw::binrw;
+use std::borrow::Cow;
+
+use binrw::io::{Read, Seek, SeekFrom, Write};
+use binrw::{binrw, BinRead, BinResult, BinWrite, Endian};
+use bytemuck::{Pod, Zeroable};
 use serde::Serialize;
 
 use crate::error::to_i32;
@@ -21,7 +28,10 @@ use crate::SchemaError;
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Pod, Zeroable,
+)]
+#[repr(transparent)]
 pub struct SnapKey(pub u32);
 
 impl SnapKey {
@@ -57,30 +67,47 @@ pub struct SnapshotHeader {
 impl SnapshotHeader {
     /// Size in bytes.
     pub const SIZE: usize = 8;
+    /// Byte offset of `data_size`.
+    pub const DATA_SIZE_OFFSET: usize = 0;
+    /// Byte offset of `num_items`.
+    pub const NUM_ITEMS_OFFSET: usize = 4;
 }
 
 /// A snapshot as stored: header, item offsets, and the items as ints (snapshot.md,
 /// "Snapshots"). Item `i` runs from `offsets[i]` to the next offset (or `data_size`), in bytes
-/// from the start of `items`: its key, then its data.
+/// from the start of `items`: its key, then its data. Following the offsets is the reader's
+/// job, not the layout's.
 ///
-/// The caller checks `num_items` and `data_size` against the input before reading.
+/// Both arrays are read and written in one copy each ([`read_run`], [`write_run`]); a count
+/// the input cannot hold is an error before anything is reserved for it.
 #[describe]
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct SnapshotLayout {
     /// Bytes of `items`.
+    #[br(temp)]
     #[bw(try_calc = to_i32("data_size", items.len() * 4))]
-    pub data_size: i32,
+    data_size: i32,
     /// Number of items.
+    #[br(temp)]
     #[bw(try_calc = to_i32("num_items", offsets.len()))]
-    pub num_items: i32,
+    num_items: i32,
     /// Byte offset of each item in `items`.
-    #[br(count = num_items)]
+    #[br(parse_with = read_run("num_items", num_items))]
+    #[bw(write_with = write_run)]
     pub offsets: Vec<i32>,
     /// Every item: key, then data.
-    #[br(count = data_size / 4)]
+    #[br(parse_with = read_run("data_size / 4", data_size / 4))]
+    #[bw(write_with = write_run)]
     pub items: Vec<i32>,
+}
+
+impl SnapshotLayout {
+    /// Bytes this layout takes when written.
+    pub fn size(&self) -> usize {
+        SnapshotHeader::SIZE + 4 * (self.offsets.len() + self.items.len())
+    }
 }
 
 /// The three ints in front of a snapshot delta (snapshot.md, "Snapshot deltas"; DDNet
@@ -101,65 +128,365 @@ pub struct DeltaHeader {
 impl DeltaHeader {
     /// Size in bytes.
     pub const SIZE: usize = 12;
+    /// Byte offset of `num_removed_items`.
+    pub const NUM_REMOVED_ITEMS_OFFSET: usize = 0;
+    /// Byte offset of `num_item_deltas`.
+    pub const NUM_ITEM_DELTAS_OFFSET: usize = 4;
 }
 
-/// An item delta (snapshot.md, "Item deltas"): the new data of an item the old snapshot lacks,
-/// or the wrapping difference to the old data. `_size` is on the wire only for types without a
-/// pre-agreed size in `sizes`.
+/// The ints of an item delta before its data (snapshot.md, "Item deltas"): type, id, and
+/// `_size` only for types without a pre-agreed size in `sizes`. Type and id must make a key
+/// (type 0 to [`MAX_TYPE`], id 0 to 65535), so that the type decides the layout of what
+/// follows. A negative `_size` is refused by the reader of the data ([`read_item_deltas`]),
+/// which knows the item's key by then.
 #[describe]
 #[binrw]
 #[brw(little)]
-#[br(import { sizes: SizeTable })]
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ItemDelta {
+#[br(import { sizes: &SizeTable })]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ItemDeltaHead {
+    /// The item's type id (0..=0x7FFF).
+    // `try_map` rather than `assert`: its error is placed at this field, an assertion's at the
+    // start of the head.
+    #[br(try_map = |type_id: i32| in_range("type id", type_id, MAX_TYPE.into()))]
+    pub type_id: i32,
+    /// The item's id (0..=0xFFFF).
+    #[br(try_map = |id: i32| in_range("id", id, 0xFFFF))]
+    pub id: i32,
+    /// Number of ints, when the type has no pre-agreed size.
+    #[br(if(sizes.size_of(type_id).is_none()))]
+    pub size: Option<i32>,
+}
+
+impl ItemDeltaHead {
+    /// Byte offset of `_size` in the head.
+    const SIZE_OFFSET: u64 = 8;
+}
+
+/// An item delta (snapshot.md, "Item deltas"), as [`ItemDeltas::iter`] gives it: the new data
+/// of an item the old snapshot lacks, or the wrapping difference to the old data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ItemDelta<'a> {
     /// The item's type id (0..=0x7FFF).
     pub type_id: i32,
     /// The item's id (0..=0xFFFF).
     pub id: i32,
-    /// Number of ints, when the type has no pre-agreed size.
-    #[br(if(sizes.size_of(type_id).is_none()))]
-    #[br(assert(size.is_none_or(|s| s >= 0), negative("_size", size)))]
-    pub size: Option<i32>,
     /// New data, or differences to the old data.
-    #[br(count = size.map_or_else(|| sizes.size_of(type_id).unwrap_or(0), |s| s as usize))]
-    pub data: Vec<i32>,
+    pub data: &'a [i32],
+}
+
+impl ItemDelta<'_> {
+    /// The item's key.
+    pub fn key(&self) -> SnapKey {
+        SnapKey::new(self.type_id as u16, self.id as u16)
+    }
+}
+
+/// The item deltas of a snapshot delta, stored flat: a key per item delta and one array of
+/// every item delta's data, so that reading allocates per delta, not per item. Whether an
+/// item delta carries `_size` depends on `sizes`, the pre-agreed sizes of the protocol, kept
+/// here so that the item deltas write back as they were read.
+///
+/// Borrowed parts ([`Cow`]) let a writer lay out data it keeps elsewhere without copying it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ItemDeltas<'a> {
+    /// Type and id of each item delta.
+    pub keys: Cow<'a, [SnapKey]>,
+    /// Where each item delta's data starts in `data`, plus the end: one more than `keys`.
+    pub starts: Cow<'a, [u32]>,
+    /// Every item delta's data, in order.
+    pub data: Cow<'a, [i32]>,
+    /// The pre-agreed sizes: types without one carry `_size`.
+    pub sizes: SizeTable,
+}
+
+impl ItemDeltas<'_> {
+    /// Number of item deltas.
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    /// The item deltas in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = ItemDelta<'_>> + '_ {
+        (self.keys.iter().zip(self.starts.windows(2))).map(|(key, bounds)| ItemDelta {
+            type_id: key.type_id().into(),
+            id: key.id().into(),
+            data: &self.data[bounds[0] as usize..bounds[1] as usize],
+        })
+    }
+
+    /// Bytes these item deltas take when written.
+    pub fn size(&self) -> usize {
+        self.offset(self.keys.len())
+    }
+
+    /// Byte offset of item delta `index` (at most `len()`) from the first: the heads and data
+    /// before it.
+    pub fn offset(&self, index: usize) -> usize {
+        let heads: usize = (self.keys[..index].iter())
+            .map(|key| 8 + 4 * usize::from(self.sizes.size_of(key.type_id().into()).is_none()))
+            .sum();
+        // No starts at all (a default value) is no data.
+        heads + 4 * self.starts.get(index).map_or(0, |&start| start as usize)
+    }
 }
 
 /// A whole snapshot delta as stored (snapshot.md, "Snapshot deltas"; DDNet
 /// `CSnapshotDelta::CData`): the header, the removed keys, then the item deltas, whose layout
 /// depends on the pre-agreed sizes of the protocol.
 ///
-/// The caller checks the counts against the input before reading.
+/// Counts and sizes are checked against the input before anything is reserved for them.
 #[describe]
 #[binrw]
 #[brw(little)]
 #[br(import { sizes: SizeTable })]
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct SnapshotDeltaLayout {
+pub struct SnapshotDeltaLayout<'a> {
     /// Number of removed keys.
+    #[br(temp, assert(num_removed_items >= 0, negative("num_removed_items", num_removed_items)))]
     #[bw(try_calc = to_i32("num_removed_items", removed_keys.len()))]
-    #[br(assert(num_removed_items >= 0, negative("num_removed_items", Some(num_removed_items))))]
-    pub num_removed_items: i32,
+    num_removed_items: i32,
     /// Number of item deltas.
+    #[br(temp, assert(num_item_deltas >= 0, negative("num_item_deltas", num_item_deltas)))]
     #[bw(try_calc = to_i32("num_item_deltas", item_deltas.len()))]
-    #[br(assert(num_item_deltas >= 0, negative("num_item_deltas", Some(num_item_deltas))))]
-    pub num_item_deltas: i32,
+    num_item_deltas: i32,
     /// Zero; writers write 0, readers ignore it (kept so that writing is lossless).
     pub zero: i32,
     /// Keys of the items of the old snapshot that the new one lacks.
-    #[br(count = num_removed_items)]
-    pub removed_keys: Vec<SnapKey>,
-    /// New items and changed items.
-    #[br(count = num_item_deltas, args { inner: binrw::args! { sizes } })]
-    pub item_deltas: Vec<ItemDelta>,
+    #[br(parse_with = read_run("num_removed_items", num_removed_items))]
+    #[bw(write_with = write_run)]
+    pub removed_keys: Cow<'a, [SnapKey]>,
+    /// New items and changed items: `num_item_deltas` times an [`ItemDeltaHead`], then that
+    /// item's data, `size` ints or the pre-agreed size of its type.
+    #[br(parse_with = read_item_deltas(num_item_deltas, sizes))]
+    #[bw(write_with = write_item_deltas)]
+    pub item_deltas: ItemDeltas<'a>,
+}
+
+impl SnapshotDeltaLayout<'_> {
+    /// Bytes this layout takes when written.
+    pub fn size(&self) -> usize {
+        self.item_delta_offset(self.item_deltas.len())
+    }
+
+    /// Byte offset of item delta `index` (at most the number of item deltas) in the written
+    /// layout.
+    pub fn item_delta_offset(&self, index: usize) -> usize {
+        DeltaHeader::SIZE + 4 * self.removed_keys.len() + self.item_deltas.offset(index)
+    }
 }
 
 /// The error of a negative count or size.
-fn negative(what: &'static str, value: Option<i32>) -> SchemaError {
-    SchemaError::Negative {
-        what,
-        value: value.unwrap_or(-1),
+fn negative(what: &'static str, value: i32) -> SchemaError {
+    SchemaError::Negative { what, value }
+}
+
+/// `value` when it is 0 to `max`.
+#[inline]
+fn in_range(what: &'static str, value: i32, max: i32) -> Result<i32, SchemaError> {
+    match (0..=max).contains(&value) {
+        true => Ok(value),
+        false => Err(SchemaError::OutOfRange { what, value, max }),
     }
+}
+
+/// A schema error at byte `pos`, as binrw carries it.
+fn error_at(pos: u64, error: SchemaError) -> binrw::Error {
+    binrw::Error::Custom {
+        pos,
+        err: Box::new(error),
+    }
+}
+
+/// The position and schema error of a binrw error, when it carries one.
+fn schema_error(error: &binrw::Error) -> Option<(u64, &SchemaError)> {
+    match error.root_cause() {
+        binrw::Error::Custom { pos, err } => Some((*pos, err.downcast_ref()?)),
+        _ => None,
+    }
+}
+
+/// Bytes from the reader's position to the end of the input.
+fn bytes_left<R: Read + Seek>(reader: &mut R) -> BinResult<(u64, u64)> {
+    let start = reader.stream_position()?;
+    let end = reader.seek(SeekFrom::End(0))?;
+    reader.seek(SeekFrom::Start(start))?;
+    Ok((start, end.saturating_sub(start)))
+}
+
+/// A parser of `count` values of `T`, a type made of little-endian i32 only (`what` names
+/// the count): all of them in one copy, never value by value, once the input is known to
+/// hold them, so that a count from the input never reserves more than the input.
+pub fn read_run<T, C, R>(
+    what: &'static str,
+    count: i32,
+) -> impl FnOnce(&mut R, Endian, ()) -> BinResult<C>
+where
+    T: Pod,
+    C: From<Vec<T>>,
+    R: Read + Seek,
+{
+    move |reader, _endian, ()| {
+        let (start, left) = bytes_left(reader)?;
+        let count = usize::try_from(count).map_err(|_| error_at(start, negative(what, count)))?;
+        let needed = (count as u64).saturating_mul(std::mem::size_of::<T>() as u64);
+        if needed > left {
+            return Err(error_at(
+                start,
+                SchemaError::Truncated { what, needed, left },
+            ));
+        }
+        let mut values = vec![T::zeroed(); count];
+        read_into(reader, &mut values)?;
+        Ok(values.into())
+    }
+}
+
+/// Fills `values` (made of little-endian i32 only) from the reader in one copy.
+fn read_into<T: Pod, R: Read>(reader: &mut R, values: &mut [T]) -> BinResult<()> {
+    reader.read_exact(bytemuck::cast_slice_mut::<T, u8>(values))?;
+    if cfg!(target_endian = "big") {
+        for int in bytemuck::cast_slice_mut::<T, i32>(values) {
+            *int = i32::from_le(*int);
+        }
+    }
+    Ok(())
+}
+
+/// Writes values made of i32 only as little-endian bytes, in one write where the machine is
+/// little-endian; the inverse of [`read_run`].
+pub fn write_run<T, V, W>(values: &V, writer: &mut W, _endian: Endian, (): ()) -> BinResult<()>
+where
+    T: Pod,
+    V: std::ops::Deref<Target = [T]>,
+    W: Write + Seek,
+{
+    if cfg!(target_endian = "little") {
+        writer.write_all(bytemuck::cast_slice::<T, u8>(values))?;
+    } else {
+        for int in bytemuck::cast_slice::<T, i32>(values) {
+            writer.write_all(&int.to_le_bytes())?;
+        }
+    }
+    Ok(())
+}
+
+/// A parser of `count` item deltas into [`ItemDeltas`]: each head through [`ItemDeltaHead`],
+/// then its data in one copy. Every error is a [`SchemaError::ItemDelta`] naming the item
+/// delta, at the field that breaks the rule, except for the input ending inside a head or
+/// `_size`, which is at the start of the item delta.
+pub fn read_item_deltas<R: Read + Seek>(
+    count: i32,
+    sizes: SizeTable,
+) -> impl FnOnce(&mut R, Endian, ()) -> BinResult<ItemDeltas<'static>> {
+    move |reader, endian, ()| {
+        let (mut pos, left) = bytes_left(reader)?;
+        let end = pos + left;
+        let count = usize::try_from(count)
+            .map_err(|_| error_at(pos, negative("num_item_deltas", count)))?;
+        // Every item delta takes at least 2 ints: a count past that is an error below and
+        // sizes no allocation, and the data is at most what is left.
+        let capacity = count.min((left / 8) as usize);
+        let mut keys = Vec::with_capacity(capacity);
+        let mut starts = Vec::with_capacity(capacity + 1);
+        // Zeroed once, filled run by run, cut to what the runs took.
+        let mut data = vec![0; (left / 4) as usize];
+        let mut filled = 0;
+        starts.push(0);
+        for index in 0..count {
+            let in_delta = |pos, key, error| {
+                let error = Box::new(error);
+                error_at(pos, SchemaError::ItemDelta { index, key, error })
+            };
+            let truncated = |what, needed, left| SchemaError::Truncated { what, needed, left };
+            if end - pos < 8 {
+                return Err(in_delta(pos, None, truncated("type and id", 8, end - pos)));
+            }
+            let head = ItemDeltaHead::read_options(reader, endian, binrw::args! { sizes: &sizes })
+                .map_err(|error| match schema_error(&error) {
+                    Some((at, schema)) => in_delta(at, None, schema.clone()),
+                    // Type and id are there: the input ends inside `_size`.
+                    None if error.is_eof() => {
+                        in_delta(pos, None, truncated("_size", 4, end - pos - 8))
+                    }
+                    None => error,
+                })?;
+            let key = SnapKey::new(head.type_id as u16, head.id as u16);
+            let size = match (head.size, sizes.size_of(head.type_id)) {
+                (Some(size), _) => usize::try_from(size).map_err(|_| {
+                    let at = pos + ItemDeltaHead::SIZE_OFFSET;
+                    in_delta(at, Some(key), negative("_size", size))
+                })?,
+                (None, size) => size.unwrap_or_default(),
+            };
+            pos = reader.stream_position()?;
+            let needed = 4 * size as u64;
+            if needed > end - pos {
+                return Err(in_delta(
+                    pos,
+                    Some(key),
+                    truncated("data", needed, end - pos),
+                ));
+            }
+            read_into(reader, &mut data[filled..filled + size])?;
+            filled += size;
+            pos += needed;
+            keys.push(key);
+            starts.push(filled as u32);
+        }
+        data.truncate(filled);
+        Ok(ItemDeltas {
+            keys: keys.into(),
+            starts: starts.into(),
+            data: data.into(),
+            sizes,
+        })
+    }
+}
+
+/// Writes item deltas read by [`read_item_deltas`]: each head through [`ItemDeltaHead`], with
+/// `_size` for types without a pre-agreed size, then the data in one write. An item delta of a
+/// type with a pre-agreed size must have that size ([`SchemaError::PreAgreedSize`] in a
+/// [`SchemaError::ItemDelta`]).
+pub fn write_item_deltas<W: Write + Seek>(
+    deltas: &ItemDeltas<'_>,
+    writer: &mut W,
+    endian: Endian,
+    (): (),
+) -> BinResult<()> {
+    for (index, item) in deltas.iter().enumerate() {
+        let len = item.data.len();
+        let size = match deltas.sizes.size_of(item.type_id) {
+            None => to_i32("_size", len).map(Some),
+            Some(size) if size == len => Ok(None),
+            Some(size) => Err(SchemaError::PreAgreedSize {
+                type_id: item.key().type_id(),
+                size,
+                len,
+            }),
+        };
+        let size = match size {
+            Ok(size) => size,
+            Err(error) => {
+                let error = Box::new(error);
+                let (pos, key) = (writer.stream_position()?, Some(item.key()));
+                return Err(error_at(pos, SchemaError::ItemDelta { index, key, error }));
+            }
+        };
+        let head = ItemDeltaHead {
+            type_id: item.type_id,
+            id: item.id,
+            size,
+        };
+        head.write_options(writer, endian, ())?;
+        write_run(&item.data, writer, endian, ())?;
+    }
+    Ok(())
 }
 
 /// The pre-agreed item sizes of a protocol (snapshot.md, "Pre-agreed item sizes";
@@ -383,74 +710,112 @@ mod tests {
     }
 
     #[test]
-    fn delta_header_and_item_deltas_read_and_write() {
+    fn header_field_offsets() {
+        let snapshot = SnapshotHeader {
+            data_size: 1,
+            num_items: 2,
+        };
+        let ints = encode_ints(&snapshot, ()).unwrap();
+        assert_eq!(ints.len() * 4, SnapshotHeader::SIZE);
+        assert_eq!(ints[SnapshotHeader::DATA_SIZE_OFFSET / 4], 1);
+        assert_eq!(ints[SnapshotHeader::NUM_ITEMS_OFFSET / 4], 2);
+        let delta = DeltaHeader {
+            num_removed_items: 1,
+            num_item_deltas: 2,
+            zero: 3,
+        };
+        let ints = encode_ints(&delta, ()).unwrap();
+        assert_eq!(ints.len() * 4, DeltaHeader::SIZE);
+        assert_eq!(ints[DeltaHeader::NUM_REMOVED_ITEMS_OFFSET / 4], 1);
+        assert_eq!(ints[DeltaHeader::NUM_ITEM_DELTAS_OFFSET / 4], 2);
+    }
+
+    #[test]
+    fn delta_header_and_item_delta_heads_read_and_write() {
         let header: DeltaHeader = decode_ints(&[1, 2, 0], ()).unwrap();
         assert_eq!((header.num_removed_items, header.num_item_deltas), (1, 2));
 
         let sizes = SizeTable::ddnet_06();
         // Type 4 (pickup) has a pre-agreed size of 4: no _size on the wire.
         let known = [
-            4,  // type id
-            7,  // id
-            1,  // data delta
-            -1, // data delta
-            0,  // data delta
-            5,  // data delta
+            4, // type id
+            7, // id
         ];
-        let delta: ItemDelta = decode_ints::<ItemDelta>(&known, binrw::args! { sizes }).unwrap();
-        assert_eq!((delta.type_id, delta.id, delta.size), (4, 7, None));
-        assert_eq!(delta.data, [1, -1, 0, 5]);
-        assert_eq!(encode_ints(&delta, ()).unwrap(), known);
+        let head = decode_ints::<ItemDeltaHead>(&known, binrw::args! { sizes: &sizes }).unwrap();
+        assert_eq!((head.type_id, head.id, head.size), (4, 7, None));
+        assert_eq!(encode_ints(&head, ()).unwrap(), known);
 
         // Type 30 has none: _size is there.
         let unknown = [
             30, // type id
             1,  // id
             2,  // _size
-            9,  // data
-            8,  // data
         ];
-        let delta: ItemDelta = decode_ints::<ItemDelta>(&unknown, binrw::args! { sizes }).unwrap();
-        assert_eq!((delta.size, delta.data.as_slice()), (Some(2), &[9, 8][..]));
-        assert_eq!(encode_ints(&delta, ()).unwrap(), unknown);
+        let head = decode_ints::<ItemDeltaHead>(&unknown, binrw::args! { sizes: &sizes }).unwrap();
+        assert_eq!(head.size, Some(2));
+        assert_eq!(encode_ints(&head, ()).unwrap(), unknown);
 
-        let negative = [30, 1, -2];
-        assert!(decode_ints::<ItemDelta>(&negative, binrw::args! { sizes }).is_err());
+        // Type and id must make a key; the error is at the field.
+        for (ints, what, value, at) in [
+            ([0x8000, 0], "type id", 0x8000, 0),
+            ([-1, 0], "type id", -1, 0),
+            ([1, 0x1_0000], "id", 0x1_0000, 4),
+        ] {
+            let error =
+                decode_ints::<ItemDeltaHead>(&ints, binrw::args! { sizes: &sizes }).unwrap_err();
+            let (pos, error) = schema_error(&error).unwrap();
+            assert_eq!(pos, at);
+            assert!(
+                matches!(error, SchemaError::OutOfRange { what: w, value: v, .. } if *w == what && *v == value)
+            );
+        }
     }
+
+    /// The ints of a delta with one removed key and two item deltas, in the 0.6 sizes.
+    const DELTA: [i32; 14] = [
+        1,           // num_removed_items
+        2,           // num_item_deltas
+        0,           // _zero
+        0x0002_0005, // removed key: type 2 (projectile), id 5
+        4,           // item delta 0: type 4 (pickup, pre-agreed 4 ints)
+        1,           // id
+        0,           // data delta
+        0,           // data delta
+        3,           // data delta
+        0,           // data delta
+        0x7FFF,      // item delta 1: type 0x7FFF (extended, no pre-agreed size)
+        0,           // id
+        1,           // _size
+        -9,          // data delta
+    ];
 
     #[test]
     fn whole_delta_reads_and_writes() {
-        let ints = [
-            1,           // num_removed_items
-            2,           // num_item_deltas
-            0,           // _zero
-            0x0002_0005, // removed key: type 2 (projectile), id 5
-            4,           // item delta 0: type 4 (pickup, pre-agreed 4 ints)
-            1,           // id
-            0,           // data delta
-            0,           // data delta
-            3,           // data delta
-            0,           // data delta
-            0x7FFF,      // item delta 1: type 0x7FFF (extended, no pre-agreed size)
-            0,           // id
-            1,           // _size
-            -9,          // data delta
-        ];
         let sizes = SizeTable::ddnet_06();
-        let delta = decode_ints::<SnapshotDeltaLayout>(&ints, binrw::args! { sizes }).unwrap();
+        let delta = decode_ints::<SnapshotDeltaLayout>(&DELTA, binrw::args! { sizes }).unwrap();
         assert_eq!(delta.zero, 0);
-        assert_eq!(delta.removed_keys, [SnapKey::new(2, 5)]);
+        assert_eq!(SnapshotDeltaLayout::default().size(), DeltaHeader::SIZE);
+        assert_eq!(&delta.removed_keys[..], [SnapKey::new(2, 5)]);
         assert_eq!(delta.item_deltas.len(), 2);
-        assert_eq!(delta.item_deltas[0].data, [0, 0, 3, 0]);
-        assert_eq!(delta.item_deltas[1].size, Some(1));
-        assert_eq!(encode_ints(&delta, ()).unwrap(), ints);
+        let items: Vec<_> = delta.item_deltas.iter().collect();
+        assert_eq!((items[0].type_id, items[0].id), (4, 1));
+        assert_eq!(items[0].data, [0, 0, 3, 0]);
+        assert_eq!((items[1].type_id, items[1].id), (0x7FFF, 0));
+        assert_eq!(items[1].data, [-9]);
+        // Flat: one data array, item deltas by their starts.
+        assert_eq!(&delta.item_deltas.data[..], [0, 0, 3, 0, -9]);
+        assert_eq!(&delta.item_deltas.starts[..], [0, 4, 5]);
+        assert_eq!(delta.size(), 4 * DELTA.len());
+        assert_eq!(delta.item_delta_offset(1), 4 * 10);
+        assert_eq!(encode_ints(&delta, ()).unwrap(), DELTA);
 
         // Read with no pre-agreed sizes, the same ints mean something else: the first item
         // delta's size is its first int.
         let none = SizeTable::none();
         let other =
-            decode_ints::<SnapshotDeltaLayout>(&ints, binrw::args! { sizes: none }).unwrap();
-        assert_eq!(other.item_deltas[0].size, Some(0));
+            decode_ints::<SnapshotDeltaLayout>(&DELTA, binrw::args! { sizes: none }).unwrap();
+        let first = other.item_deltas.iter().next().unwrap();
+        assert_eq!((first.type_id, first.id, first.data), (4, 1, &[][..]));
 
         let negative = [-1, 0, 0];
         let error = decode_ints::<SnapshotDeltaLayout>(&negative, binrw::args! { sizes });
@@ -458,6 +823,94 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("num_removed_items -1 is negative"));
+    }
+
+    #[test]
+    fn item_delta_errors_name_the_item_and_the_field() {
+        let sizes = SizeTable::ddnet_06();
+        let error_of = |ints: &[i32]| {
+            let error = decode_ints::<SnapshotDeltaLayout>(ints, binrw::args! { sizes });
+            let error = error.unwrap_err();
+            let (pos, error) = schema_error(&error).unwrap();
+            (pos, error.clone())
+        };
+        let in_delta = |index, key, error| SchemaError::ItemDelta {
+            index,
+            key,
+            error: Box::new(error),
+        };
+        let extended = Some(SnapKey::new(0x7FFF, 0));
+        // Cut inside item delta 1's type and id, its _size, and its data.
+        let truncated = |what, needed, left| SchemaError::Truncated { what, needed, left };
+        assert_eq!(
+            error_of(&DELTA[..11]),
+            (40, in_delta(1, None, truncated("type and id", 8, 4)))
+        );
+        assert_eq!(
+            error_of(&DELTA[..12]),
+            (40, in_delta(1, None, truncated("_size", 4, 0)))
+        );
+        assert_eq!(
+            error_of(&DELTA[..13]),
+            (52, in_delta(1, extended, truncated("data", 4, 0)))
+        );
+        // A negative _size, at the _size.
+        let mut ints = DELTA;
+        ints[12] = -1;
+        let negative = SchemaError::Negative {
+            what: "_size",
+            value: -1,
+        };
+        assert_eq!(error_of(&ints), (48, in_delta(1, extended, negative)));
+        // An id past 65535, at the id.
+        ints[11] = 0x1_0000;
+        let range = SchemaError::OutOfRange {
+            what: "id",
+            value: 0x1_0000,
+            max: 0xFFFF,
+        };
+        assert_eq!(error_of(&ints), (44, in_delta(1, None, range)));
+        // More item deltas than the input holds: no more than it holds is reserved.
+        let mut ints = DELTA.to_vec();
+        ints[1] = i32::MAX;
+        assert_eq!(
+            error_of(&ints),
+            (56, in_delta(2, None, truncated("type and id", 8, 0)))
+        );
+
+        // Writing: a type with a pre-agreed size needs that size.
+        let mut delta = decode_ints::<SnapshotDeltaLayout>(&DELTA, binrw::args! { sizes }).unwrap();
+        delta.item_deltas.data.to_mut().push(1);
+        delta.item_deltas.starts.to_mut()[1] = 5;
+        delta.item_deltas.starts.to_mut()[2] = 6;
+        let error = encode_ints(&delta, ()).unwrap_err();
+        let size = SchemaError::PreAgreedSize {
+            type_id: 4,
+            size: 4,
+            len: 5,
+        };
+        let key = Some(SnapKey::new(4, 1));
+        assert_eq!(schema_error(&error).unwrap(), (16, &in_delta(0, key, size)));
+        assert_eq!(
+            error.custom_err::<SchemaError>().unwrap().to_string(),
+            "item delta #0: type 4 has a pre-agreed size of 4 ints, this item has 5"
+        );
+    }
+
+    #[test]
+    fn runs_are_checked_against_the_input_before_reading() {
+        let error = decode_ints::<SnapshotLayout>(&[400, 2, 0], ()).unwrap_err();
+        let (pos, error) = schema_error(&error).unwrap();
+        assert_eq!(pos, 8);
+        assert_eq!(
+            error.to_string(),
+            "the input ends inside num_items (8 bytes, 4 left)"
+        );
+        let error = decode_ints::<SnapshotLayout>(&[0, -2], ()).unwrap_err();
+        assert_eq!(
+            error.custom_err::<SchemaError>().unwrap().to_string(),
+            "num_items -2 is negative"
+        );
     }
 
     #[test]

@@ -1,13 +1,15 @@
 //! [`SnapshotDelta`]: read, write, create, and apply to a [`Snapshot`].
 
+use std::borrow::Cow;
 use std::fmt;
 
 use twcodec_schema::map::decode_ints;
-use twcodec_schema::snapshot::DeltaHeader;
+use twcodec_schema::snapshot::{DeltaHeader, ItemDeltas, SnapshotDeltaLayout, SnapshotHeader};
+use twcodec_schema::SchemaError;
 
 use super::{
-    entry_index, entry_key, key_entry, packed_offset, unpack, SizeTable, SnapItem, SnapKey,
-    Snapshot, MAX_INTS, MAX_ITEMS, MAX_SIZE, MAX_TYPE,
+    entry_index, entry_key, key_entry, packed_offset, read_layout, unpack, write_layout, SizeTable,
+    SnapItem, SnapKey, Snapshot, MAX_INTS, MAX_ITEMS, MAX_SIZE, MAX_TYPE,
 };
 use crate::{Error, Location};
 
@@ -56,9 +58,8 @@ impl SnapshotDelta {
     /// every rule of the module docs. No ints at all is the empty delta (DDNet sends an
     /// unchanged snapshot as `snap_empty`, without data).
     pub fn from_ints(ints: &[i32], sizes: &SizeTable) -> Result<SnapshotDelta, Error> {
-        let mut delta = SnapshotDelta::empty();
         if ints.is_empty() {
-            return Ok(delta);
+            return Ok(SnapshotDelta::empty());
         }
         // The bound also keeps every offset and count within the u32 and i32 they are kept and
         // written as.
@@ -71,119 +72,57 @@ impl SnapshotDelta {
             ))
             .at(MAX_SIZE));
         }
-        let header = ints.get(..3).ok_or_else(|| {
+        const HEADER_INTS: usize = DeltaHeader::SIZE / 4;
+        let header = ints.get(..HEADER_INTS).ok_or_else(|| {
             Error::malformed(format!(
-                "a snapshot delta starts with 3 header ints, the input has {}",
+                "a snapshot delta starts with {HEADER_INTS} header ints, the input has {}",
                 ints.len()
             ))
         })?;
         let header: DeltaHeader =
             decode_ints(header, ()).map_err(|error| Error::from_binrw(error, "delta header"))?;
-        delta.zero = header.zero;
-        let after_header = ints.len() - 3;
+        let after_header = ints.len() - HEADER_INTS;
         let num_removed = header.num_removed_items;
         if num_removed < 0 || num_removed as usize > after_header {
             return Err(Error::malformed(format!(
                 "num_removed_items {num_removed} is not a count of the {after_header} ints \
                  after the header"
             ))
-            .at(0));
+            .at(DeltaHeader::NUM_REMOVED_ITEMS_OFFSET));
         }
         let num_updates = header.num_item_deltas;
         if num_updates < 0 {
             return Err(
-                Error::malformed(format!("num_item_deltas {num_updates} is negative")).at(4),
+                Error::malformed(format!("num_item_deltas {num_updates} is negative"))
+                    .at(DeltaHeader::NUM_ITEM_DELTAS_OFFSET),
             );
         }
-        let mut pos = 3 + num_removed as usize;
-        delta
-            .removed
-            .extend(ints[3..pos].iter().map(|&key| SnapKey(key as u32)));
-
-        // Every item delta takes at least 2 ints: a count past that is caught below, and
-        // does not size an allocation.
-        let capacity = (num_updates as usize).min((ints.len() - pos) / 2);
-        delta.keys.reserve(capacity);
-        delta.starts.reserve(capacity);
-        delta.data.reserve(ints.len() - pos);
-        for index in 0..num_updates as usize {
-            let at = pos * 4;
-            let located = |message: String, key: Option<SnapKey>, at: usize| {
-                Error::malformed(message)
-                    .located(Location::ItemDelta { index, key })
-                    .at(at)
-            };
-            let ends = |what: &str| {
-                located(
-                    format!(
-                        "the input ends inside the item delta's {what} (num_item_deltas is \
-                         {num_updates})"
-                    ),
-                    None,
-                    at,
-                )
-            };
-            let pair = ints.get(pos..pos + 2).ok_or_else(|| ends("type and id"))?;
-            let (type_id, id) = (pair[0], pair[1]);
-            if !(0..=i32::from(MAX_TYPE)).contains(&type_id) {
-                return Err(located(
-                    format!("type id {type_id} is outside 0..={MAX_TYPE:#x}"),
-                    None,
-                    at,
-                ));
-            }
-            if !(0..=0xFFFF).contains(&id) {
-                return Err(located(
-                    format!("id {id} is outside 0..=65535"),
-                    None,
-                    at + 4,
-                ));
-            }
-            let key = SnapKey::new(type_id as u16, id as u16);
-            pos += 2;
-            let size = match sizes.size_of(type_id) {
-                Some(size) => size,
-                None => {
-                    let &size = ints.get(pos).ok_or_else(|| ends("_size"))?;
-                    if size < 0 {
-                        return Err(located(
-                            format!("_size {size} is negative"),
-                            Some(key),
-                            pos * 4,
-                        ));
-                    }
-                    pos += 1;
-                    size as usize
-                }
-            };
-            let data = ints.get(pos..pos.saturating_add(size)).ok_or_else(|| {
-                located(
-                    format!(
-                        "its {} run past the end of the input ({} left)",
-                        super::ints(size),
-                        super::ints(ints.len() - pos)
-                    ),
-                    Some(key),
-                    pos * 4,
-                )
-            })?;
-            delta.push(key, data);
-            pos += size;
-        }
-        if pos < ints.len() {
+        let (layout, end) =
+            read_layout::<SnapshotDeltaLayout>(ints, binrw::args! { sizes: *sizes })
+                .map_err(|error| item_delta_error(error, num_updates))?;
+        if end < 4 * ints.len() {
             return Err(Error::malformed(format!(
                 "{} after the last of the {num_updates} item deltas",
-                super::ints(ints.len() - pos)
+                super::ints(ints.len() - end / 4)
             ))
-            .at(pos * 4));
+            .at(end));
         }
+        // Read into owned parts, which become the delta's without a copy.
+        let mut delta = SnapshotDelta {
+            zero: layout.zero,
+            removed: layout.removed_keys.into_owned(),
+            keys: layout.item_deltas.keys.into_owned(),
+            starts: layout.item_deltas.starts.into_owned(),
+            data: layout.item_deltas.data.into_owned(),
+            by_key: Vec::new(),
+        };
         delta.index_keys().map_err(|(index, key)| {
             Error::malformed("another item delta has this key")
                 .located(Location::ItemDelta {
                     index,
                     key: Some(key),
                 })
-                .at(delta.item_delta_offset(index, sizes))
+                .at(delta.layout(sizes).item_delta_offset(index))
         })?;
         Ok(delta)
     }
@@ -197,24 +136,24 @@ impl SnapshotDelta {
             .map_err(|error| error.map_offset(|at| packed_offset(bytes, at)))
     }
 
-    /// Byte offset of item delta `index` in the ints this delta was read from.
-    fn item_delta_offset(&self, index: usize, sizes: &SizeTable) -> usize {
-        let headers: usize = (self.keys[..index].iter())
-            .map(|key| 2 + usize::from(sizes.size_of(key.type_id().into()).is_none()))
-            .sum();
-        (3 + self.removed.len() + headers + self.starts[index] as usize) * 4
+    /// The stored form of this delta for a protocol with pre-agreed `sizes`, borrowing its
+    /// parts.
+    fn layout(&self, sizes: &SizeTable) -> SnapshotDeltaLayout<'_> {
+        SnapshotDeltaLayout {
+            zero: self.zero,
+            removed_keys: Cow::Borrowed(&self.removed),
+            item_deltas: ItemDeltas {
+                keys: Cow::Borrowed(&self.keys),
+                starts: Cow::Borrowed(&self.starts),
+                data: Cow::Borrowed(&self.data),
+                sizes: *sizes,
+            },
+        }
     }
 
     /// Where item delta `index`'s ints are in `data`.
     fn range(&self, index: usize) -> std::ops::Range<usize> {
         self.starts[index] as usize..self.starts[index + 1] as usize
-    }
-
-    /// Adds an item delta.
-    fn push(&mut self, key: SnapKey, data: &[i32]) {
-        self.keys.push(key);
-        self.data.extend_from_slice(data);
-        self.starts.push(self.data.len() as u32);
     }
 
     /// Builds `by_key`, or names the later of two item deltas with the same key.
@@ -246,39 +185,19 @@ impl SnapshotDelta {
 
     /// Appends the ints of this delta to `out`, for a protocol with pre-agreed `sizes`.
     pub fn write_ints(&self, sizes: &SizeTable, out: &mut Vec<i32>) -> Result<(), Error> {
-        let header = DeltaHeader {
-            // Both are bounded by the ints they came from, or by two snapshots' items.
-            num_removed_items: self.removed.len() as i32,
-            num_item_deltas: self.keys.len() as i32,
-            zero: self.zero,
-        };
-        out.reserve(3 + self.removed.len() + 3 * self.keys.len() + self.data.len());
-        out.extend([
-            header.num_removed_items,
-            header.num_item_deltas,
-            header.zero,
-        ]);
-        out.extend(self.removed.iter().map(|key| key.0 as i32));
-        for (index, item) in self.updates().enumerate() {
-            let type_id = i32::from(item.type_id());
-            out.extend([type_id, i32::from(item.id())]);
-            match sizes.size_of(type_id) {
-                None => out.push(item.data.len() as i32),
-                Some(size) if size == item.data.len() => {}
-                Some(size) => {
-                    return Err(Error::malformed(format!(
-                        "type {type_id} has a pre-agreed size of {size} ints, this item has {}",
-                        item.data.len()
-                    ))
-                    .located(Location::ItemDelta {
-                        index,
-                        key: Some(item.key),
-                    }))
+        // Room for the most it can take: every item delta with `_size`.
+        let room = 4 * (3 + self.removed.len() + 3 * self.keys.len() + self.data.len());
+        write_layout(&self.layout(sizes), room, out).map_err(|error| {
+            match error.custom_err::<SchemaError>() {
+                Some(SchemaError::ItemDelta { index, key, error }) => {
+                    Error::malformed(error.to_string()).located(Location::ItemDelta {
+                        index: *index,
+                        key: *key,
+                    })
                 }
+                _ => Error::from_binrw(error, "snapshot delta"),
             }
-            out.extend_from_slice(item.data);
-        }
-        Ok(())
+        })
     }
 
     /// The packed ints of this delta (the network and demo form).
@@ -472,7 +391,8 @@ impl Snapshot {
             .sum();
         // Checked before the result is allocated: a delta's new items are bounded by the delta
         // alone, not by what a snapshot can take.
-        let size = 8 + 4 * (2 * items + old_data.len() - removed_ints + fresh_ints);
+        let size =
+            SnapshotHeader::SIZE + 4 * (2 * items + old_data.len() - removed_ints + fresh_ints);
         if size > MAX_SIZE {
             return Err(Error::limit(format!(
                 "the result would take {size} bytes, more than the {MAX_SIZE} a snapshot can take"
@@ -557,7 +477,10 @@ impl Snapshot {
             by_key = merge_sorted(&by_key, &fresh);
         }
 
-        debug_assert_eq!(size, 8 + 4 * (2 * keys.len() + data.len()));
+        debug_assert_eq!(
+            size,
+            SnapshotHeader::SIZE + 4 * (2 * keys.len() + data.len())
+        );
         Ok(Snapshot::from_parts(keys, starts, data, by_key))
     }
 }
@@ -587,6 +510,44 @@ fn merge_sorted(many: &[u64], few: &[u64]) -> Vec<u64> {
     }
     out.extend_from_slice(rest);
     out
+}
+
+/// The error of an item delta that does not read ([`read_item_deltas`]), in the words of
+/// the module docs; `num_updates` is the header's count.
+fn item_delta_error(error: binrw::Error, num_updates: i32) -> Error {
+    let (pos, index, key, rule) = match error.root_cause() {
+        binrw::Error::Custom { pos, err } => match err.downcast_ref::<SchemaError>() {
+            Some(SchemaError::ItemDelta { index, key, error }) => (*pos, *index, *key, error),
+            _ => return Error::from_binrw(error, "snapshot delta"),
+        },
+        _ => return Error::from_binrw(error, "snapshot delta"),
+    };
+    let message = match **rule {
+        SchemaError::Truncated {
+            what: "data",
+            needed,
+            left,
+        } => format!(
+            "its {} run past the end of the input ({} left)",
+            super::ints(needed as usize / 4),
+            super::ints(left as usize / 4)
+        ),
+        SchemaError::Truncated { what, .. } => format!(
+            "the input ends inside the item delta's {what} (num_item_deltas is {num_updates})"
+        ),
+        SchemaError::OutOfRange {
+            what: "type id",
+            value,
+            ..
+        } => format!("type id {value} is outside 0..={MAX_TYPE:#x}"),
+        SchemaError::OutOfRange { what, value, max } => {
+            format!("{what} {value} is outside 0..={max}")
+        }
+        ref other => other.to_string(),
+    };
+    Error::malformed(message)
+        .located(Location::ItemDelta { index, key })
+        .at(pos)
 }
 
 impl Default for SnapshotDelta {

@@ -31,9 +31,13 @@
 //! Snapshots and deltas are int arrays; on the network and in demos the ints are packed as
 //! variable-length ints ([`packing`]). The layouts are the schema's
 //! [`SnapshotLayout`](crate::schema::snapshot::SnapshotLayout) and
-//! [`SnapshotDeltaLayout`](crate::schema::snapshot::SnapshotDeltaLayout); the headers are read
-//! through them, and the item arrays are walked as int slices, without an allocation per item
-//! (a test checks the walk against the binrw layouts on random input).
+//! [`SnapshotDeltaLayout`](crate::schema::snapshot::SnapshotDeltaLayout), and reading and
+//! writing go through them: the header checks below come first (they bound every count by
+//! the input), then binrw reads the layout, its int runs in one copy each and the item deltas
+//! into flat storage that the delta keeps without copying, and writing lays a delta's parts
+//! out through the same layout, borrowed, straight into the output. The schema's errors
+//! (an item delta's type, id, `_size` or data) are turned into the messages below; what
+//! follows an offset or needs a limit is checked here, on the layout read.
 //!
 //! # Order
 //!
@@ -89,7 +93,11 @@ pub use twcodec_schema::snapshot::{
     EXTENDED_TYPE_ANNOUNCEMENT, MAX_TYPE, OFFSET_EXTENDED_TYPE,
 };
 
+use std::borrow::Cow;
 use std::path::Path;
+
+use binrw::io::Cursor;
+use binrw::{BinRead, BinResult, BinWrite, Endian};
 
 use crate::Error;
 
@@ -310,6 +318,89 @@ fn packed_offset(packed: &[u8], unpacked_offset: u64) -> u64 {
     pos as u64
 }
 
+/// Reads `T` through binrw from unpacked ints, and how many bytes of them it took.
+fn read_layout<T: BinRead>(ints: &[i32], args: T::Args<'_>) -> BinResult<(T, usize)> {
+    // The ints' own bytes where they are little-endian already: no copy.
+    let bytes: Cow<'_, [u8]> = if cfg!(target_endian = "little") {
+        Cow::Borrowed(bytemuck::cast_slice(ints))
+    } else {
+        Cow::Owned(ints_to_bytes(ints))
+    };
+    let mut cursor = Cursor::new(bytes);
+    let value = T::read_options(&mut cursor, Endian::Little, args)?;
+    Ok((value, cursor.position() as usize))
+}
+
+/// Appends `value`, written through binrw, to `out` as ints; `room` bytes (at least what it
+/// takes) are reserved beforehand. On an error, `out` is left as it was.
+fn write_layout<T>(value: &T, room: usize, out: &mut Vec<i32>) -> BinResult<()>
+where
+    T: for<'a> BinWrite<Args<'a> = ()>,
+{
+    let start = out.len();
+    out.reserve(room / 4);
+    let written = value.write_options(&mut IntWriter { out, start }, Endian::Little, ());
+    if written.is_err() {
+        out.truncate(start);
+    }
+    written
+}
+
+/// A binrw writer that appends to ints: every write is whole little-endian ints (the layouts
+/// written through it are made of i32 only), so that an int's 4 bytes become one push and a
+/// run one copy, with no byte buffer in between. (`Cursor<&mut [u8]>` would make every int a
+/// call to `memcpy`, clamped to the room left.)
+struct IntWriter<'a> {
+    out: &'a mut Vec<i32>,
+    /// Where the layout starts in `out`.
+    start: usize,
+}
+
+impl binrw::io::Write for IntWriter<'_> {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.write_all(bytes)?;
+        Ok(bytes.len())
+    }
+
+    #[inline]
+    fn write_all(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        if bytes.len() % 4 != 0 {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "a write of part of an int",
+            ));
+        }
+        let ints = bytes.chunks_exact(4);
+        (self.out).extend(ints.map(|int| i32::from_le_bytes([int[0], int[1], int[2], int[3]])));
+        Ok(())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl binrw::io::Seek for IntWriter<'_> {
+    /// Only where the writer is: binrw asks for the position, and writes in order.
+    fn seek(&mut self, pos: binrw::io::SeekFrom) -> std::io::Result<u64> {
+        let here = 4 * (self.out.len() - self.start) as u64;
+        match pos {
+            binrw::io::SeekFrom::Current(0) => Ok(here),
+            binrw::io::SeekFrom::Start(to) if to == here => Ok(here),
+            _ => Err(std::io::Error::new(
+                std::io::ErrorKind::Unsupported,
+                "an int writer only appends",
+            )),
+        }
+    }
+
+    #[inline]
+    fn stream_position(&mut self) -> std::io::Result<u64> {
+        Ok(4 * (self.out.len() - self.start) as u64)
+    }
+}
+
 /// Sorts `(key, index)` pairs packed into one u64 each, key in the high half, so that a sort of
 /// plain integers orders them by key.
 fn key_entry(key: SnapKey, index: usize) -> u64 {
@@ -337,6 +428,30 @@ mod tests {
         assert_eq!(packed_offset(&packed, 8), 3);
         assert_eq!(packed_offset(&packed, 0), 0);
         assert_eq!(packed_offset(&packed, 400), 4);
+    }
+
+    #[test]
+    fn layouts_append_whole_ints_or_nothing() {
+        use binrw::io::Write;
+        let mut out = vec![7];
+        let mut writer = IntWriter {
+            out: &mut out,
+            start: 1,
+        };
+        writer.write_all(&(-2i32).to_le_bytes()).unwrap();
+        assert!(writer.write_all(&[1, 2]).is_err());
+        assert_eq!(out, [7, -2]);
+
+        // A delta that does not write (a pre-agreed type of another size) appends nothing.
+        let mut builder = SnapshotBuilder::new();
+        builder.add_item(9, 0, &[1]).unwrap();
+        let new = builder.finish().unwrap();
+        let delta = SnapshotDelta::create(&Snapshot::empty(), &new).unwrap();
+        let mut out = vec![1, 2, 3];
+        assert!(delta.write_ints(&SizeTable::ddnet_06(), &mut out).is_err());
+        assert_eq!(out, [1, 2, 3]);
+        delta.write_ints(&SizeTable::none(), &mut out).unwrap();
+        assert_eq!(out, [1, 2, 3, 0, 1, 0, 9, 0, 1, 1]);
     }
 
     #[test]

@@ -4,12 +4,12 @@ use std::fmt;
 use std::sync::OnceLock;
 
 use twcodec_schema::map::decode_ints;
-use twcodec_schema::snapshot::SnapshotHeader;
+use twcodec_schema::snapshot::{SnapshotHeader, SnapshotLayout};
 use twcodec_schema::uuid::{uuid_from_ints, uuid_to_ints, Uuid};
 
 use super::{
-    entry_index, entry_key, key_entry, packed_offset, unpack, SnapKey, EXTENDED_TYPE_ANNOUNCEMENT,
-    MAX_ITEMS, MAX_SIZE, MAX_TYPE, OFFSET_EXTENDED_TYPE,
+    entry_index, entry_key, key_entry, packed_offset, read_layout, unpack, write_layout, SnapKey,
+    EXTENDED_TYPE_ANNOUNCEMENT, MAX_ITEMS, MAX_SIZE, MAX_TYPE, OFFSET_EXTENDED_TYPE,
 };
 use crate::{Error, Location};
 
@@ -69,9 +69,10 @@ impl Snapshot {
 
     /// Reads a snapshot from its unpacked ints, checking every rule of the module docs.
     pub fn from_ints(ints: &[i32]) -> Result<Snapshot, Error> {
-        let (header, rest) = ints.split_at_checked(2).ok_or_else(|| {
+        const HEADER_INTS: usize = SnapshotHeader::SIZE / 4;
+        let header = ints.get(..HEADER_INTS).ok_or_else(|| {
             Error::malformed(format!(
-                "a snapshot starts with 2 header ints, the input has {}",
+                "a snapshot starts with {HEADER_INTS} header ints, the input has {}",
                 ints.len()
             ))
         })?;
@@ -79,20 +80,23 @@ impl Snapshot {
             decode_ints(header, ()).map_err(|error| Error::from_binrw(error, "snapshot header"))?;
         let num_items = header.num_items;
         if num_items < 0 {
-            return Err(Error::malformed(format!("num_items {num_items} is negative")).at(4));
+            return Err(
+                Error::malformed(format!("num_items {num_items} is negative"))
+                    .at(SnapshotHeader::NUM_ITEMS_OFFSET),
+            );
         }
         if num_items as usize > MAX_ITEMS {
             return Err(Error::limit(format!(
                 "num_items {num_items} is more than the {MAX_ITEMS} items a snapshot can have"
             ))
-            .at(4));
+            .at(SnapshotHeader::NUM_ITEMS_OFFSET));
         }
         let data_size = header.data_size;
         if data_size < 0 || data_size % 4 != 0 {
             return Err(Error::malformed(format!(
                 "data_size {data_size} is not a size of ints (negative or not a multiple of 4)"
             ))
-            .at(0));
+            .at(SnapshotHeader::DATA_SIZE_OFFSET));
         }
         if num_items == 0 && data_size != 0 {
             // Items own the data from the first offset (0) to data_size; without items nothing
@@ -100,7 +104,7 @@ impl Snapshot {
             return Err(Error::malformed(format!(
                 "data_size {data_size} without items: a snapshot without items has no data"
             ))
-            .at(0));
+            .at(SnapshotHeader::DATA_SIZE_OFFSET));
         }
         let num_items = num_items as usize;
         let total = SnapshotHeader::SIZE as u64 + 4 * num_items as u64 + data_size as u64;
@@ -109,7 +113,7 @@ impl Snapshot {
                 "the snapshot declares {total} bytes (num_items {num_items}, data_size \
                  {data_size}), more than the {MAX_SIZE} a snapshot can take"
             ))
-            .at(0));
+            .at(SnapshotHeader::DATA_SIZE_OFFSET));
         }
         let input = 4 * ints.len() as u64;
         if total != input {
@@ -118,20 +122,24 @@ impl Snapshot {
                 "the snapshot declares {total} bytes (num_items {num_items}, data_size \
                  {data_size}), {more} than the {input} bytes of the input"
             ))
-            .at(0));
+            .at(SnapshotHeader::DATA_SIZE_OFFSET));
         }
-        let (offsets, items) = rest.split_at(num_items);
+        let (layout, _) = read_layout::<SnapshotLayout>(ints, ())
+            .map_err(|error| Error::from_binrw(error, "snapshot"))?;
+        let SnapshotLayout { offsets, items } = layout;
+        // Where the items start in the input: after the header and the offsets.
+        let items_at = SnapshotHeader::SIZE + 4 * num_items;
 
-        let mut snapshot = Snapshot {
-            keys: Vec::with_capacity(num_items),
-            starts: Vec::with_capacity(num_items + 1),
-            data: Vec::with_capacity(items.len().saturating_sub(num_items)),
-            by_key: Vec::with_capacity(num_items),
-            checksum: OnceLock::new(),
-        };
-        snapshot.starts.push(0);
+        let mut keys = Vec::with_capacity(num_items);
+        let mut starts = Vec::with_capacity(num_items + 1);
+        starts.push(0);
+        // The data is `items` with the keys left out, moved to the front in place: each item's
+        // data moves over the keys before it, never past where the next item starts.
+        let mut data = items;
+        let len = data.len();
+        let mut filled = 0;
         for (index, &offset) in offsets.iter().enumerate() {
-            let at = (2 + index) * 4;
+            let at = SnapshotHeader::SIZE + 4 * index;
             let located = |message: String| {
                 Error::malformed(message)
                     .located(Location::SnapItem { index, key: None })
@@ -148,22 +156,22 @@ impl Snapshot {
                     "the first offset is {offset}, it must be 0"
                 )));
             }
-            if start < snapshot.data.len() + snapshot.keys.len() {
+            if start < filled + keys.len() {
                 let before = offsets[index - 1];
                 return Err(located(format!(
                     "offset {offset} is not at least 4 past the offset before ({before}): \
                      no room for that item's key"
                 )));
             }
-            if start >= items.len() {
+            if start >= len {
                 return Err(located(format!(
                     "offset {offset} leaves no room for a key in data_size {data_size}"
                 )));
             }
-            let end = offsets.get(index + 1).map_or(items.len(), |&next| {
-                (next.max(0) as usize / 4).min(items.len())
-            });
-            let key = SnapKey(items[start] as u32);
+            let end = offsets
+                .get(index + 1)
+                .map_or(len, |&next| (next.max(0) as usize / 4).min(len));
+            let key = SnapKey(data[start] as u32);
             if key.type_id() > MAX_TYPE {
                 return Err(Error::malformed(format!(
                     "type id {:#x} is past {MAX_TYPE:#x}, the largest snapshot type",
@@ -173,22 +181,24 @@ impl Snapshot {
                     index,
                     key: Some(key),
                 })
-                .at((2 + num_items + start) * 4));
+                .at(items_at + 4 * start));
             }
-            snapshot.keys.push(key);
+            keys.push(key);
             // A too small `end` is the next offset's error, reported in the next round.
-            if let Some(item) = items.get(start + 1..end.max(start + 1)) {
-                snapshot.data.extend_from_slice(item);
-            }
-            snapshot.starts.push(snapshot.data.len() as u32);
+            let item = start + 1..end.max(start + 1);
+            data.copy_within(item.clone(), filled);
+            filled += item.len();
+            starts.push(filled as u32);
         }
+        data.truncate(filled);
+        let mut snapshot = Snapshot::from_parts(keys, starts, data, Vec::with_capacity(num_items));
         snapshot.index_keys().map_err(|(index, key)| {
             Error::malformed("another item has this key")
                 .located(Location::SnapItem {
                     index,
                     key: Some(key),
                 })
-                .at((2 + num_items + snapshot.starts[index] as usize + index) * 4)
+                .at(items_at + 4 * (snapshot.starts[index] as usize + index))
         })?;
         Ok(snapshot)
     }
@@ -246,23 +256,25 @@ impl Snapshot {
 
     /// Appends the ints of this snapshot to `out`.
     pub fn write_ints(&self, out: &mut Vec<i32>) {
+        let layout = self.layout();
+        // The limits keep a snapshot within 64 KiB, so its sizes fit the format's i32s.
+        write_layout(&layout, layout.size(), out).expect("a snapshot within the limits");
+    }
+
+    /// The stored form: the offsets of the items, and their keys and data in one array.
+    fn layout(&self) -> SnapshotLayout {
         let items = self.keys.len();
-        let header = SnapshotHeader {
-            // Both fit: the limits keep a snapshot within 64 KiB.
-            data_size: (4 * (items + self.data.len())) as i32,
-            num_items: items as i32,
-        };
-        out.reserve(2 + 2 * items + self.data.len());
-        out.extend([header.data_size, header.num_items]);
-        out.extend(
-            self.starts[..items]
-                .iter()
-                .enumerate()
-                .map(|(i, &start)| 4 * (start as i32 + i as i32)),
-        );
+        let offsets = (self.starts[..items].iter().enumerate())
+            .map(|(i, &start)| 4 * (start as i32 + i as i32))
+            .collect();
+        let mut ints = Vec::with_capacity(items + self.data.len());
         for item in self.items() {
-            out.push(item.key.0 as i32);
-            out.extend_from_slice(item.data);
+            ints.push(item.key.0 as i32);
+            ints.extend_from_slice(item.data);
+        }
+        SnapshotLayout {
+            offsets,
+            items: ints,
         }
     }
 

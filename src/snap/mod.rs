@@ -365,14 +365,25 @@ impl binrw::io::Write for IntWriter<'_> {
 
     #[inline]
     fn write_all(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        // One int (binrw writes a field's 4 bytes at once): one push.
+        if let Ok(&int) = <&[u8; 4]>::try_from(bytes) {
+            self.out.push(i32::from_le_bytes(int));
+            return Ok(());
+        }
         if bytes.len() % 4 != 0 {
             return Err(std::io::Error::new(
                 std::io::ErrorKind::InvalidInput,
                 "a write of part of an int",
             ));
         }
-        let ints = bytes.chunks_exact(4);
-        (self.out).extend(ints.map(|int| i32::from_le_bytes([int[0], int[1], int[2], int[3]])));
+        // A run, cast from ints (so aligned): one copy where ints are little-endian.
+        match bytemuck::try_cast_slice::<u8, i32>(bytes) {
+            Ok(ints) if cfg!(target_endian = "little") => self.out.extend_from_slice(ints),
+            _ => (self.out).extend(
+                (bytes.chunks_exact(4))
+                    .map(|int| i32::from_le_bytes([int[0], int[1], int[2], int[3]])),
+            ),
+        }
         Ok(())
     }
 
@@ -440,7 +451,14 @@ mod tests {
         };
         writer.write_all(&(-2i32).to_le_bytes()).unwrap();
         assert!(writer.write_all(&[1, 2]).is_err());
-        assert_eq!(out, [7, -2]);
+        // A run, aligned or not.
+        let run: Vec<u8> = [3i32, 4].iter().flat_map(|int| int.to_le_bytes()).collect();
+        writer.write_all(bytemuck::cast_slice(&[3i32, 4])).unwrap();
+        assert!(writer.write_all(&[0; 9]).is_err());
+        let mut unaligned = vec![0u8];
+        unaligned.extend_from_slice(&run);
+        writer.write_all(&unaligned[1..]).unwrap();
+        assert_eq!(out, [7, -2, 3, 4, 3, 4]);
 
         // A delta that does not write (a pre-agreed type of another size) appends nothing.
         let mut builder = SnapshotBuilder::new();

@@ -154,6 +154,7 @@ impl DemoHeader {
 
 /// The magic and the version, the first 8 bytes of every demo: what a reader looks at before
 /// it knows which parts follow the header, or whether the file holds them all.
+#[describe]
 #[binrw]
 #[brw(big, magic = b"TWDEMO\0")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1180,6 +1180,7 @@ pub fn documents() -> Vec<Document> {
                 "",
                 vec![
                     entry::<demo::DemoStart>(),
+                    entry::<demo::DemoVersion>(),
                     entry::<demo::DemoHeader>(),
                     entry::<demo::TimelineMarkers>(),
                     entry::<demo::Sha256Extension>(),

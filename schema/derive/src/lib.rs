@@ -955,11 +955,7 @@ mod tests {
             .iter()
             .map(|field| {
                 (field.attrs.iter())
-                    .filter(|a| {
-                        a.to_token_stream()
-                            .to_string()
-                            .contains("Option::is_none")
-                    })
+                    .filter(|a| a.to_token_stream().to_string().contains("Option::is_none"))
                     .count()
             })
             .collect();

@@ -403,6 +403,13 @@ impl Map {
         &self.others
     }
 
+    /// Whether an envelope has Teeworlds 0.7's bezier version, which makes the envelope points
+    /// 22 ints each and the map a 0.7 one.
+    pub(crate) fn has_bezier_envelopes(&self) -> bool {
+        (self.envelopes.iter())
+            .any(|envelope| envelope.item.version >= EnvelopeItem::VERSION_BEZIER)
+    }
+
     /// An item the graph keeps without modelling it, decoded as the registered item type its
     /// type id or UUID names (`None` for unknown types and items that do not decode): how
     /// `dump` shows items of types the graph has no arena for, such as DDNet's test item or
@@ -416,8 +423,7 @@ impl Map {
             return None;
         }
         let context = DecodeContext {
-            bezier_points: (self.envelopes.iter())
-                .any(|envelope| envelope.item.version >= EnvelopeItem::VERSION_BEZIER),
+            bezier_points: self.has_bezier_envelopes(),
         };
         MapItem::decode(kind, &other.ints, context).ok()
     }

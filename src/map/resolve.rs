@@ -47,7 +47,7 @@ use std::collections::{HashMap, HashSet};
 
 use rayon::prelude::*;
 
-use twcodec_schema::map::envelope::{EnvPointsItem, EnvelopeItem, EnvelopeKind};
+use twcodec_schema::map::envelope::{EnvPointsItem, EnvelopeKind};
 use twcodec_schema::map::image::ImageFormat;
 use twcodec_schema::map::layer::{LayerBody, LayerItem, PhysicsKind, TilemapLayer};
 use twcodec_schema::map::sound::{DeprecatedSoundSource, SoundSource};
@@ -299,11 +299,7 @@ impl Resolver<'_> {
             .iter()
             .flatten()
             .any(|l| matches!(&l.body, LayerBody::Tilemap(t) if t.uses_tile_skip()))
-            || self
-                .map
-                .envelopes
-                .iter()
-                .any(|e| e.item.version >= EnvelopeItem::VERSION_BEZIER)
+            || self.map.has_bezier_envelopes()
         {
             MapForm::Teeworlds07
         } else {

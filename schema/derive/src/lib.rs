@@ -76,15 +76,20 @@ fn skip_absent_fields(input: &mut DeriveInput) {
             &field.ty,
             syn::Type::Path(path) if path.path.segments.last().is_some_and(|s| s.ident == "Option")
         );
-        let conditional = field.attrs.iter().any(|attr| {
-            let text: String = attr
-                .to_token_stream()
-                .to_string()
-                .chars()
-                .filter(|c| !c.is_whitespace())
-                .collect();
-            (attr.path().is_ident("br") || attr.path().is_ident("brw"))
-                && (text.contains("if(") || text.contains("when("))
+        let conditional = directives(&field.attrs).is_ok_and(|found| {
+            found.iter().any(|directive| {
+                directive.side != Side::Write
+                    && match directive.name.as_str() {
+                        "if" => true,
+                        "parse_with" => directive.expr().is_ok_and(|expr| match &expr {
+                            syn::Expr::Call(call) => {
+                                last_segment(&call.func).as_deref() == Some("when")
+                            }
+                            _ => false,
+                        }),
+                        _ => false,
+                    }
+            })
         });
         let said = field.attrs.iter().any(|attr| {
             attr.path().is_ident("serde")

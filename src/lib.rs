@@ -34,6 +34,36 @@
 //! # Ok::<(), twcodec::Error>(())
 //! ```
 //!
+//! # Loading: lazily, by layer, or everything
+//!
+//! ```
+//! use twcodec::{Decode, LoadOptions, Map};
+//!
+//! # let bytes = twcodec::sample::datafile();
+//! // Groups, layers, references and every check that needs no content, without inflating
+//! // any tile data: for listing layers, reading settings, checking references.
+//! let lazy = Map::parse_lazy(&bytes)?;
+//! let names: Vec<String> = lazy.layers().iter().map(|layer| layer.name()).collect();
+//! // A layer's tiles are inflated, decoded and checked when first read (once, thread-safe).
+//! let (_, game) = lazy.game_layer().expect("a game layer");
+//! assert!(game.grid().is_some());
+//! lazy.decode_all(); // the rest, in parallel; its problems join `lazy.problems()`
+//! assert_eq!(lazy.problems(), Map::parse(&bytes)?.problems());
+//!
+//! // Everything at once, in parallel: tiles, quads, sources, image pixels and sound data.
+//! let full = Map::parse_with(&bytes, Decode::All)?;
+//! for image in full.images().iter().filter(|image| !image.is_external()) {
+//!     let rgba = image.rgba8(&full)?; // RGBA8 whatever the stored format
+//!     assert_eq!(rgba.bytes.len(), rgba.width * rgba.height * 4);
+//! }
+//! // Strict: the first error fails the load.
+//! assert!(Map::parse_with(&bytes, LoadOptions::ALL.strict()).is_ok());
+//! // Saved at a zlib level, every data item compressed anew.
+//! let smallest = full.to_bytes_with(9)?;
+//! # assert_eq!(Map::parse(&smallest)?.layers().len(), names.len());
+//! # Ok::<(), twcodec::Error>(())
+//! ```
+//!
 //! # Design
 //!
 //! Data flows one way through two layers:
@@ -95,7 +125,7 @@ mod zlib;
 pub use datafile::{Datafile, SizeFields};
 pub use error::{Error, ErrorKind, Location, Warning, WarningKind};
 pub use limits::Limits;
-pub use map::{LoadMode, Map, MapForm};
+pub use map::{Decode, LoadMode, LoadOptions, Map, MapForm};
 pub use twcodec_schema as schema;
 pub use twcodec_schema::datafile::Version;
 pub use twcodec_schema::uuid::Uuid;

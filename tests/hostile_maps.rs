@@ -95,7 +95,7 @@ fn envelopes_sharing_points_cost_their_points_once() {
     assert_eq!(count("unknown curve types"), 1);
     let unknown = map
         .problems()
-        .iter()
+        .into_iter()
         .find(|p| p.to_string().contains("unknown curve types"))
         .unwrap();
     assert_eq!(

@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use twcodec::{Datafile, DatafileWriter, LoadMode, Map};
+use twcodec::{Datafile, DatafileWriter, LoadMode, LoadOptions, Map};
 
 /// The sample with one item's ints changed.
 fn with_item(type_id: u16, id: u16, change: impl FnOnce(&mut Vec<i32>)) -> Vec<u8> {
@@ -183,6 +183,46 @@ fn strict_mode_names_item_and_field() {
     insta_settings().bind(|| insta::assert_snapshot!("map_strict_errors", report));
 }
 
+/// A lazy map finds each broken map's problems too: those the items show at once (strict lazy
+/// loading fails on the same error as strict eager loading when the items show it), those of
+/// the content once it is decoded.
+#[test]
+fn lazy_loading_finds_the_same_problems() {
+    for (name, bytes) in cases() {
+        let eager = Map::parse(&bytes).unwrap();
+        let lazy = Map::parse_lazy(&bytes).unwrap();
+        let at_open = lazy.problems();
+        assert!(
+            eager.problems().starts_with(&at_open),
+            "{name}: what a lazy map reports at once comes first in the eager map"
+        );
+        lazy.decode_all();
+        assert_eq!(lazy.problems(), eager.problems(), "{name}");
+        let strict = Map::parse_with(&bytes, LoadMode::Strict).expect_err(name);
+        match Map::parse_with(&bytes, LoadOptions::LAZY.strict()) {
+            Err(error) => assert_eq!(error.to_string(), strict.to_string(), "{name}"),
+            Ok(map) => {
+                assert!(
+                    at_open
+                        .iter()
+                        .all(|p| p.severity != twcodec::map::Severity::Error),
+                    "{name}: strict lazy loading fails on errors the items show"
+                );
+                map.decode_all();
+                let first = map
+                    .problems()
+                    .into_iter()
+                    .find(|p| p.severity == twcodec::map::Severity::Error);
+                assert_eq!(
+                    first.map(|p| p.to_error().to_string()),
+                    Some(strict.to_string()),
+                    "{name}"
+                );
+            }
+        }
+    }
+}
+
 /// The datafile reader's warnings are the map's problems too (`check` showed none of them):
 /// errors where DDNet refuses the file, warnings where it reads it.
 #[test]
@@ -202,7 +242,7 @@ fn datafile_warnings_are_problems() {
     let map = Map::from_datafile(&df).unwrap();
     let duplicate = map
         .problems()
-        .iter()
+        .into_iter()
         .find(|p| p.to_string().starts_with("datafile: item #"))
         .unwrap();
     assert!(duplicate

@@ -113,7 +113,7 @@ fn serialize_map_view<S: Serializer>(
     if !map.other_items().is_empty() {
         out.serialize_entry("other_items", &OtherItems(map))?;
     }
-    out.serialize_entry("problems", &Problems(map.problems()))?;
+    out.serialize_entry("problems", &Problems(&map.problems()))?;
     if preview {
         if let Some(lines) = view.preview() {
             out.serialize_entry("game_layer_preview", &lines)?;

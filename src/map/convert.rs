@@ -39,7 +39,7 @@ impl Map {
         for layer in &mut self.layers {
             if let LayerContent::Tiles(tiles) | LayerContent::Game(tiles) = &mut layer.content {
                 let version = if teeworlds { 4 } else { 3 };
-                if tiles.item.version != version && tiles.grid.is_some() {
+                if tiles.item.version != version && tiles.grid().is_some() {
                     tiles.item.version = version;
                     // Version 3 and up have a name between the data and the physics indices.
                     tiles.item.name.get_or_insert_with(Default::default);

@@ -6,6 +6,8 @@ use twcodec_schema::map::quad::Quad;
 use twcodec_schema::map::sound::SoundSource;
 use twcodec_schema::map::tile::{Speedup, Switch, Tele, Tile, TileKind, Tune};
 
+use super::content::{self, Lazy, Tiles};
+use super::problem::Problem;
 use super::{Envelope, Image, Map, Ref, Sound};
 
 /// A layer (map.md, "Layers").
@@ -62,6 +64,121 @@ impl Layer {
     /// What the layer is, to change its tiles, quads or sources.
     pub fn content_mut(&mut self) -> &mut LayerContent {
         &mut self.content
+    }
+
+    /// Whether the layer's content (tiles, quads or sources) is decoded: always in a map loaded
+    /// eagerly, after first access in a lazy one.
+    pub fn is_decoded(&self) -> bool {
+        match &self.content {
+            LayerContent::Tiles(t) | LayerContent::Game(t) | LayerContent::Front(t) => {
+                t.tiles.is_loaded()
+            }
+            LayerContent::Tele(t) => t.tiles.is_loaded(),
+            LayerContent::Speedup(t) => t.tiles.is_loaded(),
+            LayerContent::Switch(t) => t.tiles.is_loaded(),
+            LayerContent::Tune(t) => t.tiles.is_loaded(),
+            LayerContent::Quads(q) => q.quads.is_loaded(),
+            LayerContent::Sounds(s) => s.sources.is_loaded(),
+            LayerContent::Unknown(_) => true,
+        }
+    }
+
+    /// Decodes the layer's content now if it is not yet.
+    pub fn decode(&self) {
+        match &self.content {
+            LayerContent::Tiles(t) | LayerContent::Game(t) | LayerContent::Front(t) => {
+                t.grid();
+            }
+            LayerContent::Tele(t) => {
+                t.grid();
+            }
+            LayerContent::Speedup(t) => {
+                t.grid();
+            }
+            LayerContent::Switch(t) => {
+                t.grid();
+            }
+            LayerContent::Tune(t) => {
+                t.grid();
+            }
+            LayerContent::Quads(q) => {
+                q.quads();
+            }
+            LayerContent::Sounds(s) => {
+                s.sources();
+            }
+            LayerContent::Unknown(_) => {}
+        }
+    }
+
+    /// The problems decoding the content found (none before it is decoded).
+    pub(crate) fn content_problems(&self) -> &[Problem] {
+        match &self.content {
+            LayerContent::Tiles(t) | LayerContent::Game(t) | LayerContent::Front(t) => {
+                t.tiles.problems()
+            }
+            LayerContent::Tele(t) => t.tiles.problems(),
+            LayerContent::Speedup(t) => t.tiles.problems(),
+            LayerContent::Switch(t) => t.tiles.problems(),
+            LayerContent::Tune(t) => t.tiles.problems(),
+            LayerContent::Quads(q) => q.quads.problems(),
+            LayerContent::Sounds(s) => s.sources.problems(),
+            LayerContent::Unknown(_) => &[],
+        }
+    }
+
+    /// The bytes of the data item the decoded content was read from, when the content holds
+    /// them exactly (tiles in the plain layout, quads, current sound sources) and is unmodified.
+    pub(crate) fn content_bytes(&self) -> Option<Vec<u8>> {
+        fn plain<T: TileKind>(t: &TilesLayer<T>) -> Option<Vec<u8>> {
+            let tiles = t.tiles.loaded().filter(|_| !t.modified)?;
+            let grid = tiles
+                .grid
+                .as_ref()
+                .filter(|_| tiles.layout == TileLayout::Plain)?;
+            Some(twcodec_schema::map::tile::tiles_as_bytes(grid.tiles()).to_vec())
+        }
+        match &self.content {
+            LayerContent::Tiles(t) | LayerContent::Game(t) | LayerContent::Front(t) => plain(t),
+            LayerContent::Tele(t) => plain(t),
+            LayerContent::Speedup(t) => plain(t),
+            LayerContent::Switch(t) => plain(t),
+            LayerContent::Tune(t) => plain(t),
+            LayerContent::Quads(q) => {
+                let quads = q.quads.loaded().filter(|_| !q.modified)?.as_ref()?;
+                Some(twcodec_schema::map::ints_as_le_bytes(quads))
+            }
+            LayerContent::Sounds(s) if !s.deprecated => {
+                let sources = s.sources.loaded().filter(|_| !s.modified)?.as_ref()?;
+                Some(twcodec_schema::map::ints_as_le_bytes(sources))
+            }
+            LayerContent::Sounds(_) | LayerContent::Unknown(_) => None,
+        }
+    }
+
+    /// The data field the layer's content is read from (tile data of its kind, quads, sources).
+    pub(crate) fn content_data(&self) -> Option<i32> {
+        match &self.content {
+            LayerContent::Quads(q) => Some(q.item.data),
+            LayerContent::Sounds(s) => Some(s.item.data),
+            _ => Some(content::tile_data_field(self.tilemap()?).1),
+        }
+    }
+
+    /// Lets go of the map's source once the content is decoded.
+    pub(crate) fn forget_source(&mut self) {
+        match &mut self.content {
+            LayerContent::Tiles(t) | LayerContent::Game(t) | LayerContent::Front(t) => {
+                t.tiles.forget_source()
+            }
+            LayerContent::Tele(t) => t.tiles.forget_source(),
+            LayerContent::Speedup(t) => t.tiles.forget_source(),
+            LayerContent::Switch(t) => t.tiles.forget_source(),
+            LayerContent::Tune(t) => t.tiles.forget_source(),
+            LayerContent::Quads(q) => q.quads.forget_source(),
+            LayerContent::Sounds(s) => s.sources.forget_source(),
+            LayerContent::Unknown(_) => {}
+        }
     }
 
     /// Drawn only with high detail.
@@ -146,12 +263,12 @@ pub enum TileLayout {
     OldSwitch3,
 }
 
-/// A tile layer of any kind: its tilemap item and its tiles as a grid.
-#[derive(Debug, Clone, PartialEq)]
+/// A tile layer of any kind: its tilemap item and its tiles as a grid, decoded on first access
+/// in a lazy map.
+#[derive(Debug, Clone)]
 pub struct TilesLayer<T> {
     pub(crate) item: TilemapLayer,
-    pub(crate) grid: Option<Grid<T>>,
-    pub(crate) layout: TileLayout,
+    pub(crate) tiles: Lazy<Tiles<T>>,
     pub(crate) modified: bool,
 }
 
@@ -161,20 +278,31 @@ impl<T: TileKind> TilesLayer<T> {
         &self.item
     }
 
+    fn decoded(&self) -> &Tiles<T> {
+        let item = &self.item;
+        self.tiles
+            .get(|source, place| content::decode_tiles(source, place, item))
+    }
+
     /// The tiles, `None` when the data is missing or the wrong size (a problem says which).
+    /// Decoded now in a lazy map, once.
     pub fn grid(&self) -> Option<&Grid<T>> {
-        self.grid.as_ref()
+        self.decoded().grid.as_ref()
     }
 
     /// The tiles, to change them; the layer is written anew.
     pub fn grid_mut(&mut self) -> Option<&mut Grid<T>> {
         self.modified = true;
-        self.grid.as_mut()
+        let item = &self.item;
+        self.tiles
+            .get_mut(|source, place| content::decode_tiles(source, place, item))?
+            .grid
+            .as_mut()
     }
 
     /// How the tiles were stored.
     pub fn layout(&self) -> TileLayout {
-        self.layout
+        self.decoded().layout
     }
 
     /// The color envelope.
@@ -183,12 +311,37 @@ impl<T: TileKind> TilesLayer<T> {
     }
 }
 
-/// Tiles as a `width` x `height` grid, row by row.
-#[derive(Debug, Clone, PartialEq, Eq)]
+impl<T: TileKind> PartialEq for TilesLayer<T> {
+    fn eq(&self, other: &Self) -> bool {
+        /// Size and bytes of the grid, and the layout.
+        type Compared<'a> = (Option<(usize, usize, &'a [u8])>, TileLayout);
+        fn tiles<T: TileKind>(layer: &TilesLayer<T>) -> Compared<'_> {
+            let grid = layer.grid().map(|grid| {
+                let bytes = twcodec_schema::map::tile::tiles_as_bytes(grid.tiles());
+                (grid.width(), grid.height(), bytes)
+            });
+            (grid, layer.layout())
+        }
+        self.item == other.item && self.modified == other.modified && tiles(self) == tiles(other)
+    }
+}
+
+/// Tiles as a `width` x `height` grid, row by row. Its `Debug` form shows the size, not the
+/// tiles.
+#[derive(Clone, PartialEq, Eq)]
 pub struct Grid<T> {
     width: usize,
     height: usize,
     tiles: Vec<T>,
+}
+
+impl<T> std::fmt::Debug for Grid<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Grid")
+            .field("width", &self.width)
+            .field("height", &self.height)
+            .finish_non_exhaustive()
+    }
 }
 
 impl<T: Copy> Grid<T> {
@@ -251,11 +404,11 @@ impl<T: Copy> Grid<T> {
     }
 }
 
-/// A quads layer: its item and its quads.
-#[derive(Debug, Clone, PartialEq)]
+/// A quads layer: its item and its quads, decoded on first access in a lazy map.
+#[derive(Debug, Clone)]
 pub struct QuadsLayer {
     pub(crate) item: item::QuadsLayer,
-    pub(crate) quads: Option<Vec<Quad>>,
+    pub(crate) quads: Lazy<Option<Vec<Quad>>>,
     pub(crate) modified: bool,
 }
 
@@ -266,23 +419,37 @@ impl QuadsLayer {
     }
 
     /// The quads (`num_quads` of them), `None` when the data is missing or too small.
+    /// Decoded now in a lazy map, once.
     pub fn quads(&self) -> Option<&[Quad]> {
-        self.quads.as_deref()
+        let item = &self.item;
+        self.quads
+            .get(|source, place| content::decode_quads(source, place, item))
+            .as_deref()
     }
 
     /// The quads, to change them; the layer is written anew.
     pub fn quads_mut(&mut self) -> Option<&mut Vec<Quad>> {
         self.modified = true;
-        self.quads.as_mut()
+        let item = &self.item;
+        self.quads
+            .get_mut(|source, place| content::decode_quads(source, place, item))?
+            .as_mut()
     }
 }
 
-/// A sounds layer: its item and its sources (sources of deprecated layers upgraded).
-#[derive(Debug, Clone, PartialEq)]
+impl PartialEq for QuadsLayer {
+    fn eq(&self, other: &Self) -> bool {
+        self.item == other.item && self.quads() == other.quads() && self.modified == other.modified
+    }
+}
+
+/// A sounds layer: its item and its sources (sources of deprecated layers upgraded), decoded
+/// on first access in a lazy map.
+#[derive(Debug, Clone)]
 pub struct SoundsLayer {
     pub(crate) item: item::SoundsLayer,
     pub(crate) deprecated: bool,
-    pub(crate) sources: Option<Vec<SoundSource>>,
+    pub(crate) sources: Lazy<Option<Vec<SoundSource>>>,
     pub(crate) modified: bool,
 }
 
@@ -298,18 +465,34 @@ impl SoundsLayer {
     }
 
     /// The sources (`num_sources` of them), `None` when the data is missing or too small.
+    /// Decoded now in a lazy map, once.
     pub fn sources(&self) -> Option<&[SoundSource]> {
-        self.sources.as_deref()
+        let (item, deprecated) = (&self.item, self.deprecated);
+        self.sources
+            .get(|source, place| content::decode_sources(source, place, item, deprecated))
+            .as_deref()
     }
 
     /// The sources, to change them; the layer is written anew (as a current sounds layer).
     pub fn sources_mut(&mut self) -> Option<&mut Vec<SoundSource>> {
         self.modified = true;
-        self.sources.as_mut()
+        let (item, deprecated) = (&self.item, self.deprecated);
+        self.sources
+            .get_mut(|source, place| content::decode_sources(source, place, item, deprecated))?
+            .as_mut()
     }
 
     /// The sound played.
     pub fn sound(&self, map: &Map) -> Ref<Sound> {
         map.sound_ref(self.item.sound)
+    }
+}
+
+impl PartialEq for SoundsLayer {
+    fn eq(&self, other: &Self) -> bool {
+        self.item == other.item
+            && self.deprecated == other.deprecated
+            && self.sources() == other.sources()
+            && self.modified == other.modified
     }
 }

@@ -3,15 +3,17 @@
 //!
 //! [`Map`] keeps every item with its id and its schema struct, and every data item in a store
 //! indexed by its original data index, so writing an unmodified map gives back the same items and
-//! data ([`Map::to_datafile`]). Decoded content (tile grids, quads, sound sources, envelope
-//! points) is loaded eagerly; image pixels and sound data stay lazy. Saving compresses data items
-//! in parallel (rayon).
+//! data ([`Map::to_datafile`]). How much content loading decodes is a [`Decode`]: every layer's
+//! tiles, quads and sound sources (the default), nothing until it is read (lazy), or that and
+//! every image's pixels and sound's data too (all), in parallel (rayon). Saving compresses data
+//! items in parallel.
 //!
 //! References are [`ItemRef`]s, which only this module makes and only for indices that exist;
 //! a reference field reads as a [`Ref`]: none, a valid reference, or dangling (its raw value kept
 //! so that writing stays lossless). The resolver (module `resolve`, `src/map/resolve.rs`) lists every check it makes.
 
 pub(crate) mod claims;
+mod content;
 mod convert;
 mod layer;
 mod problem;
@@ -23,6 +25,7 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::ops::Index;
 use std::path::Path;
+use std::sync::Arc;
 
 use bytes::Bytes;
 use twcodec_schema::map::automapper::AutomapperItem;
@@ -264,10 +267,81 @@ pub struct OtherItem {
     pub ints: Vec<i32>,
 }
 
+/// How much of a map's content loading decodes ([`LoadOptions::decode`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Decode {
+    /// Nothing: groups, layers, references and every check that needs no content are there at
+    /// once; each layer's tiles, quads or sources are inflated, decoded and checked when first
+    /// read (once, whichever thread reads first), their problems then joining
+    /// [`Map::problems`]. Image and sound data is inflated when asked for.
+    Lazy,
+    /// Every layer's tiles, quads and sound sources, in parallel; image and sound data is
+    /// inflated when asked for.
+    #[default]
+    Layers,
+    /// Everything: every layer's content, every embedded image's pixels and every sound's data,
+    /// in parallel.
+    All,
+}
+
+/// How to load a map: what to do with errors, and how much content to decode.
+///
+/// A [`LoadMode`] converts into options with the default decoding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct LoadOptions {
+    /// Strict loading fails on the first error found while loading; lenient loading keeps
+    /// every problem. A lazy map's content is checked when it is read, so strict lazy loading
+    /// fails only on what the items show.
+    pub mode: LoadMode,
+    /// How much content is decoded at load.
+    pub decode: Decode,
+}
+
+impl LoadOptions {
+    /// Lenient, decoding nothing at load.
+    pub const LAZY: LoadOptions = LoadOptions {
+        mode: LoadMode::Lenient,
+        decode: Decode::Lazy,
+    };
+
+    /// Lenient, decoding everything at load.
+    pub const ALL: LoadOptions = LoadOptions {
+        mode: LoadMode::Lenient,
+        decode: Decode::All,
+    };
+
+    /// These options in strict mode.
+    pub fn strict(self) -> LoadOptions {
+        LoadOptions {
+            mode: LoadMode::Strict,
+            ..self
+        }
+    }
+}
+
+impl From<LoadMode> for LoadOptions {
+    fn from(mode: LoadMode) -> LoadOptions {
+        LoadOptions {
+            mode,
+            ..LoadOptions::default()
+        }
+    }
+}
+
+impl From<Decode> for LoadOptions {
+    fn from(decode: Decode) -> LoadOptions {
+        LoadOptions {
+            decode,
+            ..LoadOptions::default()
+        }
+    }
+}
+
 /// A map: every item and data item of a map file, resolved into typed arenas.
 #[derive(Clone)]
 pub struct Map {
-    pub(crate) source: Option<Datafile>,
+    /// The file the map was read from, with what decoding its content needs.
+    pub(crate) source: Option<Arc<content::Source>>,
     /// How the source file was written (version, magic, old size fields), to write it the same.
     pub(crate) file_format: Option<(
         twcodec_schema::datafile::Version,
@@ -292,50 +366,202 @@ pub struct Map {
     pub(crate) layer_groups: Vec<Option<ItemRef<Group>>>,
     /// Auto-mapper of each layer (the first one naming it), an index into `automappers`.
     pub(crate) layer_automappers: Vec<Option<usize>>,
+    /// What the resolver found without decoding content; each layer keeps what decoding its
+    /// content found.
     pub(crate) problems: Vec<Problem>,
 }
 
+/// The map's structure: its form, version, info, images, envelopes, groups holding their
+/// layers (tile grids shown by their size), sounds, and problems; counts of the rest.
 impl fmt::Debug for Map {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        struct Groups<'m>(&'m Map);
+        impl fmt::Debug for Groups<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                let map = self.0;
+                let groups = map.groups.iter().map(|group| {
+                    let range = group.layer_range(map.layers.len());
+                    (group, &map.layers[range])
+                });
+                f.debug_list()
+                    .entries(groups.map(|(group, layers)| GroupDebug(group, layers)))
+                    .finish()
+            }
+        }
+        struct GroupDebug<'m>(&'m Group, &'m [Layer]);
+        impl fmt::Debug for GroupDebug<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_struct("Group")
+                    .field("id", &self.0.id)
+                    .field("item", &self.0.item)
+                    .field("layers", &self.1)
+                    .finish()
+            }
+        }
         f.debug_struct("Map")
             .field("form", &self.form)
-            .field("images", &self.images.len())
-            .field("envelopes", &self.envelopes.len())
-            .field("groups", &self.groups.len())
-            .field("layers", &self.layers.len())
-            .field("sounds", &self.sounds.len())
-            .field("data", &self.data.len())
-            .field("problems", &self.problems.len())
+            .field("version", &self.version())
+            .field("info", &self.info)
+            .field("images", &self.images)
+            .field("envelopes", &self.envelopes)
+            .field(
+                "envelope_points",
+                &self.points.as_ref().map_or(0, |p| p.points.len()),
+            )
+            .field("groups", &Groups(self))
+            .field("sounds", &self.sounds)
+            .field("automappers", &self.automappers.len())
+            .field("other_items", &self.others.len())
+            .field("data_items", &self.data.len())
+            .field("problems", &self.problems())
             .finish_non_exhaustive()
+    }
+}
+
+/// The map as `twcodec dump` shows it ([`crate::dump::MapView`] with the default options):
+/// `serde_json::to_string(&map)` is the JSON dump.
+impl serde::Serialize for Map {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        crate::dump::MapView::new(self, crate::dump::DumpOptions::default()).serialize(serializer)
     }
 }
 
 impl Map {
     /// Reads and resolves the map at `path`, leniently: every problem becomes a warning.
     pub fn load(path: impl AsRef<Path>) -> Result<Map, Error> {
-        Map::load_with(path, LoadMode::Lenient)
+        Map::load_with(path, LoadOptions::default())
     }
 
-    /// Reads and resolves the map at `path` in the given mode.
-    pub fn load_with(path: impl AsRef<Path>, mode: LoadMode) -> Result<Map, Error> {
+    /// Reads and resolves the map at `path` without decoding any content (see
+    /// [`Decode::Lazy`]).
+    pub fn load_lazy(path: impl AsRef<Path>) -> Result<Map, Error> {
+        Map::load_with(path, LoadOptions::LAZY)
+    }
+
+    /// Reads and resolves the map at `path` with the given options (or a [`LoadMode`], or a
+    /// [`Decode`]).
+    pub fn load_with(
+        path: impl AsRef<Path>,
+        options: impl Into<LoadOptions>,
+    ) -> Result<Map, Error> {
         let path = path.as_ref();
         let datafile = Datafile::open(path)?;
-        Map::from_datafile_with(&datafile, mode).map_err(|e| e.with_path(path))
+        resolve::resolve(datafile, options.into()).map_err(|e| e.with_path(path))
     }
 
     /// Parses and resolves a map held in memory, leniently.
     pub fn parse(bytes: &[u8]) -> Result<Map, Error> {
-        Map::from_datafile(&Datafile::parse(bytes)?)
+        Map::parse_with(bytes, LoadOptions::default())
+    }
+
+    /// Parses and resolves a map held in memory without decoding any content (see
+    /// [`Decode::Lazy`]).
+    ///
+    /// ```
+    /// let map = twcodec::Map::parse_lazy(&twcodec::sample::datafile())?;
+    /// assert!(map.layers().iter().all(|layer| !layer.is_decoded()));
+    /// let (_, game) = map.game_layer().expect("a game layer");
+    /// assert!(game.grid().is_some()); // decoded now, once
+    /// # Ok::<(), twcodec::Error>(())
+    /// ```
+    pub fn parse_lazy(bytes: &[u8]) -> Result<Map, Error> {
+        Map::parse_with(bytes, LoadOptions::LAZY)
+    }
+
+    /// Parses and resolves a map held in memory with the given options (or a [`LoadMode`], or
+    /// a [`Decode`]).
+    pub fn parse_with(bytes: &[u8], options: impl Into<LoadOptions>) -> Result<Map, Error> {
+        resolve::resolve(Datafile::parse(bytes)?, options.into())
     }
 
     /// Resolves a parsed datafile, leniently.
     pub fn from_datafile(datafile: &Datafile) -> Result<Map, Error> {
-        Map::from_datafile_with(datafile, LoadMode::Lenient)
+        Map::from_datafile_with(datafile, LoadOptions::default())
     }
 
-    /// Resolves a parsed datafile in the given mode; strict mode fails on the first error.
-    pub fn from_datafile_with(datafile: &Datafile, mode: LoadMode) -> Result<Map, Error> {
-        resolve::resolve(datafile, mode)
+    /// Resolves a parsed datafile with the given options (or a [`LoadMode`], or a [`Decode`]);
+    /// strict mode fails on the first error.
+    pub fn from_datafile_with(
+        datafile: &Datafile,
+        options: impl Into<LoadOptions>,
+    ) -> Result<Map, Error> {
+        resolve::resolve(datafile.clone(), options.into())
+    }
+
+    /// Resolves a parsed datafile, taking it over (no copy of its items).
+    pub fn from_datafile_owned(
+        datafile: Datafile,
+        options: impl Into<LoadOptions>,
+    ) -> Result<Map, Error> {
+        resolve::resolve(datafile, options.into())
+    }
+
+    /// Decodes every layer's content, every embedded image's pixels and every sound's data
+    /// that is not decoded yet, in parallel: what a lazy map needs to become a fully loaded
+    /// one. Problems decoding finds join [`Map::problems`]; image or sound data that does not
+    /// load is left to fail when it is read.
+    pub fn decode_all(&self) {
+        self.decode_content(true);
+    }
+
+    /// Decodes what is not decoded yet: every layer's content, and with `data` every embedded
+    /// image's and sound's data item. The biggest first, so that two threads end together;
+    /// small maps on the calling thread, where a thread pool costs more than it saves.
+    pub(crate) fn decode_content(&self, data: bool) {
+        use rayon::prelude::*;
+        enum Job {
+            Layer(usize),
+            Data(usize),
+        }
+        let source = self.source.as_deref();
+        // The source data item a data field names, and its declared size.
+        let declared = |raw: i32| -> Option<(usize, usize)> {
+            let slot = usize::try_from(raw).ok().and_then(|raw| self.data.get(raw));
+            let DataSlot::Source(index) = slot? else {
+                return None;
+            };
+            Some((*index, source?.df.data_size(*index)?))
+        };
+        let mut jobs: Vec<(usize, Job)> = Vec::new();
+        for (index, layer) in self.layers.iter().enumerate() {
+            if layer.is_decoded() {
+                continue;
+            }
+            let size = (layer.content_data())
+                .and_then(declared)
+                .map_or(0, |(_, size)| size);
+            jobs.push((size, Job::Layer(index)));
+        }
+        if data {
+            let images = (self.images.iter())
+                .filter(|image| !image.is_external())
+                .map(|image| image.item.data);
+            let sounds = self.sounds.iter().map(|sound| sound.item.data);
+            let mut seen = std::collections::HashSet::new();
+            for (index, size) in images.chain(sounds).filter_map(declared) {
+                if seen.insert(index) && source.is_some_and(|s| !s.is_cached(index)) {
+                    jobs.push((size, Job::Data(index)));
+                }
+            }
+        }
+        let run = |(_, job): &(usize, Job)| match *job {
+            Job::Layer(index) => self.layers[index].decode(),
+            Job::Data(index) => {
+                if let Some(source) = source {
+                    // Data that does not load fails again, with its error, when it is read.
+                    let _ = source.cached(index);
+                }
+            }
+        };
+        // Below this many bytes to inflate, a map decodes on the calling thread.
+        const PARALLEL_FROM: usize = 256 << 10;
+        let total: usize = jobs.iter().map(|(size, _)| size).sum();
+        if total < PARALLEL_FROM || jobs.len() < 2 {
+            jobs.iter().for_each(run);
+        } else {
+            jobs.sort_unstable_by_key(|&(size, _)| std::cmp::Reverse(size));
+            jobs.par_iter().with_max_len(1).for_each(run);
+        }
     }
 
     /// Which game the map is written for.
@@ -343,9 +569,12 @@ impl Map {
         self.form
     }
 
-    /// What the resolver found: warnings, and errors when loaded leniently.
-    pub fn problems(&self) -> &[Problem] {
-        &self.problems
+    /// What the resolver found: warnings, and errors when loaded leniently. First what the
+    /// items show, then what decoding each layer's content found, in layer order (in a lazy
+    /// map, only of the layers decoded so far: [`Map::decode_all`] decodes the rest).
+    pub fn problems(&self) -> Vec<Problem> {
+        let content = self.layers.iter().flat_map(Layer::content_problems);
+        self.problems.iter().chain(content).cloned().collect()
     }
 
     /// The version item's version (1 in every loadable map).
@@ -433,7 +662,7 @@ impl Map {
     pub fn limits(&self) -> Limits {
         self.source
             .as_ref()
-            .map_or(Limits::DEFAULT, Datafile::limits)
+            .map_or(Limits::DEFAULT, |source| source.df.limits())
     }
 
     /// References to every item of an arena.
@@ -529,7 +758,7 @@ impl Map {
     pub fn data_size(&self, data: ItemRef<DataItem>) -> Option<usize> {
         match &self.data[data.index()] {
             DataSlot::Owned(bytes) => Some(bytes.len()),
-            DataSlot::Source(index) => self.source.as_ref()?.data_size(*index),
+            DataSlot::Source(index) => self.source.as_ref()?.df.data_size(*index),
         }
     }
 
@@ -539,38 +768,82 @@ impl Map {
         Some(String::from_utf8_lossy(cstring(&bytes)).into_owned())
     }
 
-    /// Replaces a data item's bytes (uncompressed).
+    /// Replaces a data item's bytes (uncompressed). Layers that read their content from it and
+    /// are not decoded yet (in a lazy map) are decoded first, from the file, as an eager load
+    /// would have.
     pub fn set_data(&mut self, data: ItemRef<DataItem>, bytes: impl Into<Bytes>) {
+        for layer in &self.layers {
+            if layer.content_data() == Some(data.index() as i32) {
+                layer.decode();
+            }
+        }
         self.data[data.index()] = DataSlot::Owned(bytes.into());
     }
 
-    /// Inflates every data item still in the source file into the map (in parallel), so that
+    /// The bytes of a data item, uncompressed, inflated once and kept: image and sound data.
+    pub(crate) fn data_kept(&self, data: ItemRef<DataItem>) -> Result<Cow<'_, [u8]>, Error> {
+        match &self.data[data.index()] {
+            DataSlot::Owned(bytes) => Ok(Cow::Borrowed(bytes)),
+            DataSlot::Source(index) => match &self.source {
+                Some(source) => source.cached(*index).map(|bytes| Cow::Borrowed(&bytes[..])),
+                None => Err(Error::new(
+                    ErrorKind::Malformed,
+                    "the map has no source file for its data",
+                )),
+            },
+        }
+    }
+
+    /// Takes every data item still in the source file into the map (in parallel), so that
     /// the map no longer holds the file and every data item is compressed anew when written.
+    /// Layers are decoded first; the data their content holds exactly (plain tiles, quads,
+    /// sources) is taken from it rather than inflated again, and data already inflated (image
+    /// and sound data that was read) is not inflated again either.
     pub fn detach_data(&mut self) -> Result<(), Error> {
         use rayon::prelude::*;
-        let Some(source) = self.source.take() else {
+        let Some(source) = self.source.clone() else {
             return Ok(());
         };
+        self.decode_content(false);
+        // Source data index -> the layer content that holds its bytes exactly.
+        let mut held: std::collections::HashMap<usize, &Layer> = Default::default();
+        for layer in &self.layers {
+            // Only current sources hold their data's bytes; deprecated ones were upgraded.
+            let current = !matches!(&layer.content, LayerContent::Sounds(s) if s.deprecated);
+            let Some(raw) = layer.content_data().filter(|_| current) else {
+                continue;
+            };
+            let slot = usize::try_from(raw).ok().and_then(|raw| self.data.get(raw));
+            if let Some(DataSlot::Source(index)) = slot {
+                held.entry(*index).or_insert(layer);
+            }
+        }
         let result: Result<Vec<DataSlot>, Error> = self
             .data
             .par_iter()
             .map(|slot| match slot {
-                DataSlot::Source(index) => source
-                    .data(*index)
-                    .map(|bytes| DataSlot::Owned(Bytes::from(bytes.into_owned()))),
+                DataSlot::Source(index) => {
+                    let size = source.df.data_size(*index);
+                    let bytes = held
+                        .get(index)
+                        .and_then(|layer| layer.content_bytes())
+                        .filter(|bytes| Some(bytes.len()) == size);
+                    match bytes {
+                        Some(bytes) => Ok(DataSlot::Owned(Bytes::from(bytes))),
+                        None => source
+                            .data(*index)
+                            .map(|bytes| DataSlot::Owned(Bytes::from(bytes.into_owned()))),
+                    }
+                }
                 owned => Ok(owned.clone()),
             })
             .collect();
-        match result {
-            Ok(data) => {
-                self.data = data;
-                Ok(())
-            }
-            Err(error) => {
-                self.source = Some(source);
-                Err(error)
-            }
+        self.data = result?;
+        self.source = None;
+        for layer in &mut self.layers {
+            layer.forget_source();
         }
+        Ok(())
     }
 
     /// Adds a data item; returns its reference.
@@ -716,13 +989,20 @@ impl Image {
         }
     }
 
-    /// The embedded pixels, inflated now; an error for external images or data too small.
+    /// The embedded pixels as stored (RGB or RGBA), inflated on first access and kept; an
+    /// error for external images or data too small.
     pub fn pixels<'m>(&self, map: &'m Map) -> Result<Pixels<'m>, Error> {
+        if self.is_external() {
+            return Err(Error::new(
+                ErrorKind::Unsupported,
+                "the image is external: its pixels are the client's mapres file of its name",
+            ));
+        }
         let data = self
             .data(map)
             .get()
             .ok_or_else(|| Error::new(ErrorKind::Malformed, "the image has no embedded data"))?;
-        let bytes = map.data(data)?;
+        let bytes = map.data_kept(data)?;
         let width = self.item.width.max(0) as usize;
         let height = self.item.height.max(0) as usize;
         let bytes_per_pixel = self.bytes_per_pixel(bytes.len()).ok_or_else(|| {
@@ -754,6 +1034,49 @@ impl Image {
             bytes_per_pixel,
             bytes,
         })
+    }
+}
+
+impl Pixels<'_> {
+    /// The pixels as RGBA8, 4 bytes per pixel: borrowed when they are stored so, RGB pixels
+    /// widened with an opaque alpha.
+    pub fn into_rgba8(self) -> Pixels<'static> {
+        let bytes = match (self.bytes_per_pixel, self.bytes) {
+            (4, bytes) => Cow::Owned(bytes.into_owned()),
+            (_, bytes) => Cow::Owned(
+                bytes
+                    .chunks_exact(3)
+                    .flat_map(|p| [p[0], p[1], p[2], 255])
+                    .collect(),
+            ),
+        };
+        Pixels {
+            width: self.width,
+            height: self.height,
+            bytes_per_pixel: 4,
+            bytes,
+        }
+    }
+}
+
+impl Image {
+    /// The embedded pixels as RGBA8 (4 bytes per pixel) whatever the stored format: borrowed
+    /// from the map for RGBA images, RGB ones widened with an opaque alpha.
+    ///
+    /// ```
+    /// let map = twcodec::Map::parse(&twcodec::sample::datafile())?;
+    /// for image in map.images().iter().filter(|image| !image.is_external()) {
+    ///     let rgba = image.rgba8(&map)?;
+    ///     assert_eq!(rgba.bytes.len(), rgba.width * rgba.height * 4);
+    /// }
+    /// # Ok::<(), twcodec::Error>(())
+    /// ```
+    pub fn rgba8<'m>(&self, map: &'m Map) -> Result<Pixels<'m>, Error> {
+        let pixels = self.pixels(map)?;
+        if pixels.bytes_per_pixel == 4 {
+            return Ok(pixels);
+        }
+        Ok(pixels.into_rgba8())
     }
 }
 
@@ -832,13 +1155,13 @@ impl Sound {
         map.text(map.data_ref(self.item.name))
     }
 
-    /// The opus data, inflated now.
+    /// The opus data, inflated on first access and kept.
     pub fn data<'m>(&self, map: &'m Map) -> Result<Cow<'m, [u8]>, Error> {
         let data = map
             .data_ref(self.item.data)
             .get()
             .ok_or_else(|| Error::new(ErrorKind::Malformed, "the sound has no data"))?;
-        map.data(data)
+        map.data_kept(data)
     }
 }
 

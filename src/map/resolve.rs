@@ -35,35 +35,33 @@
 //! | a sound's `data_size` field that differs from its data | warning |
 //! | a Teeworlds 0.3 map (no version item): items kept, not resolved | error |
 //!
-//! Tile, quad and sound source data is inflated at load, in parallel (rayon), and becomes the
-//! layers' tiles without a copy; image and sound data stays lazy, its size checked from the
-//! datafile's declaration.
+//! The checks of a layer's content (its tile data, quads and sound sources, the envelopes
+//! quads and sources use, the bytes of game tiles) are made where the content is decoded
+//! (module `content`, `src/map/content.rs`): at load, in parallel (rayon), unless the map is
+//! loaded lazily, then when each layer is first read. Inflated tile data becomes the layer's
+//! tiles without a copy. Image and sound data is inflated when asked for (or at load with
+//! [`Decode::All`](super::Decode::All)), its size checked from the datafile's declaration.
 //!
 //! Before any of it, the datafile's [`Limits`](crate::Limits) on the number of layers and on
 //! the tiles of each tile layer are checked: exceeding one is an error in either mode.
 
-use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
-
-use rayon::prelude::*;
+use std::sync::Arc;
 
 use twcodec_schema::map::envelope::{EnvPointsItem, EnvelopeKind};
 use twcodec_schema::map::image::ImageFormat;
 use twcodec_schema::map::layer::{LayerBody, LayerItem, PhysicsKind, TilemapLayer};
 use twcodec_schema::map::sound::{DeprecatedSoundSource, SoundSource};
-use twcodec_schema::map::tile::{
-    cast_tiles, expand_skip, grid_len, OldSpeedup, OldSwitch2, OldSwitch3, Speedup, Switch, Tele,
-    Tile, TileKind, Tune,
-};
-use twcodec_schema::map::{
-    cast_ints, encode_ints, quad::Quad, DecodeContext, MapItem, MapItemKind,
-};
+use twcodec_schema::map::tile::{grid_len, Speedup, Switch, Tele, Tile, TileKind, Tune};
+use twcodec_schema::map::{encode_ints, DecodeContext, MapItem, MapItemKind};
 
 use super::claims::Claims;
-use super::layer::{Grid, Layer, LayerContent, QuadsLayer, SoundsLayer, TileLayout, TilesLayer};
+use super::content::{self, effective_kind, Lazy, Source};
+use super::layer::{Layer, LayerContent, QuadsLayer, SoundsLayer, TilesLayer};
 use super::problem::{ItemPlace, Problems, Severity};
 use super::{
-    Automapper, DataSlot, EnvelopePoints, Group, ItemRef, Map, MapForm, OtherItem, Ref, Stored,
+    Automapper, DataSlot, Decode, EnvelopePoints, Group, ItemRef, LoadOptions, Map, MapForm,
+    OtherItem, Ref, Stored,
 };
 use crate::datafile::Datafile;
 use crate::error::{Error, WarningKind};
@@ -82,11 +80,14 @@ pub enum LoadMode {
 /// Items shorter than this many ints are padded with zeros to decode as their kind.
 const PADDED_LEN: usize = 64;
 
-pub(crate) fn resolve(df: &Datafile, mode: LoadMode) -> Result<Map, Error> {
+pub(crate) fn resolve(df: Datafile, options: LoadOptions) -> Result<Map, Error> {
+    let source = Arc::new(Source::new(df));
+    let df = &source.df;
     let mut resolver = Resolver {
         df,
+        source: &source,
         map: Map {
-            source: Some(df.clone()),
+            source: Some(Arc::clone(&source)),
             file_format: Some((
                 df.version(),
                 df.magic(),
@@ -127,20 +128,27 @@ pub(crate) fn resolve(df: &Datafile, mode: LoadMode) -> Result<Map, Error> {
     let Resolver {
         mut map, problems, ..
     } = resolver;
-    if mode == LoadMode::Strict {
-        if let Some(error) = problems.list.iter().find(|p| p.severity == Severity::Error) {
+    map.problems = problems.list;
+    match options.decode {
+        Decode::Lazy => {}
+        Decode::Layers => map.decode_content(false),
+        Decode::All => map.decode_content(true),
+    }
+    if options.mode == LoadMode::Strict {
+        if let Some(error) = map
+            .problems()
+            .iter()
+            .find(|p| p.severity == Severity::Error)
+        {
             return Err(error.to_error());
         }
     }
-    map.problems = problems.list;
     Ok(map)
 }
 
-/// Inflated data items: uses left and the bytes.
-type Inflated = HashMap<usize, (usize, Result<Vec<u8>, Error>)>;
-
 struct Resolver<'a> {
     df: &'a Datafile,
+    source: &'a Arc<Source>,
     map: Map,
     problems: Problems,
     /// Each layer's decoded item, until its content is built.
@@ -442,104 +450,66 @@ impl Resolver<'_> {
             .unwrap_or(0)
     }
 
-    /// Inflates the layers' data and builds their content.
+    /// Builds each layer's content, decoded from its data item on first access, and reports
+    /// what the layer's item alone shows wrong with it.
     fn build_layers(&mut self) {
-        let mut uses: HashMap<usize, usize> = HashMap::new();
-        for index in self
-            .layer_items
-            .iter()
-            .flatten()
-            .filter_map(|item| content_data(&item.body))
-            .filter_map(|raw| usize::try_from(raw).ok())
-            .filter(|&index| index < self.df.data_count())
-        {
-            *uses.entry(index).or_default() += 1;
-        }
-        // In parallel: over the corpus, 2 threads load in 286 ms what 1 thread loads in 372 ms.
-        let df = self.df;
-        let mut inflated: Inflated = uses
-            .into_par_iter()
-            .map(|(index, uses)| (index, (uses, df.data(index).map(Cow::into_owned))))
+        let places = (0..self.map.layers.len())
+            .map(|index| self.place("layer", index))
             .collect();
+        let kinds = (self.map.envelopes.iter())
+            .map(|envelope| envelope.item.kind())
+            .collect();
+        self.source.set_layer_context(places, kinds);
         let items = std::mem::take(&mut self.layer_items);
         for (index, item) in items.into_iter().enumerate() {
             let Some(item) = item else { continue };
             let place = self.place("layer", index);
-            let content = self.layer_content(item.body, place, &mut inflated);
+            let content = self.layer_content(item.body, index, place);
             self.map.layers[index].content = content;
         }
     }
 
-    /// The inflated bytes of data item `raw`, owned: taken by the last layer that uses them,
-    /// copied for the others.
-    fn data_bytes(
-        &mut self,
-        raw: i32,
-        field: &'static str,
-        place: Option<ItemPlace>,
-        inflated: &mut Inflated,
-    ) -> Option<Vec<u8>> {
-        let index = match Ref::<super::DataItem>::resolve(raw, self.df.data_count()) {
-            Ref::To(r) => r.index(),
-            Ref::None => {
-                self.problems
-                    .error(place, Some(field), "= -1: the layer has no data");
-                return None;
-            }
-            Ref::Dangling(raw) => {
-                self.problems.error(
-                    place,
-                    Some(field),
-                    format!(
-                        "= {raw} points past the {} data items",
-                        self.df.data_count()
-                    ),
-                );
-                return None;
-            }
-        };
-        let entry = inflated.get_mut(&index)?;
-        entry.0 -= 1;
-        let result = if entry.0 == 0 {
-            inflated.remove(&index).map(|(_, result)| result)?
-        } else {
-            match &entry.1 {
-                Ok(bytes) => Ok(bytes.clone()),
-                Err(error) => Err(Error::malformed(error.message().to_string())),
-            }
-        };
-        match result {
-            Ok(bytes) => Some(bytes),
-            Err(error) => {
-                self.problems
-                    .error(place, Some(field), format!("data does not load: {error}"));
-                None
-            }
+    /// Content decoded on first access from the map's source, as layer `index`.
+    fn lazy<V>(&self, index: usize) -> Lazy<V> {
+        Lazy::pending(Arc::clone(self.source), index)
+    }
+
+    /// Checks a layer's data field: no data, or data past the data items, is an error.
+    fn layer_data(&mut self, raw: i32, field: &'static str, place: Option<ItemPlace>) {
+        match Ref::<super::DataItem>::resolve(raw, self.df.data_count()) {
+            Ref::To(_) => {}
+            Ref::None => self
+                .problems
+                .error(place, Some(field), "= -1: the layer has no data"),
+            Ref::Dangling(raw) => self.problems.error(
+                place,
+                Some(field),
+                format!(
+                    "= {raw} points past the {} data items",
+                    self.df.data_count()
+                ),
+            ),
         }
     }
 
     fn layer_content(
         &mut self,
         body: LayerBody,
+        index: usize,
         place: Option<ItemPlace>,
-        inflated: &mut Inflated,
     ) -> LayerContent {
         match body {
-            LayerBody::Tilemap(item) => self.tilemap(item, place, inflated),
+            LayerBody::Tilemap(item) => self.tilemap(item, index, place),
             LayerBody::Quads(item) => {
-                let quads = self
-                    .data_bytes(item.data, "data", place, inflated)
-                    .and_then(|bytes| {
-                        self.records::<Quad>(&bytes, item.num_quads, Quad::SIZE, "quads", place)
-                    });
+                self.layer_data(item.data, "data", place);
                 LayerContent::Quads(QuadsLayer {
                     item,
-                    quads,
+                    quads: self.lazy(index),
                     modified: false,
                 })
             }
-            LayerBody::Sounds(item) => self.sounds(item, false, place, inflated),
-            LayerBody::DeprecatedSounds(item) => self.sounds(item, true, place, inflated),
+            LayerBody::Sounds(item) => self.sounds(item, false, index, place),
+            LayerBody::DeprecatedSounds(item) => self.sounds(item, true, index, place),
             LayerBody::Unknown(ints) => LayerContent::Unknown(ints),
             // A layer type registered in the schema that the graph does not model: its ints,
             // written back as read. Encoding into a vector fails only when it cannot grow.
@@ -551,72 +521,31 @@ impl Resolver<'_> {
         &mut self,
         item: twcodec_schema::map::layer::SoundsLayer,
         deprecated: bool,
+        index: usize,
         place: Option<ItemPlace>,
-        inflated: &mut Inflated,
     ) -> LayerContent {
-        let sources = self
-            .data_bytes(item.data, "data", place, inflated)
-            .and_then(|bytes| {
-                if deprecated {
-                    self.records::<DeprecatedSoundSource>(
-                        &bytes,
-                        item.num_sources,
-                        DeprecatedSoundSource::SIZE,
-                        "sources",
-                        place,
-                    )
-                    .map(|old| old.iter().map(DeprecatedSoundSource::upgrade).collect())
-                } else {
-                    self.records::<SoundSource>(
-                        &bytes,
-                        item.num_sources,
-                        SoundSource::SIZE,
-                        "sources",
-                        place,
-                    )
-                }
-            });
+        self.layer_data(item.data, "data", place);
         LayerContent::Sounds(SoundsLayer {
             item,
             deprecated,
-            sources,
+            sources: self.lazy(index),
             modified: false,
         })
     }
 
-    /// `count` records of `size` bytes from the start of `bytes`.
-    fn records<T: bytemuck::Pod>(
-        &mut self,
-        bytes: &[u8],
-        count: i32,
-        size: usize,
-        what: &str,
-        place: Option<ItemPlace>,
-    ) -> Option<Vec<T>> {
-        let need = usize::try_from(count)
-            .ok()
-            .and_then(|n| n.checked_mul(size));
-        match need {
-            Some(need) if need <= bytes.len() => Some(cast_ints(&bytes[..need])),
-            _ => {
-                self.problems.error(
-                    place,
-                    Some("data"),
-                    format!(
-                        "holds {} bytes, too few for {count} {what} of {size} bytes",
-                        bytes.len()
-                    ),
-                );
-                None
-            }
+    fn tiles<T: TileKind>(&self, item: TilemapLayer, index: usize) -> TilesLayer<T> {
+        TilesLayer {
+            item,
+            tiles: self.lazy(index),
+            modified: false,
         }
     }
 
     fn tilemap(
         &mut self,
         item: TilemapLayer,
+        index: usize,
         place: Option<ItemPlace>,
-        inflated: &mut Inflated,
     ) -> LayerContent {
         let flagged = item.flags.kind();
         if flagged == PhysicsKind::Several {
@@ -636,48 +565,21 @@ impl Resolver<'_> {
                 ),
             );
         }
-        let kind = effective_kind(&item);
-        let field = match kind {
-            PhysicsKind::Tiles | PhysicsKind::Game | PhysicsKind::Several => "data",
-            PhysicsKind::Tele => "physics.tele",
-            PhysicsKind::Speedup => "physics.speedup",
-            PhysicsKind::Front => "physics.front",
-            PhysicsKind::Switch => "physics.switch",
-            PhysicsKind::Tune => "physics.tune",
-        };
-        let raw = match kind {
-            PhysicsKind::Tiles | PhysicsKind::Game | PhysicsKind::Several => item.data,
-            _ => item.tile_data().unwrap_or(item.data),
-        };
-        let count = match grid_len(item.width, item.height) {
-            Ok(count) => Some(count),
-            Err(error) => {
-                self.problems.error(place, Some("width"), error.to_string());
-                None
-            }
-        };
-        let bytes = self.data_bytes(raw, field, place, inflated);
-        let (width, height) = (item.width.max(0) as usize, item.height.max(0) as usize);
-        let skip = item.uses_tile_skip() && matches!(kind, PhysicsKind::Tiles | PhysicsKind::Game);
-        let mut decoder = TileDecoder {
-            problems: &mut self.problems,
-            place,
-            field,
-            width,
-            height,
-            count,
-            bytes,
-        };
-        match kind {
+        if let Err(error) = grid_len(item.width, item.height) {
+            self.problems.error(place, Some("width"), error.to_string());
+        }
+        let (field, raw) = content::tile_data_field(&item);
+        self.layer_data(raw, field, place);
+        match effective_kind(&item) {
             PhysicsKind::Tiles | PhysicsKind::Several => {
-                LayerContent::Tiles(decoder.tiles(item, skip))
+                LayerContent::Tiles(self.tiles::<Tile>(item, index))
             }
-            PhysicsKind::Game => LayerContent::Game(decoder.tiles(item, skip)),
-            PhysicsKind::Front => LayerContent::Front(decoder.tiles(item, false)),
-            PhysicsKind::Tele => LayerContent::Tele(decoder.plain::<Tele>(item)),
-            PhysicsKind::Tune => LayerContent::Tune(decoder.plain::<Tune>(item)),
-            PhysicsKind::Speedup => LayerContent::Speedup(decoder.speedup(item)),
-            PhysicsKind::Switch => LayerContent::Switch(decoder.switch(item)),
+            PhysicsKind::Game => LayerContent::Game(self.tiles::<Tile>(item, index)),
+            PhysicsKind::Front => LayerContent::Front(self.tiles::<Tile>(item, index)),
+            PhysicsKind::Tele => LayerContent::Tele(self.tiles::<Tele>(item, index)),
+            PhysicsKind::Tune => LayerContent::Tune(self.tiles::<Tune>(item, index)),
+            PhysicsKind::Speedup => LayerContent::Speedup(self.tiles::<Speedup>(item, index)),
+            PhysicsKind::Switch => LayerContent::Switch(self.tiles::<Switch>(item, index)),
         }
     }
 
@@ -1048,19 +950,8 @@ impl Resolver<'_> {
                 }
             }
             match &layer.content {
-                LayerContent::Quads(quads) => {
-                    self.image_ref(quads.item.image, place);
-                    let quads = quads.quads.as_deref().unwrap_or_default();
-                    let position = quads.iter().map(|q| q.position_envelope);
-                    self.envelope_uses(
-                        position,
-                        EnvelopeKind::Position,
-                        "quad.position_envelope",
-                        place,
-                    );
-                    let color = quads.iter().map(|q| q.color_envelope);
-                    self.envelope_uses(color, EnvelopeKind::Color, "quad.color_envelope", place);
-                }
+                // The envelopes quads and sources use are checked with their content.
+                LayerContent::Quads(quads) => self.image_ref(quads.item.image, place),
                 LayerContent::Sounds(sounds) => {
                     if let Ref::Dangling(raw) = self.map.sound_ref(sounds.item.sound) {
                         self.problems.error(
@@ -1069,16 +960,6 @@ impl Resolver<'_> {
                             format!("= {raw} points past the {} sounds", self.map.sounds.len()),
                         );
                     }
-                    let sources = sounds.sources.as_deref().unwrap_or_default();
-                    let position = sources.iter().map(|s| s.position_envelope);
-                    self.envelope_uses(
-                        position,
-                        EnvelopeKind::Position,
-                        "source.position_envelope",
-                        place,
-                    );
-                    let sound = sources.iter().map(|s| s.sound_envelope);
-                    self.envelope_uses(sound, EnvelopeKind::Sound, "source.sound_envelope", place);
                 }
                 LayerContent::Unknown(_) => {}
                 _ => {
@@ -1123,26 +1004,6 @@ impl Resolver<'_> {
                 ),
             );
         }
-        if let LayerContent::Game(tiles) = &layer.content {
-            let odd = tiles
-                .grid()
-                .filter(|_| !tilemap.uses_tile_skip())
-                .and_then(|grid| {
-                    grid.tiles()
-                        .iter()
-                        .position(|t| t.skip != 0 || t.reserved != 0)
-                });
-            if let Some(at) = odd {
-                self.problems.error(
-                    place,
-                    Some("data"),
-                    format!(
-                        "tile {at} has a nonzero skip or reserved byte, which DDNet refuses in \
-                         the game layer of an uncompressed map"
-                    ),
-                );
-            }
-        }
     }
 
     fn image_ref(&mut self, raw: i32, place: Option<ItemPlace>) {
@@ -1161,8 +1022,7 @@ impl Resolver<'_> {
         }
     }
 
-    /// References from a layer's quads or sources (or its tilemap) to envelopes that should
-    /// animate `kind` channels: one problem per field and value, with how many use it.
+    /// References from a tilemap to envelopes that should animate `kind` channels.
     fn envelope_uses(
         &mut self,
         raws: impl Iterator<Item = i32>,
@@ -1170,39 +1030,10 @@ impl Resolver<'_> {
         field: &'static str,
         place: Option<ItemPlace>,
     ) {
-        let mut counts: std::collections::BTreeMap<i32, usize> = Default::default();
-        for raw in raws {
-            *counts.entry(raw).or_default() += 1;
-        }
-        let envelopes = self.map.envelopes.len();
-        for (raw, count) in counts {
-            let uses = if count == 1 {
-                String::new()
-            } else {
-                format!(" in {count} places")
-            };
-            match self.map.envelope_ref(raw) {
-                Ref::Dangling(raw) => self.problems.error(
-                    place,
-                    Some(field),
-                    format!("= {raw}{uses} points past the {envelopes} envelopes"),
-                ),
-                Ref::None if raw != -1 => self.problems.warning(
-                    place,
-                    Some(field),
-                    format!("= {raw}{uses}: negative, read as none (as DDNet does)"),
-                ),
-                Ref::To(r) if self.map[r].item.kind() != kind => self.problems.warning(
-                    place,
-                    Some(field),
-                    format!(
-                        "= {raw}{uses}: a {:?} envelope where a {kind:?} one belongs",
-                        self.map[r].item.kind()
-                    ),
-                ),
-                _ => {}
-            }
-        }
+        let kinds: Vec<EnvelopeKind> = (self.map.envelopes.iter())
+            .map(|envelope| envelope.item.kind())
+            .collect();
+        content::envelope_uses(&mut self.problems, &kinds, raws, kind, field, place);
     }
 
     fn check_sounds(&mut self) {
@@ -1279,157 +1110,6 @@ impl Resolver<'_> {
     }
 }
 
-/// Decodes tile data into a layer's grid, reporting what does not fit.
-struct TileDecoder<'p> {
-    problems: &'p mut Problems,
-    place: Option<ItemPlace>,
-    field: &'static str,
-    width: usize,
-    height: usize,
-    count: Option<usize>,
-    bytes: Option<Vec<u8>>,
-}
-
-impl TileDecoder<'_> {
-    fn layer<T: TileKind>(
-        item: TilemapLayer,
-        grid: Option<Grid<T>>,
-        layout: TileLayout,
-    ) -> TilesLayer<T> {
-        TilesLayer {
-            item,
-            grid,
-            layout,
-            modified: false,
-        }
-    }
-
-    fn wrong_size(&mut self, name: &str, size: usize) {
-        let (Some(bytes), Some(count)) = (&self.bytes, self.count) else {
-            return;
-        };
-        self.problems.error(
-            self.place,
-            Some(self.field),
-            format!(
-                "holds {} bytes, {}x{} {name} tiles of {size} bytes need {}",
-                bytes.len(),
-                self.width,
-                self.height,
-                count.saturating_mul(size)
-            ),
-        );
-    }
-
-    /// Tiles of exactly `T`'s size: the inflated bytes themselves, cast without copying.
-    fn cast<T: TileKind>(&mut self) -> Option<Vec<T>> {
-        let fits = |bytes: &Vec<u8>, count: usize| {
-            count.checked_mul(std::mem::size_of::<T>()) == Some(bytes.len())
-        };
-        if !fits(self.bytes.as_ref()?, self.count?) {
-            return None;
-        }
-        let bytes = self.bytes.take()?;
-        match bytemuck::allocation::try_cast_vec::<u8, T>(bytes) {
-            Ok(tiles) => Some(tiles),
-            // A capacity that is not a whole number of tiles: copy.
-            Err((_, bytes)) => cast_tiles::<T>(&bytes).ok().map(<[T]>::to_vec),
-        }
-    }
-
-    fn grid<T: TileKind>(&self, tiles: Vec<T>) -> Option<Grid<T>> {
-        Grid::new(self.width, self.height, tiles)
-    }
-
-    fn plain<T: TileKind>(&mut self, item: TilemapLayer) -> TilesLayer<T> {
-        let tiles = self.cast::<T>();
-        if tiles.is_none() {
-            self.wrong_size(T::NAME, std::mem::size_of::<T>());
-        }
-        let grid = tiles.and_then(|t| self.grid(t));
-        Self::layer(item, grid, TileLayout::Plain)
-    }
-
-    fn tiles(&mut self, item: TilemapLayer, skip: bool) -> TilesLayer<Tile> {
-        if !skip {
-            return self.plain(item);
-        }
-        let expanded = match (self.bytes.as_deref(), self.count) {
-            (Some(bytes), Some(count)) => match cast_tiles::<Tile>(bytes) {
-                Ok(compressed) => expand_skip(compressed, count).map_err(|e| e.to_string()),
-                Err(error) => Err(error.to_string()),
-            },
-            _ => Err(String::new()),
-        };
-        match expanded {
-            Ok(tiles) => {
-                let grid = self.grid(tiles);
-                Self::layer(item, grid, TileLayout::Skip)
-            }
-            Err(message) => {
-                if !message.is_empty() {
-                    self.problems.error(self.place, Some(self.field), message);
-                }
-                Self::layer(item, None, TileLayout::Skip)
-            }
-        }
-    }
-
-    fn old_layout(&mut self, what: &str) {
-        self.problems.warning(
-            self.place,
-            Some(self.field),
-            format!("holds {what} of old DDRace maps; read as current ones (DDNet refuses them)"),
-        );
-    }
-
-    fn speedup(&mut self, item: TilemapLayer) -> TilesLayer<Speedup> {
-        if let Some(tiles) = self.cast::<Speedup>() {
-            let grid = self.grid(tiles);
-            return Self::layer(item, grid, TileLayout::Plain);
-        }
-        if let Some(old) = self.cast::<OldSpeedup>() {
-            self.old_layout("4-byte speedup tiles");
-            let grid = self.grid(old.iter().map(OldSpeedup::upgrade).collect());
-            return Self::layer(item, grid, TileLayout::OldSpeedup);
-        }
-        self.wrong_size("Speedup", 6);
-        Self::layer(item, None, TileLayout::Plain)
-    }
-
-    fn switch(&mut self, item: TilemapLayer) -> TilesLayer<Switch> {
-        if let Some(tiles) = self.cast::<Switch>() {
-            let grid = self.grid(tiles);
-            return Self::layer(item, grid, TileLayout::Plain);
-        }
-        if let Some(old) = self.cast::<OldSwitch2>() {
-            self.old_layout("2-byte switch tiles");
-            let grid = self.grid(old.iter().map(OldSwitch2::upgrade).collect());
-            return Self::layer(item, grid, TileLayout::OldSwitch2);
-        }
-        if let Some(old) = self.cast::<OldSwitch3>() {
-            self.old_layout("3-byte switch tiles");
-            let grid = self.grid(old.iter().map(OldSwitch3::upgrade).collect());
-            return Self::layer(item, grid, TileLayout::OldSwitch3);
-        }
-        self.wrong_size("Switch", 4);
-        Self::layer(item, None, TileLayout::Plain)
-    }
-}
-
-/// The data index a layer body's content lives in.
-fn content_data(body: &LayerBody) -> Option<i32> {
-    match body {
-        LayerBody::Tilemap(t) => Some(match t.flags.kind() {
-            PhysicsKind::Tiles | PhysicsKind::Game | PhysicsKind::Several => t.data,
-            _ => t.tile_data().unwrap_or(t.data),
-        }),
-        LayerBody::Quads(q) => Some(q.data),
-        LayerBody::Sounds(s) | LayerBody::DeprecatedSounds(s) => Some(s.data),
-        _ => None,
-    }
-}
-
 fn points(id: u16, item: EnvPointsItem) -> EnvelopePoints {
     match item {
         EnvPointsItem::Points {
@@ -1475,16 +1155,6 @@ fn other_item(df: &Datafile) -> impl Fn(&twcodec_schema::datafile::Item) -> Othe
         id: item.id(),
         uuid: df.uuid_of_type(item.type_id()),
         ints: item.data.clone(),
-    }
-}
-
-/// The kind a tilemap is read as: its physics flag, or a tiles layer when it sets several or
-/// its item lacks the flag's data index.
-fn effective_kind(item: &TilemapLayer) -> PhysicsKind {
-    match item.flags.kind() {
-        PhysicsKind::Several => PhysicsKind::Tiles,
-        _ if item.tile_data().is_none() => PhysicsKind::Tiles,
-        kind => kind,
     }
 }
 

@@ -36,7 +36,7 @@ impl Map {
             None => DatafileWriter::new(),
         };
         if let Some(source) = &self.source {
-            writer = writer.limits(source.limits());
+            writer = writer.limits(source.df.limits());
         }
         let mut data = self.data.clone();
         let mut uses = self.data_uses();
@@ -113,7 +113,7 @@ impl Map {
             )?;
         }
 
-        let source_version = self.source.as_ref().map(|s| s.version());
+        let source_version = self.source.as_ref().map(|s| s.df.version());
         for slot in &data {
             match slot {
                 DataSlot::Owned(bytes) => writer.add_data(bytes.clone()),
@@ -121,10 +121,10 @@ impl Map {
                     let source = self.source.as_ref().ok_or_else(|| {
                         Error::malformed("the map has no source file for its data")
                     })?;
-                    let stored = source.stored_data(*index).unwrap_or_default();
+                    let stored = source.df.stored_data(*index).unwrap_or_default();
                     match source_version {
                         Some(Version::V3) => writer.add_data(stored),
-                        _ => writer.add_zlib_data(stored, source.data_size(*index).unwrap_or(0)),
+                        _ => writer.add_zlib_data(stored, source.df.data_size(*index).unwrap_or(0)),
                     }
                 }
             };
@@ -191,6 +191,33 @@ impl Map {
     pub fn save(&self, path: impl AsRef<Path>) -> Result<(), Error> {
         self.to_datafile()?.save(path)
     }
+
+    /// The map as datafile bytes with every data item compressed anew at zlib `level`: 0 (stored)
+    /// to 9 (smallest); DDNet and Teeworlds write 6. An error for a level past 9.
+    ///
+    /// ```
+    /// let map = twcodec::Map::parse(&twcodec::sample::datafile())?;
+    /// let small = map.to_bytes_with(9)?;
+    /// let fast = map.to_bytes_with(1)?;
+    /// assert!(small.len() <= fast.len());
+    /// assert_eq!(twcodec::Map::parse(&small)?.layers().len(), map.layers().len());
+    /// # Ok::<(), twcodec::Error>(())
+    /// ```
+    pub fn to_bytes_with(&self, level: u32) -> Result<Vec<u8>, Error> {
+        self.to_datafile()?
+            .compression_level(level)
+            .recompress(true)
+            .to_vec()
+    }
+
+    /// Writes the map to `path` atomically with every data item compressed anew at zlib
+    /// `level` (see [`Map::to_bytes_with`]).
+    pub fn save_with(&self, path: impl AsRef<Path>, level: u32) -> Result<(), Error> {
+        self.to_datafile()?
+            .compression_level(level)
+            .recompress(true)
+            .save(path)
+    }
 }
 
 fn encode<T>(item: &T) -> Result<Vec<i32>, Error>
@@ -255,7 +282,7 @@ fn layer_item(
         LayerContent::Tune(t) => LayerBody::Tilemap(tilemap(t, data, uses, false, false)),
         LayerContent::Quads(q) => {
             let mut item = q.item.clone();
-            if let (true, Some(quads)) = (q.modified, &q.quads) {
+            if let (true, Some(quads)) = (q.modified, q.quads.loaded().and_then(Option::as_ref)) {
                 // An empty layer keeps one zeroed dummy quad, as the editors write it.
                 let bytes = if quads.is_empty() {
                     ints_as_le_bytes(&[Quad::default()])
@@ -269,7 +296,8 @@ fn layer_item(
         }
         LayerContent::Sounds(s) => {
             let mut item = s.item.clone();
-            if let (true, Some(sources)) = (s.modified, &s.sources) {
+            if let (true, Some(sources)) = (s.modified, s.sources.loaded().and_then(Option::as_ref))
+            {
                 let bytes = if sources.is_empty() {
                     ints_as_le_bytes(&[SoundSource::default()])
                 } else {
@@ -301,7 +329,10 @@ fn tilemap<T: TileKind>(
     main: bool,
 ) -> TilemapLayer {
     let mut item = layer.item.clone();
-    let Some(grid) = layer.grid.as_ref().filter(|_| layer.modified) else {
+    let Some(grid) = (layer.tiles.loaded())
+        .and_then(|tiles| tiles.grid.as_ref())
+        .filter(|_| layer.modified)
+    else {
         return item;
     };
     let bytes = if skip {

@@ -34,7 +34,8 @@ const MAX_NAME: usize = 256;
 /// Fields, in order: `form`, `version`, `info` (with the texts its data items hold),
 /// `images`, `sounds`, `envelopes` (with their points), `groups` (holding their layers, each
 /// with its item's fields and a summary of its tiles, or its quads or sound sources),
-/// `layers_in_no_group` and `other_items` when there are any, `problems`, and
+/// `layers_in_no_group` and `other_items` when there are any, `legacy_items` (the original
+/// items of a Teeworlds 0.3 map, which the rest shows upgraded), `problems`, and
 /// `game_layer_preview` when asked for. Shared data items are inflated once.
 ///
 /// ```
@@ -112,6 +113,9 @@ fn serialize_map_view<S: Serializer>(
     }
     if !map.other_items().is_empty() {
         out.serialize_entry("other_items", &OtherItems(map))?;
+    }
+    if let Some(legacy) = map.legacy_datafile() {
+        out.serialize_entry("legacy_items", &LegacyItems(legacy))?;
     }
     out.serialize_entry("problems", &Problems(&map.problems()))?;
     if preview {
@@ -713,6 +717,26 @@ impl Serialize for OtherItems<'_> {
                 id: other.id,
                 uuid: other.uuid,
                 ints: decoded.is_none().then_some(&other.ints[..]),
+                decoded,
+            }
+        }))
+    }
+}
+
+/// The items of the Teeworlds 0.3 file a map was upgraded from, decoded as 0.3 items.
+struct LegacyItems<'m>(&'m crate::Datafile);
+
+impl Serialize for LegacyItems<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let df = self.0;
+        let context = crate::items::decode_context(df);
+        serializer.collect_seq(df.items().iter().enumerate().map(|(index, item)| {
+            let decoded = crate::items::decode_item(df, index, context).ok();
+            OtherItemView {
+                type_id: item.type_id(),
+                id: item.id(),
+                uuid: None,
+                ints: decoded.is_none().then_some(&item.data[..]),
                 decoded,
             }
         }))

@@ -18,8 +18,9 @@ use super::{DataSlot, Map, MapForm};
 use crate::error::{Error, ErrorKind};
 
 impl Map {
-    /// Converts the map to `form` (DDNet or Teeworlds 0.7). Teeworlds 0.3 maps cannot be
-    /// converted.
+    /// Converts the map to `form` (DDNet or Teeworlds 0.7). A Teeworlds 0.3 map converts its
+    /// upgraded model (docs/format-notes.md, "Teeworlds 0.3 maps") and then writes it in that
+    /// form; nothing converts to Teeworlds 0.3.
     ///
     /// Converted to DDNet, a map stores its skip-compressed 0.7 tile layers whole and widens
     /// RGB images to RGBA, so the written map can declare more data than the [`Limits`] its
@@ -29,10 +30,11 @@ impl Map {
     /// [`Limits`]: crate::Limits
     /// [`Limits::max_layer_data`]: crate::Limits::max_layer_data
     pub fn convert(&mut self, form: MapForm) -> Result<(), Error> {
-        if self.form == MapForm::Teeworlds03 || form == MapForm::Teeworlds03 {
+        if form == MapForm::Teeworlds03 {
             return Err(Error::new(
                 ErrorKind::Unsupported,
-                "Teeworlds 0.3 maps are kept as they are, not converted",
+                "maps are not converted to Teeworlds 0.3 (a 0.3 map writes its own file while \
+                 unmodified)",
             ));
         }
         let teeworlds = form == MapForm::Teeworlds07;

@@ -16,6 +16,7 @@ pub(crate) mod claims;
 mod content;
 mod convert;
 mod layer;
+mod legacy;
 mod problem;
 mod resolve;
 mod write;
@@ -175,7 +176,10 @@ pub enum MapForm {
     /// Teeworlds 0.7: tilemap version 4 with skip-compressed tiles, image version 2, envelope
     /// version 3 with 22-int points when bezier curves are used.
     Teeworlds07,
-    /// Teeworlds 0.3 (no version item): items kept as they are, not resolved.
+    /// Teeworlds 0.3 (no version item): upgraded at load to the map model of 0.4 and later
+    /// (module `legacy`, `src/map/legacy.rs`). Written back as the original file while
+    /// unmodified, as the upgraded model in DDNet form once anything is modified; converting
+    /// to DDNet or 0.7 writes the model in that form.
     Teeworlds03,
 }
 
@@ -254,7 +258,7 @@ pub struct EnvelopePoints {
 }
 
 /// An item the graph does not model, kept as read: unknown types, unknown UUID types, the UUID
-/// index, DDNet's test and group extension items, or anything of a Teeworlds 0.3 map.
+/// index, DDNet's test and group extension items.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OtherItem {
     /// Type id as stored.
@@ -369,6 +373,9 @@ pub struct Map {
     /// What the resolver found without decoding content; each layer keeps what decoding its
     /// content found.
     pub(crate) problems: Vec<Problem>,
+    /// The Teeworlds 0.3 file a map of that form was upgraded from (the arenas hold its
+    /// upgrade), written back while the map is unmodified.
+    pub(crate) legacy: Option<Datafile>,
 }
 
 /// The map's structure: its form, version, info, images, envelopes, groups holding their
@@ -632,6 +639,12 @@ impl Map {
         &self.others
     }
 
+    /// The Teeworlds 0.3 file a map of that form was upgraded from: its items are the 0.3
+    /// ones ([`twcodec_schema::map::legacy`]), which [`crate::items::decode_item`] decodes.
+    pub fn legacy_datafile(&self) -> Option<&Datafile> {
+        self.legacy.as_ref()
+    }
+
     /// Whether an envelope has Teeworlds 0.7's bezier version, which makes the envelope points
     /// 22 ints each and the map a 0.7 one.
     pub(crate) fn has_bezier_envelopes(&self) -> bool {
@@ -642,12 +655,10 @@ impl Map {
     /// An item the graph keeps without modelling it, decoded as the registered item type its
     /// type id or UUID names (`None` for unknown types and items that do not decode): how
     /// `dump` shows items of types the graph has no arena for, such as DDNet's test item or
-    /// any type added to the schema's registry later.
+    /// any type added to the schema's registry later. The items of a Teeworlds 0.3 map's
+    /// original file are not other items: see [`Map::legacy_datafile`].
     pub fn decode_other(&self, other: &OtherItem) -> Option<MapItem> {
-        let kind = match self.form {
-            MapForm::Teeworlds03 => MapItemKind::of_legacy(other.type_id),
-            _ => MapItemKind::of(other.type_id, other.uuid),
-        };
+        let kind = MapItemKind::of(other.type_id, other.uuid);
         if kind == MapItemKind::Unknown {
             return None;
         }

@@ -33,7 +33,7 @@
 //! | settings or texts beyond the string limits ([`Limits::max_strings`](crate::Limits::max_strings), [`Limits::max_string_bytes`](crate::Limits::max_string_bytes)); data past the byte limit is not inflated | warning |
 //! | RGB-sized data in a version-1 image | warning |
 //! | a sound's `data_size` field that differs from its data | warning |
-//! | a Teeworlds 0.3 map (no version item): items kept, not resolved | error |
+//! | a Teeworlds 0.3 map (no version item): upgraded to the 0.4+ model, which is resolved like any map; what does not carry over exactly is noted (module `legacy`, `src/map/legacy.rs`) | warning, or error where the 0.3 game could not read it either |
 //!
 //! The checks of a layer's content (its tile data, quads and sound sources, the envelopes
 //! quads and sources use, the bytes of game tiles) are made where the content is decoded
@@ -110,6 +110,7 @@ pub(crate) fn resolve(df: Datafile, options: LoadOptions) -> Result<Map, Error> 
             layer_groups: Vec::new(),
             layer_automappers: Vec::new(),
             problems: Vec::new(),
+            legacy: None,
         },
         problems: Problems::default(),
         layer_items: Vec::new(),
@@ -118,7 +119,7 @@ pub(crate) fn resolve(df: Datafile, options: LoadOptions) -> Result<Map, Error> 
     };
     if is_legacy(df) {
         resolver.check_datafile();
-        resolver.keep_legacy();
+        resolver.upgrade_legacy()?;
     } else {
         resolver.sort_items();
         resolver.check_limits()?;
@@ -164,15 +165,18 @@ impl Resolver<'_> {
         self.places.get(&(kind, index)).copied()
     }
 
-    /// A Teeworlds 0.3 map: every item kept as it is.
-    fn keep_legacy(&mut self) {
-        self.map.form = MapForm::Teeworlds03;
-        self.map.others = self.df.items().iter().map(other_item(self.df)).collect();
-        self.problems.error(
-            None,
-            None,
-            "a Teeworlds 0.3 map (no version item): its items are kept, not resolved",
-        );
+    /// A Teeworlds 0.3 map: upgraded to the map model of 0.4 and later and resolved like any
+    /// map, after the upgrade's notes; the map keeps the original file to write it back.
+    fn upgrade_legacy(&mut self) -> Result<(), Error> {
+        let upgraded = super::legacy::upgrade(self.df)?;
+        // Lazy: the caller's options decide what is decoded, once the map is whole.
+        let mut map = resolve(upgraded.datafile, LoadOptions::LAZY)?;
+        self.problems.list.extend(upgraded.notes);
+        self.problems.list.append(&mut map.problems);
+        map.form = MapForm::Teeworlds03;
+        map.legacy = Some(self.df.clone());
+        self.map = map;
+        Ok(())
     }
 
     /// Decodes every item and puts it in its arena (file order within each kind).

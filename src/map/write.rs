@@ -3,7 +3,8 @@
 //! Every item is written from its arena in file order with its id; unchanged data keeps its
 //! stored bytes; modified tiles, quads and sound sources are encoded anew (tiles of version-4
 //! tiles and game layers skip-compressed). UUID item types keep the internal type ids of the
-//! source file; new ones get free ids from `0xFFFE` down.
+//! source file; new ones get free ids from `0xFFFE` down. A Teeworlds 0.3 map writes its original
+//! file while its upgraded model is unmodified, the model in DDNet form once it is modified.
 
 use std::path::Path;
 
@@ -19,7 +20,8 @@ use twcodec_schema::map::tile::{compress_skip, tiles_as_bytes, Tile, TileKind};
 use twcodec_schema::map::{encode_ints, ints_as_le_bytes, MapItemKind};
 
 use super::layer::{Layer, LayerContent, TilesLayer};
-use super::{DataSlot, EnvelopePoints, Map};
+use super::{DataSlot, EnvelopePoints, Map, MapForm};
+use crate::datafile::Datafile;
 use crate::error::Error;
 use crate::write::DatafileWriter;
 
@@ -113,6 +115,9 @@ impl Map {
             )?;
         }
 
+        if let Some(original) = self.unmodified_legacy(&writer, &data) {
+            return Ok(DatafileWriter::from_datafile(original));
+        }
         let source_version = self.source.as_ref().map(|s| s.df.version());
         for slot in &data {
             match slot {
@@ -130,6 +135,21 @@ impl Map {
             };
         }
         Ok(writer)
+    }
+
+    /// The Teeworlds 0.3 file of a map still in that form whose model writes exactly the items
+    /// and data of its upgrade (docs/format-notes.md, "Teeworlds 0.3 maps"): unmodified, so
+    /// the original is written. Any change to an item or a data item shows as a difference.
+    fn unmodified_legacy(&self, writer: &DatafileWriter, data: &[DataSlot]) -> Option<&Datafile> {
+        let original = self
+            .legacy
+            .as_ref()
+            .filter(|_| self.form == MapForm::Teeworlds03)?;
+        let upgraded = self.source.as_ref()?;
+        let same_data = data.len() == upgraded.df.data_count()
+            && (data.iter().enumerate())
+                .all(|(i, slot)| matches!(slot, DataSlot::Source(s) if *s == i));
+        (same_data && writer.items() == upgraded.df.items()).then_some(original)
     }
 
     /// How many item fields refer to each data item, for [`store`]: info texts, image and

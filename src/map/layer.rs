@@ -44,6 +44,16 @@ pub enum LayerContent {
 }
 
 impl Layer {
+    /// A layer made by an edit (module `edit`), with content that is written anew.
+    pub(crate) fn new(id: u16, header: LayerHeader, content: LayerContent) -> Layer {
+        Layer {
+            id,
+            header,
+            content,
+            verbatim: None,
+        }
+    }
+
     /// The item's id.
     pub fn id(&self) -> u16 {
         self.id
@@ -131,6 +141,20 @@ impl Layer {
     }
 }
 
+impl LayerContent {
+    /// The tilemap item of a tile layer of any kind, to change its fields.
+    pub(crate) fn tilemap_mut(&mut self) -> Option<&mut TilemapLayer> {
+        Some(match self {
+            LayerContent::Tiles(t) | LayerContent::Game(t) | LayerContent::Front(t) => &mut t.item,
+            LayerContent::Tele(t) => &mut t.item,
+            LayerContent::Speedup(t) => &mut t.item,
+            LayerContent::Switch(t) => &mut t.item,
+            LayerContent::Tune(t) => &mut t.item,
+            _ => return None,
+        })
+    }
+}
+
 /// How a tile layer's data was stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 pub enum TileLayout {
@@ -156,9 +180,24 @@ pub struct TilesLayer<T> {
 }
 
 impl<T: TileKind> TilesLayer<T> {
+    /// A tile layer made by an edit: its tiles are written anew.
+    pub(crate) fn new(item: TilemapLayer, grid: Grid<T>) -> TilesLayer<T> {
+        TilesLayer {
+            item,
+            grid: Some(grid),
+            layout: TileLayout::Plain,
+            modified: true,
+        }
+    }
+
     /// The tilemap item as stored.
     pub fn item(&self) -> &TilemapLayer {
         &self.item
+    }
+
+    /// The tilemap item, to change its fields (they are written from it).
+    pub(crate) fn item_mut(&mut self) -> &mut TilemapLayer {
+        &mut self.item
     }
 
     /// The tiles, `None` when the data is missing or the wrong size (a problem says which).
@@ -260,9 +299,23 @@ pub struct QuadsLayer {
 }
 
 impl QuadsLayer {
+    /// A quads layer made by an edit: its quads are written anew.
+    pub(crate) fn new(item: item::QuadsLayer, quads: Vec<Quad>) -> QuadsLayer {
+        QuadsLayer {
+            item,
+            quads: Some(quads),
+            modified: true,
+        }
+    }
+
     /// The item as stored.
     pub fn item(&self) -> &item::QuadsLayer {
         &self.item
+    }
+
+    /// The item, to change its fields (they are written from it).
+    pub(crate) fn item_mut(&mut self) -> &mut item::QuadsLayer {
+        &mut self.item
     }
 
     /// The quads (`num_quads` of them), `None` when the data is missing or too small.
@@ -287,9 +340,24 @@ pub struct SoundsLayer {
 }
 
 impl SoundsLayer {
+    /// A sounds layer made by an edit: its sources are written anew (as a current one).
+    pub(crate) fn new(item: item::SoundsLayer, sources: Vec<SoundSource>) -> SoundsLayer {
+        SoundsLayer {
+            item,
+            deprecated: false,
+            sources: Some(sources),
+            modified: true,
+        }
+    }
+
     /// The item as stored.
     pub fn item(&self) -> &item::SoundsLayer {
         &self.item
+    }
+
+    /// The item, to change its fields (they are written from it).
+    pub(crate) fn item_mut(&mut self) -> &mut item::SoundsLayer {
+        &mut self.item
     }
 
     /// Whether the layer is of the deprecated type with 36-byte sources.

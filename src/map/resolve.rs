@@ -62,9 +62,7 @@ use twcodec_schema::map::{
 use super::claims::Claims;
 use super::layer::{Grid, Layer, LayerContent, QuadsLayer, SoundsLayer, TileLayout, TilesLayer};
 use super::problem::{ItemPlace, Problems, Severity};
-use super::{
-    Automapper, DataSlot, EnvelopePoints, Group, ItemRef, Map, MapForm, OtherItem, Ref, Stored,
-};
+use super::{Automapper, DataSlot, EnvelopePoints, Map, MapForm, OtherItem, Ref, Stored};
 use crate::datafile::Datafile;
 use crate::error::{Error, WarningKind};
 use crate::items::{decode_context, is_legacy, item_kind};
@@ -86,6 +84,7 @@ pub(crate) fn resolve(df: &Datafile, mode: LoadMode) -> Result<Map, Error> {
     let mut resolver = Resolver {
         df,
         map: Map {
+            stamp: super::MapStamp::new(),
             source: Some(df.clone()),
             file_format: Some((
                 df.version(),
@@ -479,7 +478,7 @@ impl Resolver<'_> {
         place: Option<ItemPlace>,
         inflated: &mut Inflated,
     ) -> Option<Vec<u8>> {
-        let index = match Ref::<super::DataItem>::resolve(raw, self.df.data_count()) {
+        let index = match self.map.data_ref(raw) {
             Ref::To(r) => r.index(),
             Ref::None => {
                 self.problems
@@ -694,7 +693,7 @@ impl Resolver<'_> {
     }
 
     fn data_ref(&mut self, raw: i32, field: &'static str, place: Option<ItemPlace>) {
-        if let Ref::Dangling(raw) = Ref::<super::DataItem>::resolve(raw, self.df.data_count()) {
+        if let Ref::Dangling(raw) = self.map.data_ref(raw) {
             self.problems.error(
                 place,
                 Some(field),
@@ -729,7 +728,7 @@ impl Resolver<'_> {
     /// at the end, and UTF-8 before it. Each data item is inflated once, however many items
     /// name it.
     fn text(&mut self, raw: i32, field: &'static str, place: Option<ItemPlace>) {
-        let Ref::To(data) = Ref::<super::DataItem>::resolve(raw, self.df.data_count()) else {
+        let Ref::To(data) = self.map.data_ref(raw) else {
             return self.data_ref(raw, field, place);
         };
         let df = self.df;
@@ -783,7 +782,7 @@ impl Resolver<'_> {
             return;
         };
         self.data_ref(settings, "settings", place);
-        let Ref::To(data) = Ref::<super::DataItem>::resolve(settings, self.df.data_count()) else {
+        let Ref::To(data) = self.map.data_ref(settings) else {
             return;
         };
         let (limits, at) = (self.df.limits(), data.index());
@@ -853,7 +852,7 @@ impl Resolver<'_> {
             if item.external != 0 {
                 continue;
             }
-            let data = match Ref::<super::DataItem>::resolve(item.data, self.df.data_count()) {
+            let data = match self.map.data_ref(item.data) {
                 Ref::To(r) => r.index(),
                 Ref::None => {
                     self.problems
@@ -996,11 +995,11 @@ impl Resolver<'_> {
         }
         // A layer belongs to the last group that lists it (DDNet takes the game group so):
         // claimed from the last group back, each layer is set once.
-        let mut layer_groups: Vec<Option<ItemRef<Group>>> = vec![None; layer_count];
+        let mut layer_groups: Vec<Option<usize>> = vec![None; layer_count];
         let mut claims = Claims::default();
         for (index, range) in ranges.into_iter().enumerate().rev() {
             for layer in claims.claim(range, index).new.into_iter().flatten() {
-                layer_groups[layer] = Some(ItemRef::new(index));
+                layer_groups[layer] = Some(index);
             }
         }
         for (index, group) in layer_groups.iter().enumerate() {
@@ -1038,7 +1037,7 @@ impl Resolver<'_> {
                         ),
                     );
                 }
-                let group = self.map.group_of(ItemRef::new(index));
+                let group = self.map.group_of(self.map.mint(index));
                 if group.is_some() && group != game_group {
                     self.problems.error(
                         place,
@@ -1192,14 +1191,16 @@ impl Resolver<'_> {
                     Some(field),
                     format!("= {raw}{uses}: negative, read as none (as DDNet does)"),
                 ),
-                Ref::To(r) if self.map[r].item.kind() != kind => self.problems.warning(
-                    place,
-                    Some(field),
-                    format!(
-                        "= {raw}{uses}: a {:?} envelope where a {kind:?} one belongs",
-                        self.map[r].item.kind()
-                    ),
-                ),
+                Ref::To(r) if self.map.envelopes[r.index()].item.kind() != kind => {
+                    self.problems.warning(
+                        place,
+                        Some(field),
+                        format!(
+                            "= {raw}{uses}: a {:?} envelope where a {kind:?} one belongs",
+                            self.map.envelopes[r.index()].item.kind()
+                        ),
+                    )
+                }
                 _ => {}
             }
         }
@@ -1210,7 +1211,7 @@ impl Resolver<'_> {
             let item = self.map.sounds[index].item.clone();
             let place = self.place("sound", index);
             self.text(item.name, "name", place);
-            match Ref::<super::DataItem>::resolve(item.data, self.df.data_count()) {
+            match self.map.data_ref(item.data) {
                 Ref::To(r) => {
                     let size = self.df.data_size(r.index()).unwrap_or(0);
                     if usize::try_from(item.data_size).ok() != Some(size) {
@@ -1243,20 +1244,19 @@ impl Resolver<'_> {
         for index in 0..self.map.automappers.len() {
             let item = self.map.automappers[index].item.clone();
             let place = self.place("automapper", index);
-            let group = Ref::<Group>::resolve(item.group, self.map.groups.len());
+            let group = self.map.group_ref(item.group);
             let layer = group.get().and_then(|g| {
                 let range = self.map.groups[g.index()].layer_range(self.map.layers.len());
                 usize::try_from(item.layer)
                     .ok()
                     .and_then(|i| range.start.checked_add(i))
                     .filter(|&layer| layer < range.end)
-                    .map(ItemRef::new)
             });
             match (group, layer) {
                 (Ref::To(_), Some(layer)) => {
                     self.map.automappers[index].layer = Some(layer);
                     // The first auto-mapper of a layer is the one it has.
-                    if let Some(slot @ None) = self.map.layer_automappers.get_mut(layer.index()) {
+                    if let Some(slot @ None) = self.map.layer_automappers.get_mut(layer) {
                         *slot = Some(index);
                     }
                 }

@@ -28,6 +28,9 @@ pub enum ErrorKind {
     LimitExceeded,
     /// Reading or writing a file failed.
     Io,
+    /// An edit of a map graph that cannot be made: a reference of another map or from before
+    /// an edit that moved items, a layer of the wrong kind, a value the item cannot hold.
+    InvalidEdit,
 }
 
 /// The part of a datafile an error or warning is about.
@@ -186,6 +189,18 @@ impl Error {
 
     pub(crate) fn limit(message: impl Into<String>) -> Error {
         Error::new(ErrorKind::LimitExceeded, message)
+    }
+
+    pub(crate) fn invalid_edit(message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::InvalidEdit, message)
+    }
+
+    /// An [`ItemRef`](crate::map::ItemRef) that this map did not make, or made before an edit
+    /// that moved items.
+    pub(crate) fn stale_ref(kind: &str, index: usize) -> Error {
+        Error::invalid_edit(format!(
+            "{kind} #{index}: the reference is from another map or from before a removal or move of items"
+        ))
     }
 
     pub(crate) fn io(action: &str, path: &Path, source: io::Error) -> Error {

@@ -79,8 +79,10 @@
 //!   `docs/extending.md` works through adding an item version, a UUID item type and a layer
 //!   type.
 //! - [`Map`] is the map graph: the resolver ([`map`]'s `resolve` module, which lists every
-//!   check) turns items into typed arenas with checked references ([`map::ItemRef`]); the map
-//!   writer turns them back, losslessly, or converted between DDNet's and Teeworlds 0.7's form.
+//!   check) turns items into typed arenas with checked references ([`map::ItemRef`], which
+//!   also check that they belong to the map); the map writer turns them back, losslessly, or
+//!   converted between DDNet's and Teeworlds 0.7's form. [`map::edit`] adds and removes
+//!   images, sounds, envelopes, groups and layers with every reference renumbered.
 //! - [`Datafile`] reads through the schema piece by piece and checks every count against the
 //!   length of the file before it sizes an allocation; its module doc lists every check.
 //!   What real files contain (old size fields, trailing bytes, duplicate UUID index items) is

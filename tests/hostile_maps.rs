@@ -167,7 +167,10 @@ fn many_automappers_of_one_layer() {
     assert_eq!(map.automappers().len(), 5001);
     let layer = map.layer_refs().nth(3).unwrap();
     assert_eq!(map.automapper_of(layer).unwrap().id(), 0);
-    assert!(map.automappers().iter().all(|a| a.layer() == Some(layer)));
+    assert!(map
+        .automappers()
+        .iter()
+        .all(|a| a.layer(&map) == Some(layer)));
     // Written back as read, the 5001 UUID items under one type id.
     assert_eq!(map.to_bytes().unwrap(), bytes);
 }

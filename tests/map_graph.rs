@@ -141,7 +141,7 @@ fn edited_tiles_are_written_and_the_rest_is_kept() {
     let original = Datafile::parse(&bytes).unwrap();
     let mut map = Map::from_datafile(&original).unwrap();
     let (game, _) = map.game_layer().unwrap();
-    let LayerContent::Game(tiles) = map.layer_mut(game).content_mut() else {
+    let LayerContent::Game(tiles) = map.layer_mut(game).unwrap().content_mut() else {
         unreachable!()
     };
     tiles.grid_mut().unwrap().get_mut(3, 3).unwrap().id = 2;
@@ -181,7 +181,7 @@ fn an_edit_of_a_layer_sharing_its_data_stays_in_that_layer() {
         .collect();
     assert_eq!(sharing.len(), 3);
     let set = |map: &mut Map, layer, x, y, id| {
-        let LayerContent::Tiles(tiles) = map.layer_mut(layer).content_mut() else {
+        let LayerContent::Tiles(tiles) = map.layer_mut(layer).unwrap().content_mut() else {
             unreachable!()
         };
         tiles.grid_mut().unwrap().get_mut(x, y).unwrap().id = id;

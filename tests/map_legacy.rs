@@ -254,7 +254,7 @@ fn an_edited_0_3_map_writes_its_model() {
     };
     let mut map = Map::parse(&bytes).unwrap();
     let (game, _) = map.game_layer().unwrap();
-    if let LayerContent::Game(tiles) = map.layer_mut(game).content_mut() {
+    if let LayerContent::Game(tiles) = map.layer_mut(game).unwrap().content_mut() {
         tiles.grid_mut().unwrap().get_mut(5, 5).unwrap().id = SPAWN;
     }
     let written = map.to_bytes().unwrap();
@@ -270,7 +270,7 @@ fn an_edited_0_3_map_writes_its_model() {
     let mut map = Map::parse(&bytes).unwrap();
     let name = map.images()[0].item().name;
     let name = map.data_ref(name).get().unwrap();
-    map.set_data(name, &b"grass_main\0"[..]);
+    map.set_data(name, &b"grass_main\0"[..]).unwrap();
     let again = Map::parse(&map.to_bytes().unwrap()).unwrap();
     assert_eq!(
         again.images()[0].name(&again).as_deref(),

@@ -534,10 +534,10 @@ impl Serialize for Groups<'_> {
                 list.push(l);
             }
         }
-        for (r, layers) in map.group_refs().zip(&members) {
+        for ((r, group), layers) in map.group_refs().zip(map.groups()).zip(&members) {
             seq.serialize_element(&GroupView {
                 map,
-                group: &map[r],
+                group,
                 index: r.index(),
                 layers,
             })?;
@@ -602,7 +602,8 @@ impl Serialize for LayerView<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut out = serializer.serialize_map(None)?;
         let map = self.map;
-        let layer: &Layer = &map[self.layer];
+        let layer: &Layer = (map.layer(self.layer))
+            .ok_or_else(|| serde::ser::Error::custom("a layer reference of another map"))?;
         let name = match layer.content() {
             LayerContent::Quads(q) => LayerName::Item(&q.item().name),
             LayerContent::Sounds(s) => LayerName::Item(&s.item().name),

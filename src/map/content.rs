@@ -23,7 +23,6 @@ use twcodec_schema::map::tile::{
 
 use super::layer::{Grid, TileLayout};
 use super::problem::{ItemPlace, Problem, Problems};
-use super::Ref;
 use crate::datafile::Datafile;
 use crate::error::Error;
 
@@ -273,10 +272,10 @@ fn inflate(
     place: Option<ItemPlace>,
     problems: &mut Problems,
 ) -> Option<Vec<u8>> {
-    let Ref::To(data) = Ref::<super::DataItem>::resolve(raw, source.df.data_count()) else {
-        return None;
-    };
-    match source.data(data.index()) {
+    let index = usize::try_from(raw)
+        .ok()
+        .filter(|&index| index < source.df.data_count())?;
+    match source.data(index) {
         Ok(bytes) => Some(bytes.into_owned()),
         Err(error) => {
             problems.error(place, Some(field), format!("data does not load: {error}"));
@@ -466,26 +465,24 @@ pub(crate) fn envelope_uses(
         } else {
             format!(" in {count} places")
         };
-        match Ref::<super::Envelope>::resolve(raw, envelopes) {
-            Ref::Dangling(raw) => problems.error(
+        // As `Ref` reads it: negative is none, past the envelopes is dangling.
+        match usize::try_from(raw).map(|index| kinds.get(index)) {
+            Ok(None) => problems.error(
                 place,
                 Some(field),
                 format!("= {raw}{uses} points past the {envelopes} envelopes"),
             ),
-            Ref::None if raw != -1 => problems.warning(
+            Err(_) if raw != -1 => problems.warning(
                 place,
                 Some(field),
                 format!("= {raw}{uses}: negative, read as none (as DDNet does)"),
             ),
-            Ref::To(r) => match kinds.get(r.index()) {
-                Some(&found) if found != kind => problems.warning(
-                    place,
-                    Some(field),
-                    format!("= {raw}{uses}: a {found:?} envelope where a {kind:?} one belongs"),
-                ),
-                _ => {}
-            },
-            Ref::None => {}
+            Ok(Some(&found)) if found != kind => problems.warning(
+                place,
+                Some(field),
+                format!("= {raw}{uses}: a {found:?} envelope where a {kind:?} one belongs"),
+            ),
+            _ => {}
         }
     }
 }

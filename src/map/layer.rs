@@ -46,6 +46,16 @@ pub enum LayerContent {
 }
 
 impl Layer {
+    /// A layer made by an edit (module `edit`), with content that is written anew.
+    pub(crate) fn new(id: u16, header: LayerHeader, content: LayerContent) -> Layer {
+        Layer {
+            id,
+            header,
+            content,
+            verbatim: None,
+        }
+    }
+
     /// The item's id.
     pub fn id(&self) -> u16 {
         self.id
@@ -248,6 +258,20 @@ impl Layer {
     }
 }
 
+impl LayerContent {
+    /// The tilemap item of a tile layer of any kind, to change its fields.
+    pub(crate) fn tilemap_mut(&mut self) -> Option<&mut TilemapLayer> {
+        Some(match self {
+            LayerContent::Tiles(t) | LayerContent::Game(t) | LayerContent::Front(t) => t.item_mut(),
+            LayerContent::Tele(t) => t.item_mut(),
+            LayerContent::Speedup(t) => t.item_mut(),
+            LayerContent::Switch(t) => t.item_mut(),
+            LayerContent::Tune(t) => t.item_mut(),
+            _ => return None,
+        })
+    }
+}
+
 /// How a tile layer's data was stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 pub enum TileLayout {
@@ -273,6 +297,18 @@ pub struct TilesLayer<T> {
 }
 
 impl<T: TileKind> TilesLayer<T> {
+    /// A tile layer made by an edit: its tiles are written anew.
+    pub(crate) fn new(item: TilemapLayer, grid: Grid<T>) -> TilesLayer<T> {
+        TilesLayer {
+            item,
+            tiles: Lazy::ready(Tiles {
+                grid: Some(grid),
+                layout: TileLayout::Plain,
+            }),
+            modified: true,
+        }
+    }
+
     /// The tilemap item as stored.
     pub fn item(&self) -> &TilemapLayer {
         &self.item
@@ -282,6 +318,13 @@ impl<T: TileKind> TilesLayer<T> {
         let item = &self.item;
         self.tiles
             .get(|source, place| content::decode_tiles(source, place, item))
+    }
+
+    /// The tilemap item, to change its fields (they are written from it). The tiles are
+    /// decoded first, while the item still says where they are.
+    pub(crate) fn item_mut(&mut self) -> &mut TilemapLayer {
+        self.decoded();
+        &mut self.item
     }
 
     /// The tiles, `None` when the data is missing or the wrong size (a problem says which).
@@ -413,9 +456,25 @@ pub struct QuadsLayer {
 }
 
 impl QuadsLayer {
+    /// A quads layer made by an edit: its quads are written anew.
+    pub(crate) fn new(item: item::QuadsLayer, quads: Vec<Quad>) -> QuadsLayer {
+        QuadsLayer {
+            item,
+            quads: Lazy::ready(Some(quads)),
+            modified: true,
+        }
+    }
+
     /// The item as stored.
     pub fn item(&self) -> &item::QuadsLayer {
         &self.item
+    }
+
+    /// The item, to change its fields (they are written from it). The quads are decoded
+    /// first, while the item still says where they are.
+    pub(crate) fn item_mut(&mut self) -> &mut item::QuadsLayer {
+        self.quads();
+        &mut self.item
     }
 
     /// The quads (`num_quads` of them), `None` when the data is missing or too small.
@@ -454,9 +513,26 @@ pub struct SoundsLayer {
 }
 
 impl SoundsLayer {
+    /// A sounds layer made by an edit: its sources are written anew (as a current one).
+    pub(crate) fn new(item: item::SoundsLayer, sources: Vec<SoundSource>) -> SoundsLayer {
+        SoundsLayer {
+            item,
+            deprecated: false,
+            sources: Lazy::ready(Some(sources)),
+            modified: true,
+        }
+    }
+
     /// The item as stored.
     pub fn item(&self) -> &item::SoundsLayer {
         &self.item
+    }
+
+    /// The item, to change its fields (they are written from it). The sources are decoded
+    /// first, while the item still says where they are.
+    pub(crate) fn item_mut(&mut self) -> &mut item::SoundsLayer {
+        self.sources();
+        &mut self.item
     }
 
     /// Whether the layer is of the deprecated type with 36-byte sources.

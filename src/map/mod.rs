@@ -11,10 +11,14 @@
 //! References are [`ItemRef`]s, which only this module makes and only for indices that exist;
 //! a reference field reads as a [`Ref`]: none, a valid reference, or dangling (its raw value kept
 //! so that writing stays lossless). The resolver (module `resolve`, `src/map/resolve.rs`) lists every check it makes.
+//! An `ItemRef` names its map: used on another map, or after an edit moved items of its kind,
+//! it finds nothing ([`Map::get`]) rather than a wrong item. The [`edit`] module adds and
+//! removes items and renumbers every reference.
 
 pub(crate) mod claims;
 mod content;
 mod convert;
+pub mod edit;
 mod layer;
 mod legacy;
 mod problem;
@@ -24,7 +28,6 @@ mod write;
 use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
-use std::ops::Index;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -44,28 +47,57 @@ use crate::error::{Error, ErrorKind};
 use crate::limits::Limits;
 
 pub(crate) use claims::Claims;
+pub use edit::{NewEnvelope, NewGroup};
 pub use layer::{Grid, Layer, LayerContent, QuadsLayer, SoundsLayer, TileLayout, TilesLayer};
 pub use problem::{ItemPlace, Problem, Severity};
 pub use resolve::LoadMode;
 
-/// A checked reference to an item of kind `T` of one map: its index in the map's arena.
+/// A checked reference to an item of kind `T` of one map: its index in the map's arena, and the
+/// stamp of the map that made it.
+///
+/// Every map gets a process-unique identity when it is made (loaded, parsed, or cloned: a clone
+/// is another map), and each kind of item a generation that an edit moving items of that kind
+/// renews (removing an image renews the images', removing a layer the layers' and the data
+/// items'; see the `edit` module, `src/map/edit.rs`). A lookup checks both, so a reference used
+/// on another map, or kept across an edit that moved its kind, finds nothing ([`Map::get`] gives
+/// `None`, an edit gives an error) instead of naming the wrong item.
 pub struct ItemRef<T> {
     index: u32,
+    // The stamp's fields side by side, so that a reference takes 16 bytes.
+    generation: u32,
+    map: u64,
     marker: PhantomData<fn() -> T>,
 }
 
 impl<T> ItemRef<T> {
-    /// Made only by this module, for indices it has checked.
-    pub(crate) fn new(index: usize) -> ItemRef<T> {
+    /// Made only by this crate, for indices it has checked, with the stamp of their map.
+    pub(crate) fn new(index: usize, stamp: Stamp) -> ItemRef<T> {
         ItemRef {
             index: index as u32,
+            generation: stamp.generation,
+            map: stamp.map,
             marker: PhantomData,
+        }
+    }
+
+    fn stamp(self) -> Stamp {
+        Stamp {
+            map: self.map,
+            generation: self.generation,
         }
     }
 
     /// The index in the arena (and in the file's items of this kind).
     pub fn index(self) -> usize {
         self.index as usize
+    }
+}
+
+impl<T: ItemKind> ItemRef<T> {
+    /// Whether this reference was made by `map`, since the last edit that moved items of its
+    /// kind.
+    pub fn is_of(self, map: &Map) -> bool {
+        self.stamp() == map.stamp.of::<T>()
     }
 }
 
@@ -77,7 +109,7 @@ impl<T> Clone for ItemRef<T> {
 impl<T> Copy for ItemRef<T> {}
 impl<T> PartialEq for ItemRef<T> {
     fn eq(&self, other: &Self) -> bool {
-        self.index == other.index
+        (self.index, self.stamp()) == (other.index, other.stamp())
     }
 }
 impl<T> Eq for ItemRef<T> {}
@@ -87,16 +119,19 @@ impl<T> PartialOrd for ItemRef<T> {
     }
 }
 impl<T> Ord for ItemRef<T> {
+    /// By index, then by stamp: references of one map sort in file order.
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.index.cmp(&other.index)
+        (self.index, self.stamp()).cmp(&(other.index, other.stamp()))
     }
 }
 impl<T> std::hash::Hash for ItemRef<T> {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         self.index.hash(state);
+        self.stamp().hash(state);
     }
 }
 impl<T> fmt::Debug for ItemRef<T> {
+    /// `Image#3`: the kind and the index (the stamp differs from run to run, so it is left out).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let name = std::any::type_name::<T>()
             .rsplit("::")
@@ -104,6 +139,103 @@ impl<T> fmt::Debug for ItemRef<T> {
             .unwrap_or("?");
         write!(f, "{name}#{}", self.index)
     }
+}
+
+/// What an [`ItemRef`] carries of its map: the map's identity and its kind's generation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) struct Stamp {
+    map: u64,
+    generation: u32,
+}
+
+/// A map's identity for its [`ItemRef`]s: a process-unique number, and a generation per kind of
+/// item, renewed by every edit that moves items of that kind. Cloning makes a new identity, so
+/// a cloned map is another map.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct MapStamp {
+    map: u64,
+    generations: [u32; KINDS],
+}
+
+/// How many kinds of items [`ItemRef`]s name.
+const KINDS: usize = 6;
+
+impl MapStamp {
+    /// A stamp no map had before in this process.
+    pub(crate) fn new() -> MapStamp {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        MapStamp {
+            map: NEXT.fetch_add(1, Ordering::Relaxed),
+            generations: [0; KINDS],
+        }
+    }
+
+    /// The stamp of references to items of kind `T`.
+    pub(crate) fn of<T: ItemKind>(&self) -> Stamp {
+        Stamp {
+            map: self.map,
+            generation: self.generations.get(T::SLOT).copied().unwrap_or(0),
+        }
+    }
+
+    /// Refuses every reference to items of kind `T` made so far.
+    pub(crate) fn renew<T: ItemKind>(&mut self) {
+        match self.generations.get_mut(T::SLOT) {
+            Some(generation) if *generation < u32::MAX => *generation += 1,
+            // A generation never comes back: past the last one, the map changes its identity.
+            _ => *self = MapStamp::new(),
+        }
+    }
+}
+
+impl Clone for MapStamp {
+    fn clone(&self) -> Self {
+        MapStamp::new()
+    }
+}
+
+/// The kinds of items an [`ItemRef`] names.
+pub trait ItemKind: sealed::Sealed {
+    /// The kind's name in messages (`image`, `layer`, ...).
+    const KIND: &'static str;
+    /// Its generation in [`MapStamp`].
+    #[doc(hidden)]
+    const SLOT: usize;
+}
+
+/// The kinds of items a map keeps in an arena, for [`Map::get`] and [`Map::refs`].
+pub trait Arena: ItemKind + Sized {
+    /// The map's items of this kind, in file order.
+    fn arena(map: &Map) -> &[Self];
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+macro_rules! item_kinds {
+    ($($kind:ty => $slot:literal, $name:literal $(, $field:ident)?;)*) => {$(
+        impl sealed::Sealed for $kind {}
+        impl ItemKind for $kind {
+            const KIND: &'static str = $name;
+            const SLOT: usize = $slot;
+        }
+        $(impl Arena for $kind {
+            fn arena(map: &Map) -> &[$kind] {
+                &map.$field
+            }
+        })?
+    )*};
+}
+
+item_kinds! {
+    Image => 0, "image", images;
+    Envelope => 1, "envelope", envelopes;
+    Group => 2, "group", groups;
+    Layer => 3, "layer", layers;
+    Sound => 4, "sound", sounds;
+    DataItem => 5, "data item";
 }
 
 /// A reference field as stored: -1, an item that exists, or a dangling value.
@@ -117,12 +249,13 @@ pub enum Ref<T> {
 }
 
 impl<T> Ref<T> {
-    /// Checks a raw index against the number of items it points into. Any negative value means
-    /// none, as DDNet and Teeworlds test `index >= 0` (some editors wrote -2).
-    pub(crate) fn resolve(raw: i32, count: usize) -> Ref<T> {
+    /// Checks a raw index against the number of items it points into, and makes a reference
+    /// of the map with `stamp`. Any negative value means none, as DDNet and Teeworlds test
+    /// `index >= 0` (some editors wrote -2).
+    pub(crate) fn resolve(raw: i32, count: usize, stamp: Stamp) -> Ref<T> {
         match raw {
             index if index < 0 => Ref::None,
-            index if (index as usize) < count => Ref::To(ItemRef::new(index as usize)),
+            index if (index as usize) < count => Ref::To(ItemRef::new(index as usize, stamp)),
             other => Ref::Dangling(other),
         }
     }
@@ -152,6 +285,7 @@ impl<T> Clone for Ref<T> {
 }
 impl<T> Copy for Ref<T> {}
 impl<T> PartialEq for Ref<T> {
+    /// Equal when they store the same value (references of one map).
     fn eq(&self, other: &Self) -> bool {
         self.raw() == other.raw()
     }
@@ -226,7 +360,8 @@ pub struct Automapper {
     pub(crate) item: AutomapperItem,
     /// The ints of an item too short for its layout, written back as they are.
     pub(crate) verbatim: Option<Vec<i32>>,
-    pub(crate) layer: Option<ItemRef<Layer>>,
+    /// The index of the layer it configures.
+    pub(crate) layer: Option<usize>,
 }
 
 /// A marker for data items: `ItemRef<DataItem>` names one.
@@ -344,6 +479,8 @@ impl From<Decode> for LoadOptions {
 /// A map: every item and data item of a map file, resolved into typed arenas.
 #[derive(Clone)]
 pub struct Map {
+    /// The map's identity for its references ([`ItemRef`]).
+    pub(crate) stamp: MapStamp,
     /// The file the map was read from, with what decoding its content needs.
     pub(crate) source: Option<Arc<content::Source>>,
     /// How the source file was written (version, magic, old size fields), to write it the same.
@@ -366,8 +503,8 @@ pub struct Map {
     pub(crate) uuid_index: Vec<(u16, UuidIndexItem)>,
     pub(crate) others: Vec<OtherItem>,
     pub(crate) data: Vec<DataSlot>,
-    /// Group of each layer (the last group whose range holds it).
-    pub(crate) layer_groups: Vec<Option<ItemRef<Group>>>,
+    /// Group of each layer (the last group whose range holds it), an index into `groups`.
+    pub(crate) layer_groups: Vec<Option<usize>>,
     /// Auto-mapper of each layer (the first one naming it), an index into `automappers`.
     pub(crate) layer_automappers: Vec<Option<usize>>,
     /// What the resolver found without decoding content; each layer keeps what decoding its
@@ -614,9 +751,11 @@ impl Map {
         &self.layers
     }
 
-    /// Mutable access to a layer (for its tiles, quads or sources).
-    pub fn layer_mut(&mut self, layer: ItemRef<Layer>) -> &mut Layer {
-        &mut self.layers[layer.index()]
+    /// Mutable access to a layer (for its tiles, quads or sources); `None` for a reference of
+    /// another map or from before an edit that moved items.
+    pub fn layer_mut(&mut self, layer: ItemRef<Layer>) -> Option<&mut Layer> {
+        let index = self.index_of(layer)?;
+        self.layers.get_mut(index)
     }
 
     /// The sounds, in file order.
@@ -676,19 +815,70 @@ impl Map {
             .map_or(Limits::DEFAULT, |source| source.df.limits())
     }
 
-    /// References to every item of an arena.
-    fn refs<T>(len: usize) -> impl DoubleEndedIterator<Item = ItemRef<T>> {
-        (0..len).map(ItemRef::new)
+    /// The item a reference names: `None` for a reference of another map or from before an
+    /// edit that moved items (see [`ItemRef`]).
+    ///
+    /// ```
+    /// # let map = twcodec::sample::map()?;
+    /// use twcodec::map::Image;
+    /// let first = map.refs::<Image>().next().expect("an image");
+    /// assert!(map.get(first).is_some());
+    /// assert!(map.clone().get(first).is_none()); // a clone is another map
+    /// # Ok::<(), twcodec::Error>(())
+    /// ```
+    pub fn get<T: Arena>(&self, r: ItemRef<T>) -> Option<&T> {
+        T::arena(self).get(self.index_of(r)?)
+    }
+
+    /// The index a reference of this map names, when it is one.
+    pub(crate) fn index_of<T: ItemKind>(&self, r: ItemRef<T>) -> Option<usize> {
+        r.is_of(self).then_some(r.index())
+    }
+
+    /// A reference of this map to index `index`; the caller has checked it.
+    pub(crate) fn mint<T: ItemKind>(&self, index: usize) -> ItemRef<T> {
+        ItemRef::new(index, self.stamp.of::<T>())
+    }
+
+    /// An image ([`Map::get`]).
+    pub fn image(&self, r: ItemRef<Image>) -> Option<&Image> {
+        self.get(r)
+    }
+
+    /// An envelope ([`Map::get`]).
+    pub fn envelope(&self, r: ItemRef<Envelope>) -> Option<&Envelope> {
+        self.get(r)
+    }
+
+    /// A group ([`Map::get`]).
+    pub fn group(&self, r: ItemRef<Group>) -> Option<&Group> {
+        self.get(r)
+    }
+
+    /// A layer ([`Map::get`]).
+    pub fn layer(&self, r: ItemRef<Layer>) -> Option<&Layer> {
+        self.get(r)
+    }
+
+    /// A sound ([`Map::get`]).
+    pub fn sound(&self, r: ItemRef<Sound>) -> Option<&Sound> {
+        self.get(r)
+    }
+
+    /// References to every item of a kind, in file order.
+    pub fn refs<T: Arena>(&self) -> impl DoubleEndedIterator<Item = ItemRef<T>> {
+        let stamp = self.stamp.of::<T>();
+        (0..T::arena(self).len()).map(move |index| ItemRef::new(index, stamp))
     }
 
     /// References to every layer.
     pub fn layer_refs(&self) -> impl DoubleEndedIterator<Item = ItemRef<Layer>> {
-        Map::refs(self.layers.len())
+        self.refs()
     }
 
     /// References to every group.
     pub fn group_refs(&self) -> impl DoubleEndedIterator<Item = ItemRef<Group>> {
-        Map::refs(self.groups.len())
+        self.refs()
     }
 
     /// The game layer: the last one, as DDNet uses the last of several.
@@ -697,7 +887,7 @@ impl Map {
     ) -> Option<(ItemRef<Layer>, &TilesLayer<twcodec_schema::map::tile::Tile>)> {
         self.layer_refs()
             .rev()
-            .find_map(|r| match &self[r].content {
+            .find_map(|r| match self.layer(r)?.content() {
                 LayerContent::Game(tiles) => Some((r, tiles)),
                 _ => None,
             })
@@ -705,44 +895,69 @@ impl Map {
 
     /// The physics layers (game, front, tele, speedup, switch, tune), in file order.
     pub fn physics_layers(&self) -> impl Iterator<Item = (ItemRef<Layer>, &Layer)> {
-        self.layer_refs()
-            .map(|r| (r, &self[r]))
-            .filter(|(_, layer)| layer.is_physics())
+        (self.layer_refs().zip(&self.layers)).filter(|(_, layer)| layer.is_physics())
     }
 
     /// The group holding a layer.
     pub fn group_of(&self, layer: ItemRef<Layer>) -> Option<ItemRef<Group>> {
-        self.layer_groups.get(layer.index()).copied().flatten()
+        let group = self
+            .layer_groups
+            .get(self.index_of(layer)?)
+            .copied()
+            .flatten()?;
+        Some(self.mint(group))
     }
 
     /// The auto-mapper configuration attached to a layer.
     pub fn automapper_of(&self, layer: ItemRef<Layer>) -> Option<&Automapper> {
         let index = self
             .layer_automappers
-            .get(layer.index())
+            .get(self.index_of(layer)?)
             .copied()
             .flatten()?;
         self.automappers.get(index)
     }
 
+    /// Resolves a raw index of an item of kind `T`.
+    pub fn item_ref<T: Arena>(&self, raw: i32) -> Ref<T> {
+        Ref::resolve(raw, T::arena(self).len(), self.stamp.of::<T>())
+    }
+
     /// Resolves a raw image index.
     pub fn image_ref(&self, raw: i32) -> Ref<Image> {
-        Ref::resolve(raw, self.images.len())
+        self.item_ref(raw)
     }
 
     /// Resolves a raw envelope index.
     pub fn envelope_ref(&self, raw: i32) -> Ref<Envelope> {
-        Ref::resolve(raw, self.envelopes.len())
+        self.item_ref(raw)
+    }
+
+    /// Resolves a raw group index.
+    pub fn group_ref(&self, raw: i32) -> Ref<Group> {
+        self.item_ref(raw)
+    }
+
+    /// Resolves a raw layer index.
+    pub fn layer_ref(&self, raw: i32) -> Ref<Layer> {
+        self.item_ref(raw)
     }
 
     /// Resolves a raw sound index.
     pub fn sound_ref(&self, raw: i32) -> Ref<Sound> {
-        Ref::resolve(raw, self.sounds.len())
+        self.item_ref(raw)
     }
 
     /// Resolves a raw data index.
     pub fn data_ref(&self, raw: i32) -> Ref<DataItem> {
-        Ref::resolve(raw, self.data.len())
+        Ref::resolve(raw, self.data.len(), self.stamp.of::<DataItem>())
+    }
+
+    /// The slot a data reference of this map names.
+    fn data_slot(&self, data: ItemRef<DataItem>) -> Result<&DataSlot, Error> {
+        self.index_of(data)
+            .and_then(|index| self.data.get(index))
+            .ok_or_else(|| Error::stale_ref(DataItem::KIND, data.index()))
     }
 
     /// Number of data items.
@@ -752,7 +967,7 @@ impl Map {
 
     /// The bytes of a data item, uncompressed (inflated now when it comes from the file).
     pub fn data(&self, data: ItemRef<DataItem>) -> Result<Cow<'_, [u8]>, Error> {
-        match &self.data[data.index()] {
+        match self.data_slot(data)? {
             DataSlot::Owned(bytes) => Ok(Cow::Borrowed(bytes)),
             DataSlot::Source(index) => match &self.source {
                 Some(source) => source.data(*index),
@@ -767,7 +982,7 @@ impl Map {
     /// The uncompressed size of a data item, without inflating it: as the source file declares
     /// it, or of the bytes set since.
     pub fn data_size(&self, data: ItemRef<DataItem>) -> Option<usize> {
-        match &self.data[data.index()] {
+        match self.data_slot(data).ok()? {
             DataSlot::Owned(bytes) => Some(bytes.len()),
             DataSlot::Source(index) => self.source.as_ref()?.df.data_size(*index),
         }
@@ -779,16 +994,25 @@ impl Map {
         Some(String::from_utf8_lossy(cstring(&bytes)).into_owned())
     }
 
-    /// Replaces a data item's bytes (uncompressed). Layers that read their content from it and
-    /// are not decoded yet (in a lazy map) are decoded first, from the file, as an eager load
-    /// would have.
-    pub fn set_data(&mut self, data: ItemRef<DataItem>, bytes: impl Into<Bytes>) {
+    /// Replaces a data item's bytes (uncompressed); an error for a reference of another map or
+    /// from before an edit that moved items. Layers that read their content from it and are
+    /// not decoded yet (in a lazy map) are decoded first, from the file, as an eager load would
+    /// have.
+    pub fn set_data(
+        &mut self,
+        data: ItemRef<DataItem>,
+        bytes: impl Into<Bytes>,
+    ) -> Result<(), Error> {
+        let index = (self.index_of(data))
+            .filter(|&index| index < self.data.len())
+            .ok_or_else(|| Error::stale_ref(DataItem::KIND, data.index()))?;
         for layer in &self.layers {
-            if layer.content_data() == Some(data.index() as i32) {
+            if layer.content_data() == Some(index as i32) {
                 layer.decode();
             }
         }
-        self.data[data.index()] = DataSlot::Owned(bytes.into());
+        self.data[index] = DataSlot::Owned(bytes.into());
+        Ok(())
     }
 
     /// The bytes of a data item, uncompressed, inflated once and kept: image and sound data.
@@ -860,22 +1084,9 @@ impl Map {
     /// Adds a data item; returns its reference.
     pub fn add_data(&mut self, bytes: impl Into<Bytes>) -> ItemRef<DataItem> {
         self.data.push(DataSlot::Owned(bytes.into()));
-        ItemRef::new(self.data.len() - 1)
+        self.mint(self.data.len() - 1)
     }
 }
-
-macro_rules! arena_index {
-    ($($kind:ty => $field:ident),* $(,)?) => {$(
-        impl Index<ItemRef<$kind>> for Map {
-            type Output = $kind;
-            fn index(&self, r: ItemRef<$kind>) -> &$kind {
-                &self.$field[r.index()]
-            }
-        }
-    )*};
-}
-
-arena_index!(Image => images, Envelope => envelopes, Group => groups, Layer => layers, Sound => sounds);
 
 impl Info {
     /// The author.
@@ -1147,7 +1358,8 @@ impl Group {
 
     /// The group's layers: its range, clamped to the layers that exist.
     pub fn layers(&self, map: &Map) -> impl Iterator<Item = ItemRef<Layer>> {
-        self.layer_range(map.layers.len()).map(ItemRef::new)
+        let stamp = map.stamp.of::<Layer>();
+        (self.layer_range(map.layers.len())).map(move |index| ItemRef::new(index, stamp))
     }
 
     /// The group's range of layer indices, clamped to `layers` layers.
@@ -1187,9 +1399,11 @@ impl Automapper {
         &self.item
     }
 
-    /// The layer it configures.
-    pub fn layer(&self) -> Option<ItemRef<Layer>> {
+    /// The layer it configures, in `map` (the map holding it).
+    pub fn layer(&self, map: &Map) -> Option<ItemRef<Layer>> {
         self.layer
+            .filter(|&index| index < map.layers.len())
+            .map(|index| map.mint(index))
     }
 }
 

@@ -60,8 +60,7 @@ use super::content::{self, effective_kind, Lazy, Source};
 use super::layer::{Layer, LayerContent, QuadsLayer, SoundsLayer, TilesLayer};
 use super::problem::{ItemPlace, Problems, Severity};
 use super::{
-    Automapper, DataSlot, Decode, EnvelopePoints, Group, ItemRef, LoadOptions, Map, MapForm,
-    OtherItem, Ref, Stored,
+    Automapper, DataSlot, Decode, EnvelopePoints, LoadOptions, Map, MapForm, OtherItem, Ref, Stored,
 };
 use crate::datafile::Datafile;
 use crate::error::{Error, WarningKind};
@@ -87,6 +86,7 @@ pub(crate) fn resolve(df: Datafile, options: LoadOptions) -> Result<Map, Error> 
         df,
         source: &source,
         map: Map {
+            stamp: super::MapStamp::new(),
             source: Some(Arc::clone(&source)),
             file_format: Some((
                 df.version(),
@@ -480,7 +480,7 @@ impl Resolver<'_> {
 
     /// Checks a layer's data field: no data, or data past the data items, is an error.
     fn layer_data(&mut self, raw: i32, field: &'static str, place: Option<ItemPlace>) {
-        match Ref::<super::DataItem>::resolve(raw, self.df.data_count()) {
+        match self.map.data_ref(raw) {
             Ref::To(_) => {}
             Ref::None => self
                 .problems
@@ -600,7 +600,7 @@ impl Resolver<'_> {
     }
 
     fn data_ref(&mut self, raw: i32, field: &'static str, place: Option<ItemPlace>) {
-        if let Ref::Dangling(raw) = Ref::<super::DataItem>::resolve(raw, self.df.data_count()) {
+        if let Ref::Dangling(raw) = self.map.data_ref(raw) {
             self.problems.error(
                 place,
                 Some(field),
@@ -635,7 +635,7 @@ impl Resolver<'_> {
     /// at the end, and UTF-8 before it. Each data item is inflated once, however many items
     /// name it.
     fn text(&mut self, raw: i32, field: &'static str, place: Option<ItemPlace>) {
-        let Ref::To(data) = Ref::<super::DataItem>::resolve(raw, self.df.data_count()) else {
+        let Ref::To(data) = self.map.data_ref(raw) else {
             return self.data_ref(raw, field, place);
         };
         let df = self.df;
@@ -689,7 +689,7 @@ impl Resolver<'_> {
             return;
         };
         self.data_ref(settings, "settings", place);
-        let Ref::To(data) = Ref::<super::DataItem>::resolve(settings, self.df.data_count()) else {
+        let Ref::To(data) = self.map.data_ref(settings) else {
             return;
         };
         let (limits, at) = (self.df.limits(), data.index());
@@ -759,7 +759,7 @@ impl Resolver<'_> {
             if item.external != 0 {
                 continue;
             }
-            let data = match Ref::<super::DataItem>::resolve(item.data, self.df.data_count()) {
+            let data = match self.map.data_ref(item.data) {
                 Ref::To(r) => r.index(),
                 Ref::None => {
                     self.problems
@@ -902,11 +902,11 @@ impl Resolver<'_> {
         }
         // A layer belongs to the last group that lists it (DDNet takes the game group so):
         // claimed from the last group back, each layer is set once.
-        let mut layer_groups: Vec<Option<ItemRef<Group>>> = vec![None; layer_count];
+        let mut layer_groups: Vec<Option<usize>> = vec![None; layer_count];
         let mut claims = Claims::default();
         for (index, range) in ranges.into_iter().enumerate().rev() {
             for layer in claims.claim(range, index).new.into_iter().flatten() {
-                layer_groups[layer] = Some(ItemRef::new(index));
+                layer_groups[layer] = Some(index);
             }
         }
         for (index, group) in layer_groups.iter().enumerate() {
@@ -944,7 +944,7 @@ impl Resolver<'_> {
                         ),
                     );
                 }
-                let group = self.map.group_of(ItemRef::new(index));
+                let group = self.map.group_of(self.map.mint(index));
                 if group.is_some() && group != game_group {
                     self.problems.error(
                         place,
@@ -1045,7 +1045,7 @@ impl Resolver<'_> {
             let item = self.map.sounds[index].item.clone();
             let place = self.place("sound", index);
             self.text(item.name, "name", place);
-            match Ref::<super::DataItem>::resolve(item.data, self.df.data_count()) {
+            match self.map.data_ref(item.data) {
                 Ref::To(r) => {
                     let size = self.df.data_size(r.index()).unwrap_or(0);
                     if usize::try_from(item.data_size).ok() != Some(size) {
@@ -1078,20 +1078,19 @@ impl Resolver<'_> {
         for index in 0..self.map.automappers.len() {
             let item = self.map.automappers[index].item.clone();
             let place = self.place("automapper", index);
-            let group = Ref::<Group>::resolve(item.group, self.map.groups.len());
+            let group = self.map.group_ref(item.group);
             let layer = group.get().and_then(|g| {
                 let range = self.map.groups[g.index()].layer_range(self.map.layers.len());
                 usize::try_from(item.layer)
                     .ok()
                     .and_then(|i| range.start.checked_add(i))
                     .filter(|&layer| layer < range.end)
-                    .map(ItemRef::new)
             });
             match (group, layer) {
                 (Ref::To(_), Some(layer)) => {
                     self.map.automappers[index].layer = Some(layer);
                     // The first auto-mapper of a layer is the one it has.
-                    if let Some(slot @ None) = self.map.layer_automappers.get_mut(layer.index()) {
+                    if let Some(slot @ None) = self.map.layer_automappers.get_mut(layer) {
                         *slot = Some(index);
                     }
                 }

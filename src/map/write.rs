@@ -154,7 +154,7 @@ impl Map {
 
     /// How many item fields refer to each data item, for [`store`]: info texts, image and
     /// sound names and data, and every data field of every layer.
-    fn data_uses(&self) -> Vec<u32> {
+    pub(super) fn data_uses(&self) -> Vec<u32> {
         let mut uses = vec![0u32; self.data.len()];
         let mut count = |raw: i32| {
             if let Some(n) = usize::try_from(raw).ok().and_then(|i| uses.get_mut(i)) {

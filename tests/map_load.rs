@@ -254,3 +254,42 @@ fn maps_debug_and_serialize() {
     );
     insta_settings().bind(|| insta::assert_snapshot!("map_debug_sample", format!("{sample:#?}")));
 }
+
+/// Edits of a lazy map give what the same edits of an eager map give: a layer is decoded from
+/// the file before an edit renumbers its item, so it never reads another item's data.
+#[test]
+fn lazy_maps_edit_like_eager_ones() {
+    use twcodec::map::{Envelope, Group, Image, Layer, Sound};
+    let Some(paths) = corpus_maps() else { return };
+    for path in paths {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let bytes = std::fs::read(&path).unwrap();
+        let edit = |mut map: Map| {
+            if let Some(r) = map.refs::<Image>().next() {
+                map.remove_image(r).unwrap();
+            }
+            if let Some(r) = map.refs::<Sound>().next() {
+                map.remove_sound(r).unwrap();
+            }
+            if let Some(r) = map.refs::<Envelope>().next() {
+                map.remove_envelope(r).unwrap();
+            }
+            if let Some(r) = map.refs::<Layer>().next() {
+                map.remove_layer(r).unwrap();
+            }
+            if let Some(r) = map.refs::<Group>().next_back() {
+                map.remove_group(r).unwrap();
+            }
+            map
+        };
+        let eager = edit(Map::parse(&bytes).unwrap());
+        let lazy = edit(Map::parse_lazy(&bytes).unwrap());
+        assert_eq!(
+            lazy.to_bytes().unwrap(),
+            eager.to_bytes().unwrap(),
+            "{name}"
+        );
+        lazy.decode_all();
+        assert_eq!(lazy.layers(), eager.layers(), "{name}");
+    }
+}

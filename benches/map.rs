@@ -11,6 +11,21 @@
 //!   source and envelope; images lazy) against `load_all/inflate_baseline`, a plain flate2 loop
 //!   inflating every data item; target at most 1.10x. Measured in rayon's default pool and in a
 //!   one-thread pool.
+//!
+//! Raw inflate baselines (issue 16), all in a one-thread pool and in the same run as twcodec's
+//! arms:
+//!
+//! - `load_all/inflate_flate2`, `load_all/inflate_libdeflate`: every data item of every corpus
+//!   map inflated into a zeroed buffer of its declared size by flate2 (zlib-rs) alone and by
+//!   libdeflate (`libdeflater`) alone. Targets for a full load, medians: at most 1.0x
+//!   `inflate_libdeflate` in sum.
+//! - `load_all/twcodec_data`: twcodec inflating the same data items (`Datafile::parse`, then
+//!   `Datafile::data` for each): what twcodec's inflate costs against the raw loops. The
+//!   `twcodec_*` arms above load maps with images lazy, so they inflate less than the raw loops.
+//! - `per_map/<map>/{flate2,libdeflate,twcodec_data,twcodec}`: the same per corpus map.
+//!   Targets: median over maps of twcodec / libdeflate at most 1.25x; the smallest maps
+//!   (`kog_tiny_finishable`) at most 10 us above libdeflate. A new load mode is one more entry
+//!   in the arms list given to [`bench_per_map`].
 //! - `save_all/*`: writing every corpus map with all data compressed anew at level 6, against
 //!   `save_all/deflate_baseline`, a plain flate2 loop deflating the same data; target at most
 //!   1.2x. Parallel and sequential.
@@ -20,8 +35,9 @@
 mod common;
 
 use std::hint::black_box;
+use std::time::{Duration, Instant};
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
 use twcodec::items::{decode_context, item_kind};
 use twcodec::schema::map::layer::{LayerBody, PhysicsKind, TilemapLayer};
 use twcodec::schema::map::tile::{
@@ -184,38 +200,69 @@ fn one_thread() -> rayon::ThreadPool {
         .unwrap()
 }
 
+/// One arm of `per_map`: its name and what it does with one map.
+type MapArm<'a> = (&'a str, &'a (dyn Fn(&common::CorpusMap) -> usize + Sync));
+
+/// Runs every arm on every corpus map, as `per_map/<map>/<arm>`, in `pool`. The arms of one map
+/// run one after the other, so that they meet the same state of the machine.
+fn bench_per_map(
+    c: &mut Criterion,
+    corpus: &[common::CorpusMap],
+    pool: &rayon::ThreadPool,
+    arms: &[MapArm],
+) {
+    for map in corpus {
+        let mut group = c.benchmark_group(format!("per_map/{}", map.name));
+        // Four arms for each of 40 maps: short runs, and flat sampling so that the largest maps
+        // need few iterations.
+        group
+            .sample_size(10)
+            .sampling_mode(SamplingMode::Flat)
+            .warm_up_time(Duration::from_millis(300))
+            .measurement_time(Duration::from_secs(1));
+        for (arm, run) in arms {
+            // Timed on the pool's thread: a round trip into the pool (about 13 us) costs more
+            // than the smallest maps take to load.
+            group.bench_function(*arm, |b| {
+                b.iter_custom(|iters| {
+                    pool.install(|| {
+                        let start = Instant::now();
+                        for _ in 0..iters {
+                            black_box(run(map));
+                        }
+                        start.elapsed()
+                    })
+                })
+            });
+        }
+        group.finish();
+    }
+}
+
+/// twcodec's full load of one map: what the `twcodec` arms measure.
+fn load(bytes: &[u8]) -> usize {
+    black_box(twcodec::Map::parse(bytes).unwrap())
+        .layers()
+        .len()
+}
+
+/// twcodec's inflate of every data item of one map (`Datafile::data`), what the raw inflate
+/// loops do: the `twcodec_data` arms.
+fn inflate_data(bytes: &[u8]) -> usize {
+    let df = Datafile::parse(bytes).unwrap();
+    (0..df.data_count())
+        .map(|i| black_box(df.data(i).unwrap()).len())
+        .sum()
+}
+
 fn bench_graph(c: &mut Criterion) {
-    let files: Vec<Vec<u8>> = common::map_paths()
-        .iter()
-        .map(|p| std::fs::read(p).unwrap())
-        .collect();
-    if files.is_empty() {
+    let corpus = common::corpus();
+    if corpus.is_empty() {
         return;
     }
-    let streams: Vec<Vec<(Vec<u8>, usize)>> = files
-        .iter()
-        .map(|bytes| {
-            let df = Datafile::parse(bytes).unwrap();
-            (0..df.data_count())
-                .map(|i| {
-                    (
-                        df.stored_data(i).unwrap().to_vec(),
-                        df.data_size(i).unwrap(),
-                    )
-                })
-                .collect()
-        })
-        .collect();
-    let load = |files: &[Vec<u8>]| {
-        files
-            .iter()
-            .map(|bytes| {
-                black_box(twcodec::Map::parse(bytes).unwrap())
-                    .layers()
-                    .len()
-            })
-            .sum::<usize>()
-    };
+    let files: Vec<Vec<u8>> = corpus.iter().map(|m| m.bytes.clone()).collect();
+    let streams = || corpus.iter().flat_map(|m| &m.streams);
+    let load_files = |files: &[Vec<u8>]| files.iter().map(|bytes| load(bytes)).sum::<usize>();
     // Both ways run inside a rayon pool, so that they differ only in threads: code run on the
     // main thread and on a pool thread meets glibc's allocator differently (up to 40 % here).
     let sequential = one_thread();
@@ -224,15 +271,38 @@ fn bench_graph(c: &mut Criterion) {
     let mut group = c.benchmark_group("load_all");
     group.sample_size(10);
     group.bench_function("inflate_baseline", |b| {
-        b.iter(|| sequential.install(|| common::flate2_inflate(streams.iter().flatten())))
+        b.iter(|| sequential.install(|| common::flate2_inflate(streams())))
+    });
+    group.bench_function("inflate_flate2", |b| {
+        b.iter(|| sequential.install(|| common::flate2_exact(streams())))
+    });
+    group.bench_function("inflate_libdeflate", |b| {
+        b.iter(|| sequential.install(|| common::libdeflate_inflate(streams())))
+    });
+    group.bench_function("twcodec_data", |b| {
+        b.iter(|| sequential.install(|| files.iter().map(|f| inflate_data(f)).sum::<usize>()))
     });
     group.bench_function("twcodec_parallel", |b| {
-        b.iter(|| parallel.install(|| load(&files)))
+        b.iter(|| parallel.install(|| load_files(&files)))
     });
     group.bench_function("twcodec_sequential", |b| {
-        b.iter(|| sequential.install(|| load(&files)))
+        b.iter(|| sequential.install(|| load_files(&files)))
     });
     group.finish();
+
+    bench_per_map(
+        c,
+        &corpus,
+        &sequential,
+        &[
+            ("flate2", &|map| common::flate2_exact(&map.streams)),
+            ("libdeflate", &|map| {
+                common::libdeflate_inflate(&map.streams)
+            }),
+            ("twcodec_data", &|map| inflate_data(&map.bytes)),
+            ("twcodec", &|map| load(&map.bytes)),
+        ],
+    );
 
     // Maps holding all their data, so that saving compresses every data item anew.
     let maps: Vec<twcodec::Map> = files

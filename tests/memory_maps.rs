@@ -52,7 +52,7 @@ fn hostile_maps_allocate_what_they_hold() {
     }
 
     // The images' map loads lazily (pixels are inflated on request): the dump inflates the
-    // shared 8 MiB once (about twice that with the buffer's growth), not 1000 times.
+    // shared 8 MiB once (into one buffer of that size), not 1000 times.
     let map = Map::parse(&images).unwrap();
     let total = allocated("dump of 1000 images sharing 8 MiB", || {
         drop(dump::to_string(|out| {

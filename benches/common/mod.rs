@@ -1,4 +1,5 @@
-//! Shared by the benchmarks: where the corpus is.
+//! Shared by the benchmarks: where the corpus is, and the raw inflate loops twcodec is measured
+//! against.
 
 #![allow(dead_code)]
 
@@ -49,6 +50,70 @@ pub fn flate2_inflate<'a>(streams: impl IntoIterator<Item = &'a (Vec<u8>, usize)
         Decompress::new(true)
             .decompress_vec(stored, &mut out, FlushDecompress::Finish)
             .unwrap();
+        total += std::hint::black_box(&out).len();
+    }
+    total
+}
+
+/// One corpus map: its name (the file stem), its bytes, and each data item's stored zlib stream
+/// and declared size.
+pub struct CorpusMap {
+    pub name: String,
+    pub bytes: Vec<u8>,
+    pub streams: Vec<(Vec<u8>, usize)>,
+}
+
+/// Every corpus map, sorted by name, or nothing (with a note) when the corpus is missing.
+pub fn corpus() -> Vec<CorpusMap> {
+    map_paths()
+        .into_iter()
+        .map(|path| {
+            let bytes = std::fs::read(&path).unwrap();
+            let df = twcodec::Datafile::parse(&bytes).unwrap();
+            let streams = (0..df.data_count())
+                .map(|i| {
+                    (
+                        df.stored_data(i).unwrap().to_vec(),
+                        df.data_size(i).unwrap(),
+                    )
+                })
+                .collect();
+            CorpusMap {
+                name: path.file_stem().unwrap().to_string_lossy().into_owned(),
+                bytes,
+                streams,
+            }
+        })
+        .collect()
+}
+
+/// flate2 alone, the fastest way: one inflater reset for each stream, each stream into a zeroed
+/// buffer of its declared size.
+pub fn flate2_exact<'a>(streams: impl IntoIterator<Item = &'a (Vec<u8>, usize)>) -> usize {
+    use flate2::{Decompress, FlushDecompress, Status};
+    let mut inflater = Decompress::new(true);
+    let mut total = 0;
+    for (stored, size) in streams {
+        let mut out = vec![0u8; *size];
+        inflater.reset(true);
+        let status = inflater
+            .decompress(stored, &mut out, FlushDecompress::Finish)
+            .unwrap();
+        assert!(status == Status::StreamEnd && inflater.total_out() as usize == *size);
+        total += std::hint::black_box(&out).len();
+    }
+    total
+}
+
+/// libdeflate alone (`libdeflater`): one decompressor, each stream into a zeroed buffer of its
+/// declared size.
+pub fn libdeflate_inflate<'a>(streams: impl IntoIterator<Item = &'a (Vec<u8>, usize)>) -> usize {
+    let mut decompressor = libdeflater::Decompressor::new();
+    let mut total = 0;
+    for (stored, size) in streams {
+        let mut out = vec![0u8; *size];
+        let produced = decompressor.zlib_decompress(stored, &mut out).unwrap();
+        assert_eq!(produced, *size);
         total += std::hint::black_box(&out).len();
     }
     total

@@ -17,7 +17,8 @@
 //!
 //! - `load_all/inflate_flate2`, `load_all/inflate_libdeflate`: every data item of every corpus
 //!   map inflated into a zeroed buffer of its declared size by flate2 (zlib-rs) alone and by
-//!   libdeflate (`libdeflater`) alone. Targets for a full load, medians: at most 1.0x
+//!   libdeflate (`libdeflater`) alone, each map's buffers kept until its last data item is
+//!   inflated (as a load keeps what it decodes, and pays for fresh pages the same way). Targets for a full load, medians: at most 1.0x
 //!   `inflate_libdeflate` in sum.
 //! - `load_all/twcodec_data`: twcodec inflating the same data items (`Datafile::parse`, then
 //!   `Datafile::data` for each): what twcodec's inflate costs against the raw loops. The
@@ -26,6 +27,13 @@
 //!   Targets: median over maps of twcodec / libdeflate at most 1.25x; the smallest maps
 //!   (`kog_tiny_finishable`) at most 10 us above libdeflate. A new load mode is one more entry
 //!   in the arms list given to [`bench_per_map`].
+//! - `load_all/twcodec_full_{sequential,parallel}`, `per_map/<map>/twcodec_full`: twcodec's full
+//!   load (`Decode::All`: every layer's content, image pixels and sound data), the arms the
+//!   targets above are for; `twcodec_lazy*`: lazy opens (`Decode::Lazy`).
+//! - `lazy_open/chillblock5/*`: lazy open of `fddrace_ChillBlock5_big.map` against parsing its
+//!   datafile; target at most 2 ms.
+//! - `threads/<map>/full_{one_thread,two_threads}`: full loads of the five biggest corpus maps
+//!   in a one-thread and a two-thread pool; target two threads at most 0.6x one thread.
 //! - `save_all/*`: writing every corpus map with all data compressed anew at level 6, against
 //!   `save_all/deflate_baseline`, a plain flate2 loop deflating the same data; target at most
 //!   1.2x. Parallel and sequential.
@@ -239,11 +247,28 @@ fn bench_per_map(
     }
 }
 
-/// twcodec's full load of one map: what the `twcodec` arms measure.
-fn load(bytes: &[u8]) -> usize {
-    black_box(twcodec::Map::parse(bytes).unwrap())
+/// twcodec's load of one map, decoding what `decode` says: the `twcodec*` arms.
+fn load_with(bytes: &[u8], decode: twcodec::Decode) -> usize {
+    black_box(twcodec::Map::parse_with(bytes, decode).unwrap())
         .layers()
         .len()
+}
+
+/// twcodec's default load of one map (every layer's content; images and sounds lazy).
+fn load(bytes: &[u8]) -> usize {
+    load_with(bytes, twcodec::Decode::Layers)
+}
+
+/// twcodec's full load of one map: every layer's content, every image's pixels and every
+/// sound's data (`Decode::All`), what the raw inflate loops compare with.
+fn load_full(bytes: &[u8]) -> usize {
+    load_with(bytes, twcodec::Decode::All)
+}
+
+/// twcodec's lazy open of one map: groups, layers, references and the checks that need no
+/// content (`Decode::Lazy`).
+fn load_lazy(bytes: &[u8]) -> usize {
+    load_with(bytes, twcodec::Decode::Lazy)
 }
 
 /// twcodec's inflate of every data item of one map (`Datafile::data`), what the raw inflate
@@ -262,6 +287,9 @@ fn bench_graph(c: &mut Criterion) {
     }
     let files: Vec<Vec<u8>> = corpus.iter().map(|m| m.bytes.clone()).collect();
     let streams = || corpus.iter().flat_map(|m| &m.streams);
+    // The raw loops keep one map's buffers at a time, as the loads keep one map at a time.
+    let per_map =
+        |inflate: &dyn Fn(&common::CorpusMap) -> usize| corpus.iter().map(inflate).sum::<usize>();
     let load_files = |files: &[Vec<u8>]| files.iter().map(|bytes| load(bytes)).sum::<usize>();
     // Both ways run inside a rayon pool, so that they differ only in threads: code run on the
     // main thread and on a pool thread meets glibc's allocator differently (up to 40 % here).
@@ -274,10 +302,10 @@ fn bench_graph(c: &mut Criterion) {
         b.iter(|| sequential.install(|| common::flate2_inflate(streams())))
     });
     group.bench_function("inflate_flate2", |b| {
-        b.iter(|| sequential.install(|| common::flate2_exact(streams())))
+        b.iter(|| sequential.install(|| per_map(&|m| common::flate2_exact(&m.streams))))
     });
     group.bench_function("inflate_libdeflate", |b| {
-        b.iter(|| sequential.install(|| common::libdeflate_inflate(streams())))
+        b.iter(|| sequential.install(|| per_map(&|m| common::libdeflate_inflate(&m.streams))))
     });
     group.bench_function("twcodec_data", |b| {
         b.iter(|| sequential.install(|| files.iter().map(|f| inflate_data(f)).sum::<usize>()))
@@ -288,7 +316,51 @@ fn bench_graph(c: &mut Criterion) {
     group.bench_function("twcodec_sequential", |b| {
         b.iter(|| sequential.install(|| load_files(&files)))
     });
+    let full_files = |files: &[Vec<u8>]| files.iter().map(|f| load_full(f)).sum::<usize>();
+    group.bench_function("twcodec_full_sequential", |b| {
+        b.iter(|| sequential.install(|| full_files(&files)))
+    });
+    group.bench_function("twcodec_full_parallel", |b| {
+        b.iter(|| parallel.install(|| full_files(&files)))
+    });
+    group.bench_function("twcodec_lazy_sequential", |b| {
+        b.iter(|| sequential.install(|| files.iter().map(|f| load_lazy(f)).sum::<usize>()))
+    });
     group.finish();
+
+    // Lazy open of the largest map, against parsing its datafile alone.
+    if let Some(big) = corpus
+        .iter()
+        .find(|m| m.name.starts_with("fddrace_ChillBlock5_big"))
+    {
+        let mut group = c.benchmark_group("lazy_open");
+        group.bench_function("chillblock5/datafile_parse", |b| {
+            b.iter(|| sequential.install(|| black_box(Datafile::parse(&big.bytes).unwrap())))
+        });
+        group.bench_function("chillblock5/twcodec_lazy", |b| {
+            b.iter(|| sequential.install(|| load_lazy(&big.bytes)))
+        });
+        group.finish();
+    }
+
+    // Full loads of the five biggest maps with one thread and with two.
+    let two = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let mut biggest: Vec<&common::CorpusMap> = corpus.iter().collect();
+    biggest.sort_by_key(|m| std::cmp::Reverse(m.bytes.len()));
+    for map in biggest.into_iter().take(5) {
+        let mut group = c.benchmark_group(format!("threads/{}", map.name));
+        group.sample_size(10);
+        group.bench_function("full_one_thread", |b| {
+            b.iter(|| sequential.install(|| load_full(&map.bytes)))
+        });
+        group.bench_function("full_two_threads", |b| {
+            b.iter(|| two.install(|| load_full(&map.bytes)))
+        });
+        group.finish();
+    }
 
     bench_per_map(
         c,
@@ -301,6 +373,8 @@ fn bench_graph(c: &mut Criterion) {
             }),
             ("twcodec_data", &|map| inflate_data(&map.bytes)),
             ("twcodec", &|map| load(&map.bytes)),
+            ("twcodec_full", &|map| load_full(&map.bytes)),
+            ("twcodec_lazy", &|map| load_lazy(&map.bytes)),
         ],
     );
 

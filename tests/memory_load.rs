@@ -22,7 +22,7 @@ static ALLOC: PeakAlloc = PeakAlloc;
 /// Bytes of decoded content a fully loaded map holds.
 fn decoded_size(map: &Map) -> usize {
     fn grid<T: Copy>(grid: Option<&twcodec::map::Grid<T>>) -> usize {
-        grid.map_or(0, |g| g.tiles().len() * std::mem::size_of::<T>())
+        grid.map_or(0, |g| std::mem::size_of_val(g.tiles()))
     }
     let layers: usize = (map.layers().iter())
         .map(|layer| match layer.content() {
@@ -57,8 +57,8 @@ fn a_full_load_costs_what_it_decodes() {
         let bytes = bytes::Bytes::from(std::fs::read(&path).unwrap());
         let start = ALLOC.current_usage();
         ALLOC.reset_peak_usage();
-        let map = Map::from_datafile_owned(Datafile::from_bytes(bytes).unwrap(), Decode::All)
-            .unwrap();
+        let map =
+            Map::from_datafile_owned(Datafile::from_bytes(bytes).unwrap(), Decode::All).unwrap();
         let peak = ALLOC.peak_usage().saturating_sub(start);
         let decoded = decoded_size(&map);
         // The items (their ints) and the graph's own tables, for maps with little data.

@@ -652,7 +652,6 @@ impl Map {
     /// image's and sound's data item. The biggest first, so that two threads end together;
     /// small maps on the calling thread, where a thread pool costs more than it saves.
     pub(crate) fn decode_content(&self, data: bool) {
-        use rayon::prelude::*;
         enum Job {
             Layer(usize),
             Data(usize),
@@ -700,12 +699,27 @@ impl Map {
         // Below this many bytes to inflate, a map decodes on the calling thread.
         const PARALLEL_FROM: usize = 256 << 10;
         let total: usize = jobs.iter().map(|(size, _)| size).sum();
-        if total < PARALLEL_FROM || jobs.len() < 2 {
+        let workers = rayon::current_num_threads().min(jobs.len());
+        if total < PARALLEL_FROM || workers < 2 {
             jobs.iter().for_each(run);
-        } else {
-            jobs.sort_unstable_by_key(|&(size, _)| std::cmp::Reverse(size));
-            jobs.par_iter().with_max_len(1).for_each(run);
+            return;
         }
+        // Largest first, each worker taking the next job when it is free: the longest jobs
+        // start at once and the short ones fill in around them.
+        jobs.sort_unstable_by_key(|&(size, _)| std::cmp::Reverse(size));
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let work = || {
+            while let Some(job) = jobs.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+            {
+                run(job);
+            }
+        };
+        rayon::scope(|scope| {
+            for _ in 1..workers {
+                scope.spawn(|_| work());
+            }
+            work();
+        });
     }
 
     /// Which game the map is written for.

@@ -649,7 +649,7 @@ impl Map {
     }
 
     /// Decodes what is not decoded yet: every layer's content, and with `data` every embedded
-    /// image's and sound's data item. The biggest first, so that two threads end together;
+    /// image's and sound's data item. The costliest first, so that two threads end together;
     /// small maps on the calling thread, where a thread pool costs more than it saves.
     pub(crate) fn decode_content(&self, data: bool) {
         enum Job {
@@ -657,13 +657,21 @@ impl Map {
             Data(usize),
         }
         let source = self.source.as_deref();
-        // The source data item a data field names, and its declared size.
+        // The source data item a data field names, and what inflating it costs: its declared
+        // size (the pages it fills) and its stored size 8 times over (the symbols decoded: a
+        // tile layer of runs of air inflates many times faster per byte than a picture).
         let declared = |raw: i32| -> Option<(usize, usize)> {
             let slot = usize::try_from(raw).ok().and_then(|raw| self.data.get(raw));
             let DataSlot::Source(index) = slot? else {
                 return None;
             };
-            Some((*index, source?.df.data_size(*index)?))
+            let df = &source?.df;
+            let stored = df.stored_data(*index).map_or(0, |bytes| bytes.len());
+            Some((
+                *index,
+                df.data_size(*index)?
+                    .saturating_add(stored.saturating_mul(8)),
+            ))
         };
         let mut jobs: Vec<(usize, Job)> = Vec::new();
         for (index, layer) in self.layers.iter().enumerate() {
@@ -696,7 +704,8 @@ impl Map {
                 }
             }
         };
-        // Below this many bytes to inflate, a map decodes on the calling thread.
+        // Below this cost (about this many bytes to inflate), a map decodes on the calling
+        // thread.
         const PARALLEL_FROM: usize = 256 << 10;
         let total: usize = jobs.iter().map(|(size, _)| size).sum();
         let workers = rayon::current_num_threads().min(jobs.len());

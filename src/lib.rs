@@ -109,6 +109,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod assets;
 pub mod datafile;
 pub mod demo;
 pub mod dump;

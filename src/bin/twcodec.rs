@@ -65,6 +65,17 @@ enum Command {
         #[arg(long)]
         strict: bool,
     },
+    /// Write every embedded image (as an RGBA PNG) and sound (as its .opus file) of a map into
+    /// a directory, named after them; list the external ones, which the map only names.
+    Extract {
+        /// The map.
+        file: PathBuf,
+        /// The directory to write into (created when missing).
+        dir: PathBuf,
+        /// Only images or only sounds.
+        #[arg(long, value_enum)]
+        only: Option<OnlyAssets>,
+    },
     /// Write a datafile back; lossless unless asked to change something.
     Resave {
         /// The datafile to read.
@@ -230,6 +241,15 @@ enum Format {
     Text,
     /// JSON.
     Json,
+}
+
+/// What `extract --only` takes.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum OnlyAssets {
+    /// Images only.
+    Images,
+    /// Sounds only.
+    Sounds,
 }
 
 /// Map forms `resave --to` converts to.
@@ -409,6 +429,36 @@ fn run(command: Option<Command>, out: Out<'_>) -> Result<ExitCode, Failure> {
             } else {
                 writer.save(&output)?;
                 writeln!(out, "wrote {}", output.display())?;
+            }
+        }
+        Some(Command::Extract { file, dir, only }) => {
+            let map = Map::load(&file)?;
+            let only = match only {
+                None => twcodec::assets::Only::All,
+                Some(OnlyAssets::Images) => twcodec::assets::Only::Images,
+                Some(OnlyAssets::Sounds) => twcodec::assets::Only::Sounds,
+            };
+            let assets = twcodec::assets::extract(&map, &dir, only)?;
+            for asset in &assets {
+                let kind = match asset.kind {
+                    twcodec::assets::AssetKind::Image => "image",
+                    twcodec::assets::AssetKind::Sound => "sound",
+                };
+                let name = asset.name.as_deref().unwrap_or("(no name)");
+                match &asset.file {
+                    Some(path) => writeln!(
+                        out,
+                        "{kind} #{} {name:?}: wrote {}",
+                        asset.index,
+                        dir.join(path).display()
+                    )?,
+                    None => writeln!(
+                        out,
+                        "{kind} #{} {name:?}: external (the game's own picture or sound; not in \
+                         the map)",
+                        asset.index
+                    )?,
+                }
             }
         }
         Some(Command::Sample { output }) => {

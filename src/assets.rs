@@ -173,6 +173,84 @@ pub fn extract(map: &Map, dir: &Path, only: Only) -> Result<Vec<Asset>, Error> {
     Ok(assets)
 }
 
+/// A picture read from a PNG file, as RGBA8.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Picture {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// `width * height * 4` bytes, row by row.
+    pub rgba: Vec<u8>,
+}
+
+impl Picture {
+    /// Whether the picture can be a tileset: the editor draws tiles from a 16 x 16 grid, and
+    /// warns about pictures whose sides are not multiples of 16.
+    pub fn fits_tile_grid(&self) -> bool {
+        self.width % 16 == 0 && self.height % 16 == 0
+    }
+}
+
+/// Reads a PNG file of any color type and bit depth (gray, gray with alpha, RGB, RGBA,
+/// palette; 1 to 16 bits) as RGBA8: palettes and low bit depths expanded, 16-bit samples cut
+/// to their high byte, gray copied to red, green and blue, opaque alpha added where there is
+/// none. Its size is bounded by `limits`' largest data item.
+pub fn decode_png(bytes: &[u8], limits: crate::Limits) -> Result<Picture, Error> {
+    let png_error = |e: png::DecodingError| Error::malformed(format!("PNG: {e}"));
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+    let mut reader = decoder.read_info().map_err(png_error)?;
+    let (width, height) = (reader.info().width, reader.info().height);
+    let rgba_len = (width as usize)
+        .checked_mul(height as usize)
+        .and_then(|n| n.checked_mul(4))
+        .filter(|&n| n <= limits.max_data_size())
+        .ok_or_else(|| {
+            Error::limit(format!(
+                "a {width}x{height} picture is more than the limit of {} bytes \
+                 (Limits::max_data_size)",
+                limits.max_data_size()
+            ))
+        })?;
+    let size = reader
+        .output_buffer_size()
+        .ok_or_else(|| Error::limit(format!("a {width}x{height} picture is too large")))?;
+    let mut buffer = vec![0; size];
+    let frame = reader.next_frame(&mut buffer).map_err(png_error)?;
+    buffer.truncate(frame.buffer_size());
+    let rgba: Vec<u8> = match frame.color_type {
+        png::ColorType::Rgba => buffer,
+        png::ColorType::Rgb => (buffer.chunks_exact(3))
+            .flat_map(|p| [p[0], p[1], p[2], 255])
+            .collect(),
+        png::ColorType::GrayscaleAlpha => (buffer.chunks_exact(2))
+            .flat_map(|p| [p[0], p[0], p[0], p[1]])
+            .collect(),
+        png::ColorType::Grayscale => buffer.iter().flat_map(|&g| [g, g, g, 255]).collect(),
+        png::ColorType::Indexed => {
+            return Err(Error::malformed("PNG: a palette picture was not expanded"))
+        }
+    };
+    if rgba.len() != rgba_len {
+        return Err(Error::malformed(format!(
+            "PNG: {} bytes of pixels for {width}x{height}",
+            rgba.len()
+        )));
+    }
+    Ok(Picture {
+        width,
+        height,
+        rgba,
+    })
+}
+
+/// Reads the PNG file at `path` as RGBA8 (see [`decode_png`]); errors name the path.
+pub fn read_png(path: &Path, limits: crate::Limits) -> Result<Picture, Error> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io("read", path, e))?;
+    decode_png(&bytes, limits).map_err(|e| e.with_path(path))
+}
+
 fn no_such(what: &str, index: usize) -> Error {
     Error::malformed(format!("the map has no {what} #{index}"))
 }

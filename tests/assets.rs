@@ -128,3 +128,195 @@ fn extract_takes_one_kind_and_lists_external_ones() {
         .collect();
     assert_eq!(written, ["checker.png"]);
 }
+
+/// Encodes one PNG of a given color type and depth from raw samples.
+fn png_of(
+    width: u32,
+    height: u32,
+    color: png::ColorType,
+    depth: png::BitDepth,
+    palette: Option<Vec<u8>>,
+    data: &[u8],
+) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    let mut encoder = png::Encoder::new(&mut bytes, width, height);
+    encoder.set_color(color);
+    encoder.set_depth(depth);
+    if let Some(palette) = palette {
+        encoder.set_palette(palette);
+    }
+    let mut writer = encoder.write_header().unwrap();
+    writer.write_image_data(data).unwrap();
+    writer.finish().unwrap();
+    bytes
+}
+
+/// Pictures of every PNG color type come out as the same RGBA8 pixels.
+#[test]
+fn pngs_of_every_color_type_read_as_rgba8() {
+    use png::{BitDepth as D, ColorType as C};
+    let limits = twcodec::Limits::DEFAULT;
+    // Two pixels: dark red at half alpha, white opaque, in each form the type can hold.
+    let cases: Vec<(&str, Vec<u8>, [u8; 8])> = vec![
+        (
+            "rgba8",
+            png_of(
+                2,
+                1,
+                C::Rgba,
+                D::Eight,
+                None,
+                &[100, 0, 0, 128, 255, 255, 255, 255],
+            ),
+            [100, 0, 0, 128, 255, 255, 255, 255],
+        ),
+        (
+            "rgb8",
+            png_of(2, 1, C::Rgb, D::Eight, None, &[100, 0, 0, 255, 255, 255]),
+            [100, 0, 0, 255, 255, 255, 255, 255],
+        ),
+        (
+            "gray8",
+            png_of(2, 1, C::Grayscale, D::Eight, None, &[100, 255]),
+            [100, 100, 100, 255, 255, 255, 255, 255],
+        ),
+        (
+            "gray-alpha8",
+            png_of(
+                2,
+                1,
+                C::GrayscaleAlpha,
+                D::Eight,
+                None,
+                &[100, 128, 255, 255],
+            ),
+            [100, 100, 100, 128, 255, 255, 255, 255],
+        ),
+        (
+            "gray1",
+            png_of(2, 1, C::Grayscale, D::One, None, &[0b0100_0000]),
+            [0, 0, 0, 255, 255, 255, 255, 255],
+        ),
+        (
+            "palette8",
+            png_of(
+                2,
+                1,
+                C::Indexed,
+                D::Eight,
+                Some(vec![100, 0, 0, 255, 255, 255]),
+                &[0, 1],
+            ),
+            [100, 0, 0, 255, 255, 255, 255, 255],
+        ),
+        (
+            "rgba16",
+            png_of(
+                2,
+                1,
+                C::Rgba,
+                D::Sixteen,
+                None,
+                &[
+                    100, 7, 0, 0, 0, 0, 128, 9, 255, 255, 255, 255, 255, 255, 255, 255,
+                ],
+            ),
+            [100, 0, 0, 128, 255, 255, 255, 255],
+        ),
+    ];
+    for (name, bytes, want) in cases {
+        let picture = assets::decode_png(&bytes, limits).unwrap();
+        assert_eq!((picture.width, picture.height), (2, 1), "{name}");
+        assert_eq!(picture.rgba, want, "{name}");
+        assert!(!picture.fits_tile_grid());
+    }
+    // Not a PNG, or cut short: an error naming PNG, never a panic.
+    let good = png_of(2, 1, C::Rgb, D::Eight, None, &[1, 2, 3, 4, 5, 6]);
+    for bad in [&b"not a png"[..], &good[..good.len() / 2], &[]] {
+        let error = assets::decode_png(bad, limits).unwrap_err();
+        assert!(error.to_string().starts_with("PNG: "), "{error}");
+    }
+    // Bigger than a data item may be.
+    let small = twcodec::Limits::DEFAULT.with_max_data_size(7);
+    let error = assets::decode_png(&good, small).unwrap_err();
+    assert!(
+        error.to_string().contains("Limits::max_data_size"),
+        "{error}"
+    );
+}
+
+/// Extracted, then added back with `twcodec add-image`, a picture keeps its pixels; a picture
+/// that cannot be a tileset gets the editor's warning.
+#[test]
+fn add_image_round_trips_extracted_pictures() {
+    let Some(bytes) = corpus_map("ddnet_Castle_Echos.map") else {
+        return;
+    };
+    let map = Map::parse(&bytes).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let listed = assets::extract(&map, dir.path(), Only::Images).unwrap();
+    let sample = dir.path().join("sample.map");
+    std::fs::write(&sample, twcodec::sample::datafile()).unwrap();
+    let mut checked = 0;
+    for asset in listed.iter().filter(|a| a.file.is_some()).take(4) {
+        let png = dir.path().join(asset.file.as_ref().unwrap());
+        let out = dir.path().join("out.map");
+        let run = Command::new(env!("CARGO_BIN_EXE_twcodec"))
+            .args(["add-image", sample.to_str().unwrap(), png.to_str().unwrap()])
+            .args(["--name", "added", "-o", out.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let edited = Map::load(&out).unwrap();
+        let added = edited
+            .images()
+            .iter()
+            .find(|i| i.name(&edited).as_deref() == Some("added"));
+        let added = added.unwrap().rgba8(&edited).unwrap();
+        let original = map.images()[asset.index].rgba8(&map).unwrap();
+        assert_eq!(
+            (added.width, added.height),
+            (original.width, original.height)
+        );
+        assert!(added.bytes == original.bytes, "{:?}", asset.name);
+        let warned = String::from_utf8_lossy(&run.stderr).contains("not a multiple of 16");
+        assert_eq!(
+            warned,
+            original.width % 16 != 0 || original.height % 16 != 0
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 4);
+    // A 10x10 picture: the warning.
+    let odd = dir.path().join("odd.png");
+    std::fs::write(
+        &odd,
+        png_of(
+            10,
+            10,
+            png::ColorType::Grayscale,
+            png::BitDepth::Eight,
+            None,
+            &[0; 100],
+        ),
+    )
+    .unwrap();
+    let run = Command::new(env!("CARGO_BIN_EXE_twcodec"))
+        .args([
+            "add-image",
+            sample.to_str().unwrap(),
+            odd.to_str().unwrap(),
+            "-o",
+        ])
+        .arg(dir.path().join("odd.map"))
+        .output()
+        .unwrap();
+    assert!(run.status.success());
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(stderr.contains("10x10 is not a multiple of 16"), "{stderr}");
+    assert!(String::from_utf8_lossy(&run.stdout).contains("added image #2 \"odd\" (10x10)"));
+}

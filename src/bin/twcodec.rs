@@ -76,6 +76,19 @@ enum Command {
         #[arg(long, value_enum)]
         only: Option<OnlyAssets>,
     },
+    /// Add a PNG picture (any color type, stored as RGBA) to a map as an embedded image.
+    AddImage {
+        /// The map.
+        file: PathBuf,
+        /// The PNG file.
+        png: PathBuf,
+        /// The image's name in the map (default: the PNG's file name without `.png`).
+        #[arg(long)]
+        name: Option<String>,
+        /// Where to write the map.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
     /// Write a datafile back; lossless unless asked to change something.
     Resave {
         /// The datafile to read.
@@ -460,6 +473,41 @@ fn run(command: Option<Command>, out: Out<'_>) -> Result<ExitCode, Failure> {
                     )?,
                 }
             }
+        }
+        Some(Command::AddImage {
+            file,
+            png,
+            name,
+            output,
+        }) => {
+            let mut map = Map::load(&file)?;
+            let picture = twcodec::assets::read_png(&png, map.limits())?;
+            if !picture.fits_tile_grid() {
+                note!(
+                    "twcodec: warning: {}: {}x{} is not a multiple of 16 on each side, so the \
+                     picture cannot be a tileset of 16x16 tiles",
+                    png.display(),
+                    picture.width,
+                    picture.height
+                );
+            }
+            let name = match name {
+                Some(name) => name,
+                None => (png.file_stem())
+                    .map(|stem| stem.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+            };
+            let image =
+                map.add_embedded_image(&name, picture.width, picture.height, picture.rgba)?;
+            map.save(&output)?;
+            writeln!(
+                out,
+                "added image #{} {name:?} ({}x{}) to {}",
+                image.index(),
+                picture.width,
+                picture.height,
+                output.display()
+            )?;
         }
         Some(Command::Sample { output }) => {
             let bytes = twcodec::sample::datafile();

@@ -65,7 +65,7 @@ impl Source {
         self.places.get()?.get(layer).copied().flatten()
     }
 
-    fn envelope_kinds(&self) -> &[EnvelopeKind] {
+    pub(crate) fn envelope_kinds(&self) -> &[EnvelopeKind] {
         self.envelope_kinds.get().map_or(&[], Vec::as_slice)
     }
 
@@ -342,26 +342,23 @@ pub(crate) fn decode_quads(
     let quads = inflate(source, item.data, "data", place, &mut problems)
         .and_then(|bytes| records::<Quad>(&bytes, item.num_quads, "quads", place, &mut problems));
     let list = quads.as_deref().unwrap_or_default();
-    let kinds = source.envelope_kinds();
-    let position = list.iter().map(|q| q.position_envelope);
-    let field = "quad.position_envelope";
-    envelope_uses(
+    check_envelopes(
         &mut problems,
-        kinds,
-        position,
-        EnvelopeKind::Position,
-        field,
+        source.envelope_kinds(),
         place,
-    );
-    let color = list.iter().map(|q| q.color_envelope);
-    let field = "quad.color_envelope";
-    envelope_uses(
-        &mut problems,
-        kinds,
-        color,
-        EnvelopeKind::Color,
-        field,
-        place,
+        list,
+        [
+            (
+                |q: &Quad| q.position_envelope,
+                EnvelopeKind::Position,
+                "quad.position_envelope",
+            ),
+            (
+                |q: &Quad| q.color_envelope,
+                EnvelopeKind::Color,
+                "quad.color_envelope",
+            ),
+        ],
     );
     Decoded {
         value: quads,
@@ -388,30 +385,50 @@ pub(crate) fn decode_sources(
         }
     });
     let list = sources.as_deref().unwrap_or_default();
-    let kinds = source.envelope_kinds();
-    let position = list.iter().map(|s| s.position_envelope);
-    let field = "source.position_envelope";
-    envelope_uses(
+    check_envelopes(
         &mut problems,
-        kinds,
-        position,
-        EnvelopeKind::Position,
-        field,
+        source.envelope_kinds(),
         place,
-    );
-    let sound = list.iter().map(|s| s.sound_envelope);
-    let field = "source.sound_envelope";
-    envelope_uses(
-        &mut problems,
-        kinds,
-        sound,
-        EnvelopeKind::Sound,
-        field,
-        place,
+        list,
+        [
+            (
+                |s: &SoundSource| s.position_envelope,
+                EnvelopeKind::Position,
+                "source.position_envelope",
+            ),
+            (
+                |s: &SoundSource| s.sound_envelope,
+                EnvelopeKind::Sound,
+                "source.sound_envelope",
+            ),
+        ],
     );
     Decoded {
         value: sources,
         problems: problems.list,
+    }
+}
+
+/// The envelopes a layer's quads or sources use, one field at a time: the field's value of
+/// each record, the kind of envelope it should name, and the field's name.
+type EnvelopeField<T> = (fn(&T) -> i32, EnvelopeKind, &'static str);
+
+fn check_envelopes<T, const N: usize>(
+    problems: &mut Problems,
+    kinds: &[EnvelopeKind],
+    place: Option<ItemPlace>,
+    records: &[T],
+    fields: [EnvelopeField<T>; N],
+) {
+    for (value, kind, field) in fields {
+        envelope_uses(
+            problems,
+            kinds,
+            records.iter().map(value),
+            kind,
+            field,
+            place,
+        );
     }
 }
 

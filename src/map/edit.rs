@@ -54,7 +54,7 @@ use twcodec_schema::map::layer::{
 use twcodec_schema::map::quad::Quad;
 use twcodec_schema::map::sound::{SoundItem, SoundSource};
 use twcodec_schema::map::tile::{Speedup, Switch, Tele, Tile, TileKind, Tune};
-use twcodec_schema::map::{cstring_data, Color, I32String, Point};
+use twcodec_schema::map::{cstring_data, I32String, Point};
 
 use super::claims::Claims;
 use super::layer::{Grid, Layer, LayerContent, QuadsLayer, SoundsLayer, TilesLayer};
@@ -334,29 +334,15 @@ fn tilemap_item<T: TileKind>(
             .filter(|&v| v > 0)
             .ok_or_else(|| Error::invalid_edit(format!("a tile layer {what} of {value} tiles")))
     };
-    Ok(TilemapLayer {
-        version: 3,
-        width: size(width, "width")?,
-        height: size(height, "height")?,
-        flags,
-        color: Color {
-            r: 255,
-            g: 255,
-            b: 255,
-            a: 255,
-        },
-        color_envelope: -1,
-        color_envelope_offset: 0,
-        image: -1,
-        data: -1,
-        name: Some(item_name("the layer name", name)?),
-        physics: NO_PHYSICS,
-        unknown_tail: Vec::new(),
-    })
+    let (width, height) = (size(width, "width")?, size(height, "height")?);
+    let name = item_name("the layer name", name)?;
+    Ok(super::layer::ddnet_tilemap(
+        width, height, flags, -1, -1, name,
+    ))
 }
 
 /// DDNet's physics data indices of a tilemap, each none.
-const NO_PHYSICS: PhysicsData = PhysicsData {
+pub(crate) const NO_PHYSICS: PhysicsData = PhysicsData {
     tele: Some(-1),
     speedup: Some(-1),
     front: Some(-1),

@@ -572,3 +572,33 @@ impl PartialEq for SoundsLayer {
             && self.modified == other.modified
     }
 }
+
+/// A version-3 tilemap item as DDNet's editor writes one: white, no envelope, no physics data.
+pub(crate) fn ddnet_tilemap(
+    width: i32,
+    height: i32,
+    flags: twcodec_schema::map::layer::TilemapFlags,
+    image: i32,
+    data: i32,
+    name: twcodec_schema::map::I32String<3>,
+) -> TilemapLayer {
+    TilemapLayer {
+        version: 3,
+        width,
+        height,
+        flags,
+        color: twcodec_schema::map::Color {
+            r: 255,
+            g: 255,
+            b: 255,
+            a: 255,
+        },
+        color_envelope: -1,
+        color_envelope_offset: 0,
+        image,
+        data,
+        name: Some(name),
+        physics: super::edit::NO_PHYSICS,
+        unknown_tail: Vec::new(),
+    }
+}

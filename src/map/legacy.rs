@@ -34,16 +34,13 @@ use twcodec_schema::map::group::{Clip, GroupItem};
 use twcodec_schema::map::image::ImageItem;
 use twcodec_schema::map::info::VersionItem;
 use twcodec_schema::map::layer::{
-    LayerBody, LayerFlags, LayerHeader, LayerItem, LayerKind, PhysicsData, TilemapFlags,
-    TilemapLayer,
+    LayerBody, LayerFlags, LayerHeader, LayerItem, LayerKind, TilemapFlags, TilemapLayer,
 };
 use twcodec_schema::map::legacy::{
     LegacyCollision, LegacyEntity, LegacyEntityKind, LegacyImage, LegacyTheme, LegacyTilemap,
 };
 use twcodec_schema::map::tile::grid_len;
-use twcodec_schema::map::{
-    cstring_data, decode_ints, encode_ints, Color, I32String, MapItemKind, Point,
-};
+use twcodec_schema::map::{cstring_data, decode_ints, encode_ints, I32String, MapItemKind, Point};
 
 use super::problem::{ItemPlace, Problem, Problems};
 use crate::datafile::Datafile;
@@ -790,42 +787,6 @@ impl Grid {
     }
 }
 
-/// A version-3 tilemap item as DDNet writes one: white, no envelope, no physics data.
-fn tilemap_item(
-    width: i32,
-    height: i32,
-    flags: TilemapFlags,
-    image: i32,
-    data: i32,
-    name: &str,
-) -> TilemapLayer {
-    TilemapLayer {
-        version: 3,
-        width,
-        height,
-        flags,
-        color: Color {
-            r: 255,
-            g: 255,
-            b: 255,
-            a: 255,
-        },
-        color_envelope: -1,
-        color_envelope_offset: 0,
-        image,
-        data,
-        name: Some(I32String::new(name.as_bytes())),
-        physics: PhysicsData {
-            tele: Some(-1),
-            speedup: Some(-1),
-            front: Some(-1),
-            switch: Some(-1),
-            tune: Some(-1),
-        },
-        unknown_tail: Vec::new(),
-    }
-}
-
 fn layer(detail: bool, tilemap: TilemapLayer) -> LayerItem {
     LayerItem {
         header: LayerHeader {
@@ -840,7 +801,7 @@ fn layer(detail: bool, tilemap: TilemapLayer) -> LayerItem {
 /// A 0.3 tilemap's layer: the 0.3 client drew tilemaps other than the main ones only in high
 /// detail, which is what the detail flag means to 0.4+ clients.
 fn tiles_layer(tiles: &UpgradedTiles) -> LayerItem {
-    let item = tilemap_item(
+    let item = ddnet_tilemap_named(
         tiles.width,
         tiles.height,
         TilemapFlags::new(),
@@ -853,6 +814,19 @@ fn tiles_layer(tiles: &UpgradedTiles) -> LayerItem {
 
 fn game_layer(game: &GameLayer) -> LayerItem {
     let flags = TilemapFlags::new().with_game(true);
-    let item = tilemap_item(game.width, game.height, flags, -1, game.data, "Game");
+    let item = ddnet_tilemap_named(game.width, game.height, flags, -1, game.data, "Game");
     layer(false, item)
+}
+
+/// A DDNet tilemap item (`ddnet_tilemap`) named `name`.
+fn ddnet_tilemap_named(
+    width: i32,
+    height: i32,
+    flags: TilemapFlags,
+    image: i32,
+    data: i32,
+    name: &str,
+) -> TilemapLayer {
+    let name = I32String::new(name.as_bytes());
+    super::layer::ddnet_tilemap(width, height, flags, image, data, name)
 }

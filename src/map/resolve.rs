@@ -1034,10 +1034,9 @@ impl Resolver<'_> {
         field: &'static str,
         place: Option<ItemPlace>,
     ) {
-        let kinds: Vec<EnvelopeKind> = (self.map.envelopes.iter())
-            .map(|envelope| envelope.item.kind())
-            .collect();
-        content::envelope_uses(&mut self.problems, &kinds, raws, kind, field, place);
+        // The envelopes' kinds as loaded, which `build_layers` gave the source.
+        let kinds = self.source.envelope_kinds();
+        content::envelope_uses(&mut self.problems, kinds, raws, kind, field, place);
     }
 
     fn check_sounds(&mut self) {

@@ -10,6 +10,21 @@ use super::content::{self, Lazy, Tiles};
 use super::problem::Problem;
 use super::{Envelope, Image, Map, Ref, Sound};
 
+/// Matches a layer's content: `$t => $tiles` for a tile layer of any kind (`$t` is its
+/// `TilesLayer<T>`, of whichever tile type), the remaining arms for the other kinds.
+macro_rules! on_tiles {
+    ($content:expr, $t:ident => $tiles:expr, $($rest:tt)*) => {
+        match $content {
+            LayerContent::Tiles($t) | LayerContent::Game($t) | LayerContent::Front($t) => $tiles,
+            LayerContent::Tele($t) => $tiles,
+            LayerContent::Speedup($t) => $tiles,
+            LayerContent::Switch($t) => $tiles,
+            LayerContent::Tune($t) => $tiles,
+            $($rest)*
+        }
+    };
+}
+
 /// A layer (map.md, "Layers").
 #[derive(Debug, Clone, PartialEq)]
 pub struct Layer {
@@ -79,38 +94,18 @@ impl Layer {
     /// Whether the layer's content (tiles, quads or sources) is decoded: always in a map loaded
     /// eagerly, after first access in a lazy one.
     pub fn is_decoded(&self) -> bool {
-        match &self.content {
-            LayerContent::Tiles(t) | LayerContent::Game(t) | LayerContent::Front(t) => {
-                t.tiles.is_loaded()
-            }
-            LayerContent::Tele(t) => t.tiles.is_loaded(),
-            LayerContent::Speedup(t) => t.tiles.is_loaded(),
-            LayerContent::Switch(t) => t.tiles.is_loaded(),
-            LayerContent::Tune(t) => t.tiles.is_loaded(),
+        on_tiles!(&self.content, t => t.tiles.is_loaded(),
             LayerContent::Quads(q) => q.quads.is_loaded(),
             LayerContent::Sounds(s) => s.sources.is_loaded(),
             LayerContent::Unknown(_) => true,
-        }
+        )
     }
 
     /// Decodes the layer's content now if it is not yet.
     pub fn decode(&self) {
-        match &self.content {
-            LayerContent::Tiles(t) | LayerContent::Game(t) | LayerContent::Front(t) => {
+        on_tiles!(&self.content, t => {
                 t.grid();
-            }
-            LayerContent::Tele(t) => {
-                t.grid();
-            }
-            LayerContent::Speedup(t) => {
-                t.grid();
-            }
-            LayerContent::Switch(t) => {
-                t.grid();
-            }
-            LayerContent::Tune(t) => {
-                t.grid();
-            }
+            },
             LayerContent::Quads(q) => {
                 q.quads();
             }
@@ -118,23 +113,16 @@ impl Layer {
                 s.sources();
             }
             LayerContent::Unknown(_) => {}
-        }
+        )
     }
 
     /// The problems decoding the content found (none before it is decoded).
     pub(crate) fn content_problems(&self) -> &[Problem] {
-        match &self.content {
-            LayerContent::Tiles(t) | LayerContent::Game(t) | LayerContent::Front(t) => {
-                t.tiles.problems()
-            }
-            LayerContent::Tele(t) => t.tiles.problems(),
-            LayerContent::Speedup(t) => t.tiles.problems(),
-            LayerContent::Switch(t) => t.tiles.problems(),
-            LayerContent::Tune(t) => t.tiles.problems(),
+        on_tiles!(&self.content, t => t.tiles.problems(),
             LayerContent::Quads(q) => q.quads.problems(),
             LayerContent::Sounds(s) => s.sources.problems(),
             LayerContent::Unknown(_) => &[],
-        }
+        )
     }
 
     /// The bytes of the data item the decoded content was read from, when the content holds
@@ -148,12 +136,7 @@ impl Layer {
                 .filter(|_| tiles.layout == TileLayout::Plain)?;
             Some(twcodec_schema::map::tile::tiles_as_bytes(grid.tiles()).to_vec())
         }
-        match &self.content {
-            LayerContent::Tiles(t) | LayerContent::Game(t) | LayerContent::Front(t) => plain(t),
-            LayerContent::Tele(t) => plain(t),
-            LayerContent::Speedup(t) => plain(t),
-            LayerContent::Switch(t) => plain(t),
-            LayerContent::Tune(t) => plain(t),
+        on_tiles!(&self.content, t => plain(t),
             LayerContent::Quads(q) => {
                 let quads = q.quads.loaded().filter(|_| !q.modified)?.as_ref()?;
                 Some(twcodec_schema::map::ints_as_le_bytes(quads))
@@ -163,7 +146,7 @@ impl Layer {
                 Some(twcodec_schema::map::ints_as_le_bytes(sources))
             }
             LayerContent::Sounds(_) | LayerContent::Unknown(_) => None,
-        }
+        )
     }
 
     /// The data field the layer's content is read from (tile data of its kind, quads, sources).
@@ -177,18 +160,11 @@ impl Layer {
 
     /// Lets go of the map's source once the content is decoded.
     pub(crate) fn forget_source(&mut self) {
-        match &mut self.content {
-            LayerContent::Tiles(t) | LayerContent::Game(t) | LayerContent::Front(t) => {
-                t.tiles.forget_source()
-            }
-            LayerContent::Tele(t) => t.tiles.forget_source(),
-            LayerContent::Speedup(t) => t.tiles.forget_source(),
-            LayerContent::Switch(t) => t.tiles.forget_source(),
-            LayerContent::Tune(t) => t.tiles.forget_source(),
+        on_tiles!(&mut self.content, t => t.tiles.forget_source(),
             LayerContent::Quads(q) => q.quads.forget_source(),
             LayerContent::Sounds(s) => s.sources.forget_source(),
             LayerContent::Unknown(_) => {}
-        }
+        )
     }
 
     /// Drawn only with high detail.
@@ -236,14 +212,7 @@ impl Layer {
 
     /// The tilemap item of a tile layer of any kind.
     pub fn tilemap(&self) -> Option<&TilemapLayer> {
-        Some(match &self.content {
-            LayerContent::Tiles(t) | LayerContent::Game(t) | LayerContent::Front(t) => &t.item,
-            LayerContent::Tele(t) => &t.item,
-            LayerContent::Speedup(t) => &t.item,
-            LayerContent::Switch(t) => &t.item,
-            LayerContent::Tune(t) => &t.item,
-            _ => return None,
-        })
+        Some(on_tiles!(&self.content, t => &t.item, _ => return None))
     }
 
     /// The image a tiles or quads layer is drawn with.
@@ -261,14 +230,7 @@ impl Layer {
 impl LayerContent {
     /// The tilemap item of a tile layer of any kind, to change its fields.
     pub(crate) fn tilemap_mut(&mut self) -> Option<&mut TilemapLayer> {
-        Some(match self {
-            LayerContent::Tiles(t) | LayerContent::Game(t) | LayerContent::Front(t) => t.item_mut(),
-            LayerContent::Tele(t) => t.item_mut(),
-            LayerContent::Speedup(t) => t.item_mut(),
-            LayerContent::Switch(t) => t.item_mut(),
-            LayerContent::Tune(t) => t.item_mut(),
-            _ => return None,
-        })
+        Some(on_tiles!(self, t => t.item_mut(), _ => return None))
     }
 }
 

@@ -140,21 +140,26 @@ pub fn encode(map: &Map, asset: &Asset) -> Result<Vec<u8>, Error> {
 pub fn image_png(map: &Map, image: &Image) -> Result<Vec<u8>, Error> {
     let pixels = image.rgba8(map)?;
     let (width, height) = match (u32::try_from(pixels.width), u32::try_from(pixels.height)) {
-        (Ok(width), Ok(height)) if width > 0 && height > 0 => (width, height),
-        _ => {
-            return Err(Error::malformed(format!(
-                "an image of {}x{} pixels has no PNG form",
-                pixels.width, pixels.height
-            )))
-        }
+        (Ok(width), Ok(height)) => (width, height),
+        _ => (0, 0),
     };
+    png_rgba(width, height, &pixels.bytes)
+}
+
+/// RGBA8 pixels as a PNG file.
+fn png_rgba(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>, Error> {
+    if width == 0 || height == 0 {
+        return Err(Error::malformed(format!(
+            "an image of {width}x{height} pixels has no PNG form"
+        )));
+    }
     let mut png = Vec::new();
     let mut encoder = png::Encoder::new(&mut png, width, height);
     encoder.set_color(png::ColorType::Rgba);
     encoder.set_depth(png::BitDepth::Eight);
     let png_error = |e: png::EncodingError| Error::new(ErrorKind::Io, format!("PNG: {e}"));
     let mut writer = encoder.write_header().map_err(png_error)?;
-    writer.write_image_data(&pixels.bytes).map_err(png_error)?;
+    writer.write_image_data(rgba).map_err(png_error)?;
     writer.finish().map_err(png_error)?;
     Ok(png)
 }
@@ -185,6 +190,11 @@ pub struct Picture {
 }
 
 impl Picture {
+    /// The picture as a PNG file (RGBA8).
+    pub fn to_png(&self) -> Result<Vec<u8>, Error> {
+        png_rgba(self.width, self.height, &self.rgba)
+    }
+
     /// Whether the picture can be a tileset: the editor draws tiles from a 16 x 16 grid, and
     /// warns about pictures whose sides are not multiples of 16.
     pub fn fits_tile_grid(&self) -> bool {
@@ -243,6 +253,13 @@ pub fn decode_png(bytes: &[u8], limits: crate::Limits) -> Result<Picture, Error>
         height,
         rgba,
     })
+}
+
+/// The folder of the game's pictures named by `$TWCODEC_MAPRES`, when set.
+pub fn default_mapres() -> Option<std::path::PathBuf> {
+    std::env::var_os("TWCODEC_MAPRES")
+        .filter(|dir| !dir.is_empty())
+        .map(Into::into)
 }
 
 /// Reads the PNG file at `path` as RGBA8 (see [`decode_png`]); errors name the path.

@@ -120,6 +120,7 @@ pub mod items;
 pub mod limits;
 pub mod map;
 pub mod packet;
+pub mod render;
 pub mod sample;
 pub mod snap;
 pub mod write;

@@ -89,6 +89,59 @@ enum Command {
         #[arg(short, long)]
         output: PathBuf,
     },
+    /// Draw a map to a PNG picture as the game shows it: tile layers with their tilesets,
+    /// quads, envelopes at a time, parallax and clipping; --entities draws its physics.
+    Render {
+        /// The map.
+        file: PathBuf,
+        /// The PNG file to write (`-`: standard output).
+        #[arg(short, long)]
+        output: PathBuf,
+        /// The folder of the game's pictures, for external images (default: $TWCODEC_MAPRES;
+        /// DDNet's is `data/mapres`). Missing pictures are drawn as placeholders.
+        #[arg(long)]
+        mapres: Option<PathBuf>,
+        /// The picture's width in pixels (default 1920).
+        #[arg(long, conflicts_with = "scale")]
+        width: Option<u32>,
+        /// The picture's height in pixels (default: the view's shape; 16:9 for --camera).
+        #[arg(long, requires = "width")]
+        height: Option<u32>,
+        /// Pixels per tile instead of a width (32: the game's full size).
+        #[arg(long)]
+        scale: Option<f64>,
+        /// The time in seconds at which envelopes (moving quads, colors) are drawn.
+        #[arg(long, default_value_t = 0.0)]
+        time: f64,
+        /// Center a game camera on this tile position, X,Y (default: the whole map).
+        #[arg(long, value_parser = parse_point, conflicts_with = "whole")]
+        camera: Option<(f64, f64)>,
+        /// The camera's zoom: 1 sees what the game shows by default, 2 twice as much.
+        #[arg(long, requires = "camera", default_value_t = 1.0)]
+        zoom: f64,
+        /// Show the whole game layer (the default).
+        #[arg(long)]
+        whole: bool,
+        /// Draw only the physics layers (game, front, tele, speedup, switch, tune) with an
+        /// entities tileset, as the game's entities view.
+        #[arg(long, conflicts_with = "entities_overlay")]
+        entities: bool,
+        /// Draw the physics layers over the map at this opacity in percent (the game's
+        /// cl_overlay_entities).
+        #[arg(long, value_parser = clap::value_parser!(u8).range(0..=100))]
+        entities_overlay: Option<u8>,
+        /// The entities tileset PNG (default: DDNet's, found around --mapres; else plain
+        /// colors).
+        #[arg(long)]
+        entities_tileset: Option<PathBuf>,
+        /// Leave out detail layers (the game's "high detail" off).
+        #[arg(long)]
+        no_detail: bool,
+        /// Draw only these layers: indices (as `twcodec dump` numbers them) or names,
+        /// separated by commas.
+        #[arg(long, value_delimiter = ',')]
+        layers: Vec<String>,
+    },
     /// Write a datafile back; lossless unless asked to change something.
     Resave {
         /// The datafile to read.
@@ -509,6 +562,70 @@ fn run(command: Option<Command>, out: Out<'_>) -> Result<ExitCode, Failure> {
                 output.display()
             )?;
         }
+        Some(Command::Render {
+            file,
+            output,
+            mapres,
+            width,
+            height,
+            scale,
+            time,
+            camera,
+            zoom,
+            whole: _,
+            entities,
+            entities_overlay,
+            entities_tileset,
+            no_detail,
+            layers,
+        }) => {
+            use twcodec::render::{RenderOptions, Size, View};
+            let map = Map::load_lazy(&file)?;
+            let size = match (width, height, scale) {
+                (Some(width), Some(height), _) => Size::Pixels { width, height },
+                (Some(width), None, _) => Size::Width(width),
+                (None, _, Some(scale)) => Size::Scale(scale),
+                (None, _, None) => Size::Width(1920),
+            };
+            let view = match camera {
+                Some((x, y)) => View::Camera { x, y, zoom },
+                None => View::Whole,
+            };
+            let layers = match layers.is_empty() {
+                true => None,
+                false => Some(twcodec::render::select_layers(&map, &layers)?),
+            };
+            let defaults = RenderOptions::default();
+            let options = RenderOptions {
+                size,
+                view,
+                time_ms: time * 1000.0,
+                entities: entities_overlay.unwrap_or(if entities { 100 } else { 0 }),
+                detail: !no_detail,
+                layers,
+                mapres: mapres.or(defaults.mapres.clone()),
+                entities_tileset,
+                ..defaults
+            };
+            let rendered = twcodec::render::render(&map, &options)?;
+            for warning in &rendered.warnings {
+                note!("twcodec: warning: {}: {warning}", file.display());
+            }
+            let png = rendered.picture.to_png()?;
+            if is_stdout(&output) {
+                refuse_terminal("a PNG picture")?;
+                out.write_all(&png)?;
+            } else {
+                twcodec::write::save(&output, &png)?;
+                writeln!(
+                    out,
+                    "rendered {}x{} to {}",
+                    rendered.picture.width,
+                    rendered.picture.height,
+                    output.display()
+                )?;
+            }
+        }
         Some(Command::Sample { output }) => {
             let bytes = twcodec::sample::datafile();
             if is_stdout(&output) {
@@ -594,6 +711,18 @@ fn schema(
 }
 
 /// `-` names standard output.
+/// `X,Y` as two numbers.
+fn parse_point(text: &str) -> Result<(f64, f64), String> {
+    let parse = |part: &str| part.trim().parse::<f64>().ok().filter(|v| v.is_finite());
+    match text.split_once(',') {
+        Some((x, y)) => match (parse(x), parse(y)) {
+            (Some(x), Some(y)) => Ok((x, y)),
+            _ => Err(format!("{text:?} is not two numbers X,Y")),
+        },
+        None => Err(format!("{text:?} is not two numbers X,Y")),
+    }
+}
+
 fn is_stdout(path: &Path) -> bool {
     path.as_os_str() == "-"
 }

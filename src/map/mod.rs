@@ -19,6 +19,7 @@ pub(crate) mod claims;
 mod content;
 mod convert;
 pub mod edit;
+pub mod envelope;
 mod layer;
 mod legacy;
 mod problem;

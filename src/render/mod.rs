@@ -1,0 +1,729 @@
+//! Drawing a map to a picture, the way the game draws it (docs/format-notes.md, "Drawing a
+//! map"): groups in order with their offset, parallax and clipping relative to a camera; tile
+//! layers from their tilesets with the tile flags, layer color and color envelope; quads
+//! with their corner colors, texture coordinates and position and color envelopes at a time;
+//! with `entities`, the physics layers drawn with an entities tileset.
+//!
+//! Pure Rust and on the CPU: tiles are sampled pixel by pixel from mipmapped tilesets (the
+//! grid, not a triangle per tile, is what makes a whole big map fast), quads are rasterised as
+//! the game's two triangles each, and horizontal bands of the picture are drawn in parallel.
+//!
+//! ```
+//! use twcodec::render::{render, RenderOptions, Size};
+//!
+//! let map = twcodec::sample::map()?;
+//! let options = RenderOptions { size: Size::Width(320), ..RenderOptions::default() };
+//! let rendered = render(&map, &options)?;
+//! assert_eq!(rendered.picture.width, 320);
+//! let png = rendered.picture.to_png()?;
+//! assert!(png.starts_with(b"\x89PNG"));
+//! # Ok::<(), twcodec::Error>(())
+//! ```
+
+mod entities;
+mod raster;
+mod texture;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use crate::assets::Picture;
+use crate::error::Error;
+use crate::map::{Group, ItemRef, Layer, LayerContent, Map, Ref};
+use raster::{Band, Rect, TileDraw, TileLook, Vertex};
+use texture::{Px, Texture};
+
+/// How big the picture is.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Size {
+    /// This many pixels wide; the height follows the view's shape (16:9 for a camera view).
+    Width(u32),
+    /// This many pixels per tile of the game layer (32 for the game's full resolution).
+    Scale(f64),
+    /// Exactly this size; the view keeps its center and fits inside.
+    Pixels {
+        /// Width.
+        width: u32,
+        /// Height.
+        height: u32,
+    },
+}
+
+/// What part of the map is shown.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum View {
+    /// The whole game layer (or, without one, every tile layer) fills the picture.
+    Whole,
+    /// A camera as in the game: centered on `(x, y)` in tiles, seeing `zoom` times the
+    /// game's default screen (1500 x 843.75 world units at 16:9).
+    Camera {
+        /// Horizontal center, in tiles.
+        x: f64,
+        /// Vertical center, in tiles.
+        y: f64,
+        /// 1.0 sees what the game shows by default; 2.0 twice as much.
+        zoom: f64,
+    },
+}
+
+/// What to draw, and how.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RenderOptions {
+    /// The picture's size.
+    pub size: Size,
+    /// The part of the map shown.
+    pub view: View,
+    /// The time in milliseconds at which envelopes are evaluated (0 = the start of a round).
+    pub time_ms: f64,
+    /// The entities view in percent, as the game's `cl_overlay_entities`: the physics layers
+    /// (game, front, tele, speedup, switch, tune) are drawn with an entities tileset at this
+    /// opacity, where they are in the layer order, and the other layers at the rest. 0 (the
+    /// default) draws the map as players see it, 100 only its physics.
+    pub entities: u8,
+    /// Draw detail layers (the game's "high detail", on by default).
+    pub detail: bool,
+    /// Only these layers; `None` draws every layer.
+    pub layers: Option<Vec<ItemRef<Layer>>>,
+    /// The folder of the game's pictures (`mapres`) where external images are found by name.
+    pub mapres: Option<PathBuf>,
+    /// The entities tileset (a 16 x 16 tile picture, as DDNet's
+    /// `data/assets/entities/comfort/ddnet.png`); `None` looks next to `mapres`, else draws
+    /// tiles in plain colors.
+    pub entities_tileset: Option<PathBuf>,
+    /// The color behind everything (straight RGBA); the game clears to opaque gray 128.
+    pub background: [u8; 4],
+}
+
+impl Default for RenderOptions {
+    fn default() -> RenderOptions {
+        RenderOptions {
+            size: Size::Width(1920),
+            view: View::Whole,
+            time_ms: 0.0,
+            entities: 0,
+            detail: true,
+            layers: None,
+            mapres: crate::assets::default_mapres(),
+            entities_tileset: None,
+            background: [128, 128, 128, 255],
+        }
+    }
+}
+
+/// A rendered picture, with what could not be drawn as the map asks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rendered {
+    /// The picture, straight RGBA8.
+    pub picture: Picture,
+    /// What was drawn differently: missing external pictures (drawn as placeholders),
+    /// pictures that do not load, a missing entities tileset.
+    pub warnings: Vec<String>,
+}
+
+/// The largest picture drawn, in pixels (400 MB of RGBA).
+pub const MAX_PIXELS: u64 = 100_000_000;
+
+/// World units per tile.
+const TILE: f64 = 32.0;
+
+/// The layers named by `specs`: each a layer index (as `twcodec dump` numbers them) or a
+/// layer name (compared without case; every layer of that name).
+pub fn select_layers(map: &Map, specs: &[impl AsRef<str>]) -> Result<Vec<ItemRef<Layer>>, Error> {
+    let mut selected = Vec::new();
+    for spec in specs {
+        let spec = spec.as_ref().trim();
+        let found: Vec<ItemRef<Layer>> = match spec.parse::<usize>() {
+            Ok(index) => map.layer_refs().filter(|r| r.index() == index).collect(),
+            Err(_) => (map.layer_refs())
+                .filter(|&r| {
+                    map.layer(r)
+                        .is_some_and(|l| l.name().eq_ignore_ascii_case(spec))
+                })
+                .collect(),
+        };
+        if found.is_empty() {
+            let names: Vec<String> = (map.layers().iter().enumerate())
+                .take(40)
+                .map(|(i, layer)| format!("{i} {:?}", layer.name()))
+                .collect();
+            return Err(Error::new(
+                crate::ErrorKind::InvalidEdit,
+                format!(
+                    "no layer {spec:?}; the map has {} layers: {}",
+                    map.layers().len(),
+                    names.join(", ")
+                ),
+            ));
+        }
+        selected.extend(found);
+    }
+    Ok(selected)
+}
+
+/// Draws `map` as `options` say.
+pub fn render(map: &Map, options: &RenderOptions) -> Result<Rendered, Error> {
+    if options.entities > 100 {
+        return Err(Error::new(
+            crate::ErrorKind::InvalidEdit,
+            format!("an entities view of {}%: at most 100", options.entities),
+        ));
+    }
+    let frame = Frame::new(map, options)?;
+    let mut warnings = Vec::new();
+    let textures = Textures::load(map, options, &frame, &mut warnings);
+    let ops = scene(map, options, &frame, &textures);
+    let background = {
+        let [r, g, b, a] = options.background;
+        let texture = Texture::from_rgba(1, 1, &[r, g, b, a]);
+        texture.map_or([0; 4], |t| t.levels[0].at(0, 0))
+    };
+    let (width, height) = (frame.width, frame.height);
+    let mut pixels: Vec<Px> = vec![background; width * height];
+    const ROWS: usize = 16;
+    pixels
+        .par_chunks_mut(width * ROWS)
+        .enumerate()
+        .for_each(|(i, rows)| {
+            let mut band = Band {
+                top: i * ROWS,
+                width,
+                pixels: rows,
+            };
+            for op in &ops {
+                op.draw(&mut band);
+            }
+        });
+    let rgba = pixels
+        .par_iter()
+        .flat_map_iter(|&[r, g, b, a]| {
+            let straight = |c: u8| match a {
+                0 => 0,
+                255 => c,
+                a => ((u32::from(c) * 255 + u32::from(a) / 2) / u32::from(a)).min(255) as u8,
+            };
+            [straight(r), straight(g), straight(b), a]
+        })
+        .collect();
+    Ok(Rendered {
+        picture: Picture {
+            width: width as u32,
+            height: height as u32,
+            rgba,
+        },
+        warnings,
+    })
+}
+
+/// The picture's size and the camera.
+struct Frame {
+    width: usize,
+    height: usize,
+    /// Camera center in world units.
+    center: (f64, f64),
+    zoom: f64,
+    aspect: f64,
+}
+
+/// The game's screen size in world units at `zoom` (DDNet `CalcScreenParams`).
+fn screen_size(aspect: f64, zoom: f64) -> (f64, f64) {
+    const AMOUNT: f64 = 1150.0 * 1000.0;
+    const MAX_WIDTH: f64 = 1500.0;
+    const MAX_HEIGHT: f64 = 1050.0;
+    let f = AMOUNT.sqrt() / aspect.sqrt();
+    let (mut w, mut h) = (f * aspect, f);
+    if w > MAX_WIDTH {
+        w = MAX_WIDTH;
+        h = w / aspect;
+    }
+    if h > MAX_HEIGHT {
+        h = MAX_HEIGHT;
+        w = h * aspect;
+    }
+    (w * zoom, h * zoom)
+}
+
+impl Frame {
+    fn new(map: &Map, options: &RenderOptions) -> Result<Frame, Error> {
+        let (tiles_w, tiles_h) = extent(map);
+        let bad = |what: String| Err(Error::new(crate::ErrorKind::InvalidEdit, what));
+        let (width, height, center, zoom) = match options.view {
+            View::Whole => {
+                let (world_w, world_h) = (tiles_w * TILE, tiles_h * TILE);
+                let (width, height) = match options.size {
+                    Size::Width(w) => (f64::from(w), (f64::from(w) * world_h / world_w).round()),
+                    Size::Scale(s) => ((tiles_w * s).round(), (tiles_h * s).round()),
+                    Size::Pixels { width, height } => (f64::from(width), f64::from(height)),
+                };
+                let (base_w, base_h) = screen_size(width / height.max(1.0), 1.0);
+                let zoom = (world_w / base_w).max(world_h / base_h);
+                (width, height, (world_w / 2.0, world_h / 2.0), zoom)
+            }
+            View::Camera { x, y, zoom } => {
+                if !(zoom.is_finite() && zoom > 0.0 && x.is_finite() && y.is_finite()) {
+                    return bad(format!("a camera at {x},{y} with zoom {zoom}"));
+                }
+                let (width, height) = match options.size {
+                    Size::Width(w) => (f64::from(w), (f64::from(w) * 9.0 / 16.0).round()),
+                    Size::Scale(s) => {
+                        let (w, h) = screen_size(16.0 / 9.0, zoom);
+                        ((w / TILE * s).round(), (h / TILE * s).round())
+                    }
+                    Size::Pixels { width, height } => (f64::from(width), f64::from(height)),
+                };
+                (width, height, (x * TILE, y * TILE), zoom)
+            }
+        };
+        let pixels = width * height;
+        if !(width >= 1.0 && height >= 1.0 && pixels <= MAX_PIXELS as f64) {
+            return Err(Error::limit(format!(
+                "a picture of {width}x{height} pixels: each side at least 1, at most \
+                 {MAX_PIXELS} pixels in all"
+            )));
+        }
+        Ok(Frame {
+            width: width as usize,
+            height: height as usize,
+            center,
+            zoom,
+            aspect: width / height,
+        })
+    }
+
+    /// The world rectangle a group shows: left, top, width, height (DDNet
+    /// `MapScreenToWorld`).
+    fn window(&self, parallax: (f64, f64), parallax_zoom: f64, offset: (f64, f64)) -> [f64; 4] {
+        let (mut w, mut h) = screen_size(self.aspect, self.zoom);
+        let scale = (parallax_zoom * (self.zoom - 1.0) + 100.0) / 100.0 / self.zoom;
+        w *= scale;
+        h *= scale;
+        let cx = self.center.0 * parallax.0 / 100.0;
+        let cy = self.center.1 * parallax.1 / 100.0;
+        [offset.0 + cx - w / 2.0, offset.1 + cy - h / 2.0, w, h]
+    }
+
+    /// A group's window: its parallax, parallax zoom and offset.
+    fn group_window(&self, group: &Group) -> [f64; 4] {
+        let item = group.item();
+        let (px, py) = (item.parallax.x, item.parallax.y);
+        let parallax_zoom = f64::from(px.max(py).clamp(0, 100));
+        let offset = (f64::from(item.offset.x), f64::from(item.offset.y));
+        self.window((f64::from(px), f64::from(py)), parallax_zoom, offset)
+    }
+
+    /// The picture's pixels inside a group's clip rectangle, given in the game group's
+    /// coordinates; the whole picture for groups without clipping; `None` when nothing shows.
+    fn clip(&self, group: &Group) -> Option<Rect> {
+        let all = Rect {
+            x0: 0,
+            y0: 0,
+            x1: self.width,
+            y1: self.height,
+        };
+        let item = group.item();
+        let clip = match item.clip {
+            Some(clip) if item.version >= 2 && clip.enabled != 0 => clip,
+            _ => return Some(all),
+        };
+        let [left, top, w, h] = self.window((100.0, 100.0), 100.0, (0.0, 0.0));
+        let to_x = |x: f64| ((x - left) * self.width as f64 / w).round();
+        let to_y = |y: f64| ((y - top) * self.height as f64 / h).round();
+        let (x0, x1) = (
+            to_x(f64::from(clip.x)),
+            to_x(f64::from(clip.x) + f64::from(clip.width)),
+        );
+        let (y0, y1) = (
+            to_y(f64::from(clip.y)),
+            to_y(f64::from(clip.y) + f64::from(clip.height)),
+        );
+        let fit = |v: f64, max: usize| v.clamp(0.0, max as f64) as usize;
+        let rect = Rect {
+            x0: fit(x0, self.width),
+            y0: fit(y0, self.height),
+            x1: fit(x1, self.width),
+            y1: fit(y1, self.height),
+        };
+        (rect.x0 < rect.x1 && rect.y0 < rect.y1).then_some(rect)
+    }
+}
+
+/// The tiles shown by a whole view: the game layer's size, else the largest tile layer's, else
+/// the game's screen at the origin.
+fn extent(map: &Map) -> (f64, f64) {
+    if let Some((_, game)) = map.game_layer() {
+        let item = game.item();
+        if item.width > 0 && item.height > 0 {
+            return (f64::from(item.width), f64::from(item.height));
+        }
+    }
+    let largest = (map.layers().iter())
+        .filter_map(|layer| layer.tilemap())
+        .map(|item| (item.width.max(0), item.height.max(0)))
+        .max_by_key(|&(w, h)| i64::from(w) * i64::from(h));
+    match largest {
+        Some((w, h)) if w > 0 && h > 0 => (f64::from(w), f64::from(h)),
+        _ => (1500.0 / TILE, 843.75 / TILE),
+    }
+}
+
+/// The pictures the drawn layers use, ready to sample.
+struct Textures {
+    images: HashMap<usize, Arc<Texture>>,
+    entities: Option<Arc<Texture>>,
+    arrow: Option<Arc<Texture>>,
+}
+
+/// The pixels of a picture that is missing: a magenta and black checkerboard of 16 x 16
+/// tiles, as games show a missing texture.
+fn placeholder() -> Texture {
+    Texture::tile_colors(8, |index, x, y| {
+        let dark = ((index % 16) + (index / 16) + usize::from(x >= 4) + usize::from(y >= 4)) % 2;
+        if dark == 0 {
+            [255, 0, 255, 255]
+        } else {
+            [0, 0, 0, 255]
+        }
+    })
+}
+
+impl Textures {
+    fn load(
+        map: &Map,
+        options: &RenderOptions,
+        _frame: &Frame,
+        warnings: &mut Vec<String>,
+    ) -> Textures {
+        let mut wanted: Vec<usize> = Vec::new();
+        for (index, layer) in map.layers().iter().enumerate() {
+            let shown = drawn(map, options, index, layer);
+            if let (true, Ref::To(image)) = (shown, layer.image(map)) {
+                if !wanted.contains(&image.index()) {
+                    wanted.push(image.index());
+                }
+            }
+        }
+        let loaded: Vec<(usize, Texture, Option<String>)> = wanted
+            .par_iter()
+            .filter_map(|&index| {
+                let image = map.images().get(index)?;
+                let (texture, warning) = image_texture(map, options, index, image);
+                Some((index, texture, warning))
+            })
+            .collect();
+        let mut images = HashMap::new();
+        for (index, texture, warning) in loaded {
+            warnings.extend(warning);
+            images.insert(index, Arc::new(texture));
+        }
+        let (entities, arrow) = if options.entities > 0 {
+            let (texture, warning) = entities::tileset(options);
+            warnings.extend(warning);
+            (Some(Arc::new(texture)), Some(Arc::new(entities::arrow())))
+        } else {
+            (None, None)
+        };
+        Textures {
+            images,
+            entities,
+            arrow,
+        }
+    }
+}
+
+/// An image's texture, or a placeholder and a warning saying why.
+fn image_texture(
+    map: &Map,
+    options: &RenderOptions,
+    index: usize,
+    image: &crate::map::Image,
+) -> (Texture, Option<String>) {
+    let name = image.name(map).unwrap_or_default();
+    let result = if image.is_external() {
+        external_picture(&name, options.mapres.as_deref())
+    } else {
+        (image.rgba8(map))
+            .and_then(|p| {
+                Texture::from_rgba(p.width, p.height, &p.bytes)
+                    .ok_or_else(|| Error::malformed("an image of no pixels"))
+            })
+            .map_err(|e| format!("embedded image #{index} {name:?}: {e}"))
+    };
+    match result {
+        Ok(texture) => (texture, None),
+        Err(why) => (
+            placeholder(),
+            Some(format!("{why}; drawn as a placeholder")),
+        ),
+    }
+}
+
+/// An external image from `mapres/NAME.png`, or why not.
+fn external_picture(name: &str, mapres: Option<&Path>) -> Result<Texture, String> {
+    let Some(dir) = mapres else {
+        return Err(format!(
+            "external image {name:?}: no mapres folder given (--mapres or TWCODEC_MAPRES)"
+        ));
+    };
+    let plain =
+        !name.is_empty() && !name.starts_with('.') && !name.contains(['/', '\\', ':', '\0']);
+    if !plain {
+        return Err(format!("external image {name:?}: not a plain file name"));
+    }
+    let path = dir.join(format!("{name}.png"));
+    if !path.is_file() {
+        return Err(format!(
+            "external image {name:?}: no {} in the mapres folder",
+            path.display()
+        ));
+    }
+    let picture = crate::assets::read_png(&path, crate::Limits::default())
+        .map_err(|e| format!("external image {name:?}: {e}"))?;
+    Texture::from_rgba(
+        picture.width as usize,
+        picture.height as usize,
+        &picture.rgba,
+    )
+    .ok_or_else(|| format!("external image {name:?}: {} has no pixels", path.display()))
+}
+
+/// Whether layer `index` is drawn with `options`.
+fn drawn(map: &Map, options: &RenderOptions, index: usize, layer: &Layer) -> bool {
+    if let Some(only) = &options.layers {
+        if !only.iter().any(|r| r.index() == index && r.is_of(map)) {
+            return false;
+        }
+    }
+    if layer.is_detail() && !options.detail {
+        return false;
+    }
+    match layer.content() {
+        LayerContent::Tiles(_) | LayerContent::Quads(_) => options.entities < 100,
+        LayerContent::Sounds(_) | LayerContent::Unknown(_) => false,
+        _ => options.entities > 0,
+    }
+}
+
+/// One thing to draw, in order.
+enum Op<'m> {
+    Tiles {
+        layer: &'m Layer,
+        texture: Option<Arc<Texture>>,
+        color: [f32; 4],
+        origin: (f64, f64),
+        units_per_pixel: (f64, f64),
+        clip: Rect,
+    },
+    Triangles {
+        texture: Option<Arc<Texture>>,
+        clip: Rect,
+        triangles: Vec<[Vertex; 3]>,
+    },
+}
+
+/// Every layer to draw, in the game's order, with its mapping, colors and geometry at the
+/// time asked for.
+fn scene<'m>(
+    map: &'m Map,
+    options: &RenderOptions,
+    frame: &Frame,
+    textures: &Textures,
+) -> Vec<Op<'m>> {
+    let envelope = |raw: i32, offset: i32| -> Option<[f64; 4]> {
+        let Ref::To(r) = map.envelope_ref(raw) else {
+            return None;
+        };
+        map.envelope(r)?
+            .eval(map, options.time_ms + f64::from(offset))
+    };
+    // The entities view fades the map's own layers and shows the physics ones.
+    let design_alpha = f64::from(100 - options.entities.min(100)) / 100.0;
+    let physics_alpha = f32::from(options.entities.min(100)) / 100.0;
+    let layers = map.layers();
+    // Decode the content of the layers drawn, in parallel, before drawing.
+    (layers.par_iter().enumerate())
+        .filter(|(index, layer)| drawn(map, options, *index, layer))
+        .for_each(|(_, layer)| layer.decode());
+    let mut ops = Vec::new();
+    for group in map.groups() {
+        let Some(clip) = frame.clip(group) else {
+            continue;
+        };
+        let [left, top, w, h] = frame.group_window(group);
+        let units_per_pixel = (w / frame.width as f64, h / frame.height as f64);
+        let to_pixel = |x: f64, y: f64| {
+            (
+                ((x - left) / units_per_pixel.0) as f32,
+                ((y - top) / units_per_pixel.1) as f32,
+            )
+        };
+        for r in group.layers(map) {
+            let Some(layer) = map.layer(r) else {
+                continue;
+            };
+            if !drawn(map, options, r.index(), layer) {
+                continue;
+            }
+            let image = match layer.image(map) {
+                Ref::To(image) => textures.images.get(&image.index()).cloned(),
+                _ => None,
+            };
+            match layer.content() {
+                LayerContent::Quads(quads) => {
+                    let mut triangles = Vec::new();
+                    for quad in quads.quads().unwrap_or_default() {
+                        let offset = quad.position_envelope_offset;
+                        let position = envelope(quad.position_envelope, offset);
+                        let offset = quad.color_envelope_offset;
+                        let color = envelope(quad.color_envelope, offset).unwrap_or([1.0; 4]);
+                        if color[3] <= 0.0 {
+                            continue;
+                        }
+                        let [dx, dy, degrees, _] = position.unwrap_or([0.0; 4]);
+                        let (sin, cos) = degrees.to_radians().sin_cos();
+                        let fixed = |v: i32| f64::from(v) / 1024.0;
+                        let pivot = quad.points[4];
+                        let (pivot_x, pivot_y) = (fixed(pivot.x), fixed(pivot.y));
+                        let corner = |i: usize| {
+                            let p = quad.points[i];
+                            let (x, y) = (fixed(p.x) - pivot_x, fixed(p.y) - pivot_y);
+                            let world_x = pivot_x + x * cos - y * sin + dx;
+                            let world_y = pivot_y + x * sin + y * cos + dy;
+                            let (x, y) = to_pixel(world_x, world_y);
+                            let c = quad.colors[i];
+                            let channel = |v: i32, e: f64| (f64::from(v) / 255.0 * e) as f32;
+                            let uv = quad.texture_coords[i];
+                            Vertex {
+                                x,
+                                y,
+                                color: [
+                                    channel(c.r, color[0]),
+                                    channel(c.g, color[1]),
+                                    channel(c.b, color[2]),
+                                    channel(c.a, color[3] * design_alpha),
+                                ],
+                                uv: [
+                                    (f64::from(uv.x) / 1024.0) as f32,
+                                    (f64::from(uv.y) / 1024.0) as f32,
+                                ],
+                            }
+                        };
+                        // The game's two triangles: corners 0, 1, 3 and 0, 3, 2.
+                        let [c0, c1, c2, c3] = [corner(0), corner(1), corner(2), corner(3)];
+                        triangles.push([c0, c1, c3]);
+                        triangles.push([c0, c3, c2]);
+                    }
+                    ops.push(Op::Triangles {
+                        texture: image,
+                        clip,
+                        triangles,
+                    });
+                }
+                content => {
+                    let Some(item) = layer.tilemap() else {
+                        continue;
+                    };
+                    let (texture, color) = match content {
+                        LayerContent::Tiles(tiles) => {
+                            let c = item.color;
+                            let base = [c.r, c.g, c.b, c.a].map(|v| f64::from(v) / 255.0);
+                            let offset = item.color_envelope_offset;
+                            let e =
+                                envelope(tiles.item().color_envelope, offset).unwrap_or([1.0; 4]);
+                            let mut color = [0, 1, 2, 3].map(|i| (base[i] * e[i]) as f32);
+                            color[3] *= design_alpha as f32;
+                            (image, color)
+                        }
+                        LayerContent::Speedup(_) => {
+                            (textures.arrow.clone(), [1.0, 1.0, 1.0, physics_alpha])
+                        }
+                        _ => (textures.entities.clone(), [1.0, 1.0, 1.0, physics_alpha]),
+                    };
+                    ops.push(Op::Tiles {
+                        layer,
+                        texture,
+                        color,
+                        origin: (left, top),
+                        units_per_pixel,
+                        clip,
+                    });
+                }
+            }
+        }
+    }
+    ops
+}
+
+impl Op<'_> {
+    fn draw(&self, band: &mut Band<'_>) {
+        match self {
+            Op::Triangles {
+                texture,
+                clip,
+                triangles,
+            } => {
+                for &triangle in triangles {
+                    raster::draw_triangle(band, *clip, texture.as_deref(), triangle);
+                }
+            }
+            Op::Tiles {
+                layer,
+                texture,
+                color,
+                origin,
+                units_per_pixel,
+                clip,
+            } => {
+                macro_rules! tiles {
+                    ($tiles:expr, |$tile:ident| $look:expr) => {{
+                        let Some(grid) = $tiles.grid() else { return };
+                        let tiles = grid.tiles();
+                        let draw = TileDraw {
+                            width: grid.width(),
+                            height: grid.height(),
+                            look: |i: usize| match tiles.get(i) {
+                                Some($tile) => $look,
+                                None => TileLook::default(),
+                            },
+                            texture: texture.as_deref(),
+                            color: *color,
+                            units_per_pixel: *units_per_pixel,
+                            origin: *origin,
+                            clip: *clip,
+                        };
+                        raster::draw_tiles(band, &draw);
+                    }};
+                }
+                let plain = |index: u8, flags: u8| TileLook {
+                    index,
+                    flags,
+                    angle: 0,
+                };
+                match layer.content() {
+                    LayerContent::Tiles(t) | LayerContent::Game(t) | LayerContent::Front(t) => {
+                        tiles!(t, |tile| plain(tile.id, tile.flags))
+                    }
+                    LayerContent::Tele(t) => tiles!(t, |tile| plain(tile.id, 0)),
+                    // An arrow along the push, where the tile pushes.
+                    LayerContent::Speedup(t) => tiles!(t, |tile| TileLook {
+                        index: u8::from(match tile.id {
+                            28 => tile.force != 0,
+                            29 => tile.force != 0 || tile.max_speed != 0,
+                            _ => false,
+                        }),
+                        flags: 0,
+                        angle: tile.angle(),
+                    }),
+                    // Timed open switches show the cell of a plain door switch.
+                    LayerContent::Switch(t) => tiles!(t, |tile| match tile.id {
+                        22 => plain(8, tile.flags),
+                        id => plain(id, tile.flags),
+                    }),
+                    LayerContent::Tune(t) => tiles!(t, |tile| plain(tile.id, 0)),
+                    _ => {}
+                }
+            }
+        }
+    }
+}

@@ -177,10 +177,8 @@ fn sample_cell(level: &Level, cell: (usize, usize), look: TileLook, s: f32, t: f
     };
     let u = if look.flags & 1 != 0 { 1.0 - s } else { s };
     let v = if look.flags & 2 != 0 { 1.0 - t } else { t };
-    let iu = ((u * cell.0 as f32) as usize).min(cell.0 - 1);
-    let iv = ((v * cell.1 as f32) as usize).min(cell.1 - 1);
     let (cx, cy) = (usize::from(look.index) % 16, usize::from(look.index) / 16);
-    level.at(cx * cell.0 + iu, cy * cell.1 + iv)
+    level.bilinear_in_cell(u, v, (cx * cell.0, cy * cell.1), cell)
 }
 
 /// A corner of a triangle: picture position, straight color 0..=1, texture position 0..=1.

@@ -22,6 +22,38 @@ impl Level {
             .unwrap_or_default()
     }
 
+    /// Bilinear sample at `(u, v)` (0..=1) of the `size` texels at `origin`, clamped to that
+    /// cell's edge texels: a tile of a tileset, sampled as the game's texture arrays do.
+    #[inline]
+    pub fn bilinear_in_cell(
+        &self,
+        u: f32,
+        v: f32,
+        origin: (usize, usize),
+        size: (usize, usize),
+    ) -> Px {
+        let axis = |t: f32, n: usize| {
+            let x = (t * n as f32 - 0.5).clamp(0.0, (n - 1) as f32);
+            let first = x as usize;
+            let weight = ((x - first as f32) * 256.0) as u32;
+            (first, (first + 1).min(n - 1), weight)
+        };
+        let (x0, x1, wx) = axis(u, size.0);
+        let (y0, y1, wy) = axis(v, size.1);
+        let (ox, oy) = origin;
+        let p00 = self.at(ox + x0, oy + y0);
+        let p10 = self.at(ox + x1, oy + y0);
+        let p01 = self.at(ox + x0, oy + y1);
+        let p11 = self.at(ox + x1, oy + y1);
+        let mut out = [0; 4];
+        for c in 0..4 {
+            let top = u32::from(p00[c]) * (256 - wx) + u32::from(p10[c]) * wx;
+            let bottom = u32::from(p01[c]) * (256 - wx) + u32::from(p11[c]) * wx;
+            out[c] = ((top * (256 - wy) + bottom * wy + (1 << 15)) >> 16) as u8;
+        }
+        out
+    }
+
     /// Bilinear sample at texel coordinates `(x, y)` (texel centres at `.5`), wrapping around
     /// the level's edges when `wrap`, clamped to them otherwise.
     pub fn bilinear(&self, x: f32, y: f32, wrap: bool) -> Px {
@@ -179,5 +211,19 @@ mod tests {
         assert_eq!(level.bilinear(1.0, 0.5, false), [128, 128, 128, 255]);
         assert_eq!(level.bilinear(0.0, 0.5, false), [0, 0, 0, 255]);
         assert_eq!(level.bilinear(0.0, 0.5, true), [128, 128, 128, 255]);
+        // In a cell: clamped to the cell's own texels, never its neighbour's.
+        assert_eq!(
+            level.bilinear_in_cell(0.0, 0.5, (0, 0), (1, 1)),
+            [0, 0, 0, 255]
+        );
+        assert_eq!(
+            level.bilinear_in_cell(1.0, 0.5, (0, 0), (1, 1)),
+            [0, 0, 0, 255]
+        );
+        assert_eq!(
+            level.bilinear_in_cell(0.5, 0.5, (0, 0), (2, 1)),
+            [128, 128, 128, 255]
+        );
+        assert_eq!(level.bilinear_in_cell(0.9, 0.5, (0, 0), (2, 1)), [255; 4]);
     }
 }

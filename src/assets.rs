@@ -2,6 +2,12 @@
 //! format), embedded sounds as the Opus files they are, each under a name made from the item's
 //! name that is safe on any file system and unique within the map.
 //!
+//! And the other way: PNGs of any color type read as RGBA8 ([`read_png`]) to add or replace an
+//! image ([`Map::add_embedded_image`], [`replace_image`] by name), external images embedded
+//! from a folder of the game's pictures ([`embed`], [`convert_embedding`] for Teeworlds 0.7,
+//! [`default_mapres`]), Ogg Opus files checked ([`check_opus`], [`read_opus`]) to add or
+//! replace a sound ([`Map::add_sound`], [`Map::replace_sound`], [`find_sound`]).
+//!
 //! ```
 //! let map = twcodec::Map::parse(&twcodec::sample::datafile())?;
 //! let assets = twcodec::assets::list(&map);
@@ -18,10 +24,10 @@
 //! ```
 
 use std::collections::HashSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::error::{Error, ErrorKind};
-use crate::map::{Image, ItemRef, Map, Sound};
+use crate::map::{Image, ItemRef, LayerContent, Map, MapForm, Sound};
 
 /// Which assets to take.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -147,12 +153,7 @@ pub fn image_png(map: &Map, image: &Image) -> Result<Vec<u8>, Error> {
 }
 
 /// RGBA8 pixels as a PNG file.
-fn png_rgba(
-    width: u32,
-    height: u32,
-    rgba: &[u8],
-    level: Option<u8>,
-) -> Result<Vec<u8>, Error> {
+fn png_rgba(width: u32, height: u32, rgba: &[u8], level: Option<u8>) -> Result<Vec<u8>, Error> {
     if width == 0 || height == 0 {
         return Err(Error::malformed(format!(
             "an image of {width}x{height} pixels has no PNG form"
@@ -266,17 +267,657 @@ pub fn decode_png(bytes: &[u8], limits: crate::Limits) -> Result<Picture, Error>
     })
 }
 
-/// The folder of the game's pictures named by `$TWCODEC_MAPRES`, when set.
-pub fn default_mapres() -> Option<std::path::PathBuf> {
-    std::env::var_os("TWCODEC_MAPRES")
-        .filter(|dir| !dir.is_empty())
-        .map(Into::into)
-}
-
 /// Reads the PNG file at `path` as RGBA8 (see [`decode_png`]); errors name the path.
 pub fn read_png(path: &Path, limits: crate::Limits) -> Result<Picture, Error> {
     let bytes = std::fs::read(path).map_err(|e| Error::io("read", path, e))?;
     decode_png(&bytes, limits).map_err(|e| e.with_path(path))
+}
+
+/// The mapres directory named by `$TWCODEC_MAPRES`, when it is set and not empty: where the
+/// game's own pictures are (DDNet's `data/mapres`), for [`embed`] and for drawing external
+/// images.
+pub fn default_mapres() -> Option<PathBuf> {
+    std::env::var_os("TWCODEC_MAPRES")
+        .filter(|dir| !dir.is_empty())
+        .map(PathBuf::from)
+}
+
+/// The first image of the map named `name`; an error listing the names it has (at most
+/// twelve) when none is.
+///
+/// ```
+/// let map = twcodec::Map::parse(&twcodec::sample::datafile())?;
+/// let image = twcodec::assets::find_image(&map, "checker")?;
+/// let error = twcodec::assets::find_image(&map, "grass").unwrap_err();
+/// assert!(error.to_string().contains(r#"its 2 images are "grass_main", "checker""#), "{error}");
+/// # let _ = image;
+/// # Ok::<(), twcodec::Error>(())
+/// ```
+pub fn find_image(map: &Map, name: &str) -> Result<ItemRef<Image>, Error> {
+    let named = map.refs::<Image>().map(|r| {
+        let name = map.image(r).and_then(|image| image.name(map));
+        (r, name)
+    });
+    find_named(named.collect(), "image", name)
+}
+
+/// The first sound of the map named `name`; an error listing the names it has (at most
+/// twelve) when none is.
+pub fn find_sound(map: &Map, name: &str) -> Result<ItemRef<Sound>, Error> {
+    let named = map.refs::<Sound>().map(|r| {
+        let name = map.sound(r).and_then(|sound| sound.name(map));
+        (r, name)
+    });
+    find_named(named.collect(), "sound", name)
+}
+
+fn find_named<T>(
+    named: Vec<(ItemRef<T>, Option<String>)>,
+    kind: &str,
+    name: &str,
+) -> Result<ItemRef<T>, Error> {
+    if let Some((r, _)) = named.iter().find(|(_, n)| n.as_deref() == Some(name)) {
+        return Ok(*r);
+    }
+    const SHOWN: usize = 12;
+    let names: Vec<String> = (named.iter().take(SHOWN))
+        .map(|(_, n)| {
+            n.as_deref()
+                .map_or("(no name)".to_string(), |n| format!("{n:?}"))
+        })
+        .collect();
+    let list = match named.len() {
+        0 => format!("it has no {kind}s"),
+        1 => format!("its one {kind} is {}", names.join(", ")),
+        n if n <= SHOWN => format!("its {n} {kind}s are {}", names.join(", ")),
+        n => format!(
+            "its {n} {kind}s include {} and {} more",
+            names.join(", "),
+            n - SHOWN
+        ),
+    };
+    Err(Error::invalid_edit(format!(
+        "the map has no {kind} named {name:?}; {list}"
+    )))
+}
+
+/// What [`replace_image`] did.
+#[derive(Debug, Clone)]
+pub struct Replaced {
+    /// The image, at its place among the images.
+    pub image: ItemRef<Image>,
+    /// Whether the map changed: `false` when the image held these pixels already.
+    pub changed: bool,
+    /// Whether the image was external before (it is embedded now).
+    pub was_external: bool,
+    /// Its width and height before, as the map declared them.
+    pub old_size: (i32, i32),
+    /// What the new picture means for the tile layers drawn with it: a picture whose sides
+    /// are not multiples of 16, a change of size. Empty when no tile layer uses the image.
+    pub warnings: Vec<String>,
+}
+
+/// Replaces the pixels of the first image named `name` (embedded or external: an external
+/// image becomes embedded) with `picture`; the image keeps its name and its place among the
+/// images, so every layer drawn with it draws the new pixels (see [`Map::replace_image`]).
+/// When the image already holds these pixels, nothing changes and the map writes back as it
+/// was read. An error naming the map's images when none is named `name`.
+///
+/// ```
+/// use twcodec::assets::{self, Picture};
+/// # let mut map = twcodec::sample::map()?;
+/// let blue = Picture { width: 32, height: 32, rgba: [0u8, 0, 255, 255].repeat(32 * 32) };
+/// let replaced = assets::replace_image(&mut map, "grass_main", blue)?;
+/// assert!(replaced.changed && replaced.was_external);
+/// # Ok::<(), twcodec::Error>(())
+/// ```
+pub fn replace_image(map: &mut Map, name: &str, picture: Picture) -> Result<Replaced, Error> {
+    let image = find_image(map, name)?;
+    let before = map.image(image).map(|i| i.item().clone());
+    let (was_external, old_size) = before
+        .as_ref()
+        .map_or((false, (0, 0)), |i| (i.external != 0, (i.width, i.height)));
+    let (width, height) = (picture.width, picture.height);
+    let changed = map.replace_image(image, width, height, picture.rgba)?;
+    let mut warnings = Vec::new();
+    let layers = tile_layers_drawn_with(map, image.index());
+    if !layers.is_empty() {
+        let used = format!("image {name:?} is drawn by {}", list_layers(&layers));
+        if width % 16 != 0 || height % 16 != 0 {
+            warnings.push(format!("{used}: {}", not_a_tileset(width, height)));
+        }
+        let new_size = (i64::from(width), i64::from(height));
+        let old = (i64::from(old_size.0), i64::from(old_size.1));
+        if !was_external && old != new_size {
+            warnings.push(format!(
+                "{used}: it was {}x{} and is {width}x{height} now, so each of their tiles \
+                 takes a 16th of the new picture's width and height",
+                old_size.0, old_size.1
+            ));
+        }
+    }
+    Ok(Replaced {
+        image,
+        changed,
+        was_external,
+        old_size,
+        warnings,
+    })
+}
+
+/// The warning for a tileset whose sides are not multiples of 16 (docs/format-notes.md,
+/// "Images").
+fn not_a_tileset(width: impl std::fmt::Display, height: impl std::fmt::Display) -> String {
+    format!(
+        "{width}x{height} is not a multiple of 16 on each side, so it cannot be a tileset of \
+         16x16 tiles (DDNet's editor unsets such an image from tile layers)"
+    )
+}
+
+/// The tiles layers drawn with image `image`: their indices and names.
+fn tile_layers_drawn_with(map: &Map, image: usize) -> Vec<(usize, String)> {
+    let raw = i32::try_from(image).unwrap_or(-1);
+    (map.layers().iter().enumerate())
+        .filter(|(_, layer)| {
+            matches!(layer.content(), LayerContent::Tiles(_))
+                && layer.tilemap().is_some_and(|t| t.image == raw)
+        })
+        .map(|(index, layer)| (index, layer.name()))
+        .collect()
+}
+
+/// `tile layer #3 "Tiles"`, `tile layers #3 "Tiles", #5 "Doodads"`, at most five named.
+fn list_layers(layers: &[(usize, String)]) -> String {
+    const SHOWN: usize = 5;
+    let named: Vec<String> = (layers.iter().take(SHOWN))
+        .map(|(index, name)| format!("#{index} {name:?}"))
+        .collect();
+    let more = match layers.len().saturating_sub(SHOWN) {
+        0 => String::new(),
+        n => format!(" and {n} more"),
+    };
+    let plural = if layers.len() == 1 { "" } else { "s" };
+    format!("tile layer{plural} {}{more}", named.join(", "))
+}
+
+/// The tile layers of the map drawn with an image whose declared sides are not multiples of
+/// 16, one line per image: DDNet's editor unsets such images from tile layers, and DDNet's
+/// `map_convert_07` refuses them for Teeworlds 0.7.
+pub fn tileset_warnings(map: &Map) -> Vec<String> {
+    let mut warnings = Vec::new();
+    for (index, image) in map.images().iter().enumerate() {
+        let (width, height) = (image.item().width, image.item().height);
+        if width % 16 == 0 && height % 16 == 0 && width > 0 && height > 0 {
+            continue;
+        }
+        let layers = tile_layers_drawn_with(map, index);
+        if layers.is_empty() {
+            continue;
+        }
+        let name = image.name(map).unwrap_or_default();
+        warnings.push(format!(
+            "image #{index} {name:?} is drawn by {}: {}",
+            list_layers(&layers),
+            not_a_tileset(width, height)
+        ));
+    }
+    warnings
+}
+
+/// The largest side of a picture [`embed`] embeds, as DDNet's `map_convert_07` allows.
+pub const MAX_EMBEDDED_SIDE: u32 = 8192;
+
+/// What [`embed`] did.
+#[derive(Debug, Clone, Default)]
+pub struct Embedding {
+    /// The images now embedded, in map order.
+    pub embedded: Vec<Embedded>,
+    /// The external images left external, in map order, each with the reason.
+    pub left_external: Vec<LeftExternal>,
+    /// Tile layers drawn with an embedded picture that cannot be a tileset.
+    pub warnings: Vec<String>,
+}
+
+impl Embedding {
+    /// An error naming the images left external (at most twelve), when any is: for callers
+    /// that need every picture in the map.
+    pub fn require_all(&self) -> Result<(), Error> {
+        const SHOWN: usize = 12;
+        let Some(first) = self.left_external.first() else {
+            return Ok(());
+        };
+        let left = self.left_external.len();
+        let named: Vec<String> = (self.left_external.iter().take(SHOWN))
+            .map(|l| format!("#{} {:?}", l.image.index(), l.name.as_deref().unwrap_or("")))
+            .collect();
+        let more = match left.saturating_sub(SHOWN) {
+            0 => String::new(),
+            n => format!(" and {n} more"),
+        };
+        Err(Error::new(
+            ErrorKind::Io,
+            format!(
+                "{left} of {} external images stay external: {}{more} (the first: {})",
+                left + self.embedded.len(),
+                named.join(", "),
+                first.reason
+            ),
+        ))
+    }
+}
+
+/// An external image [`embed`] embedded.
+#[derive(Debug, Clone)]
+pub struct Embedded {
+    /// The image.
+    pub image: ItemRef<Image>,
+    /// Its name.
+    pub name: String,
+    /// The picture it now holds.
+    pub path: PathBuf,
+    /// The picture's width.
+    pub width: u32,
+    /// The picture's height.
+    pub height: u32,
+}
+
+/// An external image [`embed`] left external, and why.
+#[derive(Debug, Clone)]
+pub struct LeftExternal {
+    /// The image.
+    pub image: ItemRef<Image>,
+    /// Its name, when it has a readable one.
+    pub name: Option<String>,
+    /// Why: no such file, a name that is no file name, a picture that does not load.
+    pub reason: String,
+}
+
+/// Embeds every external image of the map from the picture of its name in `mapres`
+/// (`mapres/NAME.png`, as the game loads it from its own `mapres` folder): the image keeps
+/// its name and place, so every layer draws the same picture, now from the map. An image
+/// whose picture is missing, does not load, is larger than [`MAX_EMBEDDED_SIDE`] on a side,
+/// or whose name is no plain file name (empty, `.`, `..`, or holding `/`, `\`, `:` or NUL)
+/// stays external and is listed with the reason. An error only when `mapres` cannot be read
+/// as a directory.
+///
+/// Teeworlds 0.7 ships redrawn pictures under DDNet's names, so a map meant to look as it
+/// does in DDNet embeds DDNet's pictures before it goes to a 0.7 client
+/// ([`convert_embedding`]; docs/format-notes.md, "Images", on what DDNet's `map_convert_07`
+/// does).
+pub fn embed(map: &mut Map, mapres: &Path) -> Result<Embedding, Error> {
+    std::fs::read_dir(mapres).map_err(|e| Error::io("read the mapres directory", mapres, e))?;
+    let mut embedding = Embedding::default();
+    let refs: Vec<ItemRef<Image>> = map.refs::<Image>().collect();
+    for image in refs {
+        let Some(current) = map.image(image).filter(|i| i.is_external()) else {
+            continue;
+        };
+        let name = current.name(map);
+        let mut leave = |reason: String| {
+            embedding.left_external.push(LeftExternal {
+                image,
+                name: name.clone(),
+                reason,
+            })
+        };
+        let Some(file) = name.as_deref() else {
+            leave("it has no name".to_string());
+            continue;
+        };
+        let plain = !file.is_empty()
+            && file != "."
+            && file != ".."
+            && !file.contains(['/', '\\', ':', '\0']);
+        if !plain {
+            leave("its name is not a plain file name".to_string());
+            continue;
+        }
+        let path = mapres.join(format!("{file}.png"));
+        let picture = match std::fs::read(&path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                leave(format!("no {}", path.display()));
+                continue;
+            }
+            Err(e) => {
+                leave(Error::io("read", &path, e).to_string());
+                continue;
+            }
+            Ok(bytes) => match decode_png(&bytes, map.limits()) {
+                Ok(picture) => picture,
+                Err(e) => {
+                    leave(e.with_path(&path).to_string());
+                    continue;
+                }
+            },
+        };
+        let (width, height) = (picture.width, picture.height);
+        if width > MAX_EMBEDDED_SIDE || height > MAX_EMBEDDED_SIDE {
+            leave(format!(
+                "{}: {width}x{height} is larger than {MAX_EMBEDDED_SIDE} pixels on a side",
+                path.display()
+            ));
+            continue;
+        }
+        let file = file.to_string();
+        map.replace_image(image, width, height, picture.rgba)?;
+        if width % 16 != 0 || height % 16 != 0 {
+            let layers = tile_layers_drawn_with(map, image.index());
+            if !layers.is_empty() {
+                embedding.warnings.push(format!(
+                    "image {file:?} is drawn by {}: {}",
+                    list_layers(&layers),
+                    not_a_tileset(width, height)
+                ));
+            }
+        }
+        embedding.embedded.push(Embedded {
+            image,
+            name: file,
+            path,
+            width,
+            height,
+        });
+    }
+    Ok(embedding)
+}
+
+/// Converts the map to `form` ([`Map::convert`]) and embeds every external image from
+/// `mapres` ([`embed`]), as DDNet's `map_convert_07` does for Teeworlds 0.7: 0.7 ships
+/// redrawn pictures under DDNet's names (`grass_main`, `winter_main`, ...), so a converted map
+/// that names them looks different in a 0.7 client; embedded, it keeps DDNet's look. Converted
+/// to 0.7, the warnings also name every tile layer drawn with an image whose sides are not
+/// multiples of 16 ([`tileset_warnings`]), which 0.7 does not support.
+///
+/// ```no_run
+/// # let mut map = twcodec::sample::map()?;
+/// let mapres = twcodec::assets::default_mapres().expect("$TWCODEC_MAPRES");
+/// let embedding = twcodec::assets::convert_embedding(
+///     &mut map,
+///     twcodec::MapForm::Teeworlds07,
+///     &mapres,
+/// )?;
+/// for left in &embedding.left_external {
+///     eprintln!("{:?} stays external: {}", left.name, left.reason);
+/// }
+/// map.save("out.map")?;
+/// # Ok::<(), twcodec::Error>(())
+/// ```
+pub fn convert_embedding(map: &mut Map, form: MapForm, mapres: &Path) -> Result<Embedding, Error> {
+    std::fs::read_dir(mapres).map_err(|e| Error::io("read the mapres directory", mapres, e))?;
+    map.convert(form)?;
+    let mut embedding = embed(map, mapres)?;
+    if form == MapForm::Teeworlds07 {
+        embedding.warnings = tileset_warnings(map)
+            .into_iter()
+            .map(|w| format!("{w}; Teeworlds 0.7 does not support it"))
+            .collect();
+    }
+    Ok(embedding)
+}
+
+/// What the identification header of an Ogg Opus file says (RFC 7845, "ID Header").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OpusHead {
+    /// Output channels: 1 or 2.
+    pub channels: u8,
+    /// Samples (at 48 kHz) to drop at the start.
+    pub pre_skip: u16,
+    /// The sample rate of the original input, in Hz (0: not known); Opus plays at 48 kHz.
+    pub input_sample_rate: u32,
+    /// How many Ogg pages the file has.
+    pub pages: usize,
+}
+
+/// Checks that `bytes` are a whole Ogg Opus file, as the game plays it (RFC 3533 for the
+/// pages, RFC 7845 for Opus in them): Ogg pages from the first byte to the last, each with
+/// the `OggS` pattern, version 0, its segment table and body whole and its checksum right;
+/// the first page begins the stream and holds one packet, the Opus identification header
+/// (`OpusHead`, version 0 to 15, one or two channels); the second packet is the comment
+/// header (`OpusTags`); the last page ends the stream (docs/format-notes.md, "Sounds"). An
+/// error says what was found instead and where: another kind of file, an Ogg file of another
+/// codec (Vorbis, FLAC, Speex), a file cut short.
+///
+/// ```
+/// let error = twcodec::assets::check_opus(b"OggS\0").unwrap_err();
+/// assert!(error.to_string().contains("ends inside Ogg page #0"), "{error}");
+/// ```
+pub fn check_opus(bytes: &[u8]) -> Result<OpusHead, Error> {
+    if bytes.is_empty() {
+        return Err(Error::malformed("not an Ogg Opus file: the file is empty"));
+    }
+    let mut head = None;
+    let (mut offset, mut pages, mut last_type) = (0, 0, 0);
+    while offset < bytes.len() {
+        let page = OggPage::read(bytes, offset, pages)?;
+        match pages {
+            0 => head = Some(opus_head(&page, offset)?),
+            1 if !page.body.starts_with(b"OpusTags") => {
+                return Err(Error::malformed(format!(
+                    "Ogg page #1 begins \"{}\", not \"OpusTags\" (Opus's comment header)",
+                    page.body[..page.body.len().min(8)].escape_ascii()
+                ))
+                .at(offset + page.header_len));
+            }
+            _ => {}
+        }
+        last_type = page.header_type;
+        offset += page.header_len + page.body.len();
+        pages += 1;
+    }
+    if pages < 2 {
+        return Err(Error::malformed(
+            "the file ends after its first Ogg page: no comment header and no audio (cut short)",
+        ));
+    }
+    if last_type & 0x04 == 0 {
+        return Err(Error::malformed(format!(
+            "the last Ogg page (#{}) does not end the stream (no end-of-stream flag): the file \
+             is cut short",
+            pages - 1
+        )));
+    }
+    head.map(|head| OpusHead { pages, ..head })
+        .ok_or_else(|| Error::malformed("no Ogg page"))
+}
+
+/// One Ogg page (RFC 3533, "The Ogg page format").
+struct OggPage<'a> {
+    /// Bit 0x01: continues a packet; 0x02: begins the stream; 0x04: ends it.
+    header_type: u8,
+    /// The 27 bytes of the fixed header and the segment table.
+    header_len: usize,
+    /// The lacing values: the body's segment lengths.
+    segments: &'a [u8],
+    body: &'a [u8],
+}
+
+impl<'a> OggPage<'a> {
+    const HEADER: usize = 27;
+
+    /// The page at `offset`, page number `number` of the file, with its checksum checked.
+    fn read(bytes: &'a [u8], offset: usize, number: usize) -> Result<OggPage<'a>, Error> {
+        let rest = &bytes[offset..];
+        let cut = |what: &str, need: usize| {
+            Error::malformed(format!(
+                "the file ends inside Ogg page #{number} ({what} needs {need} bytes, {} are \
+                 left): it is cut short",
+                rest.len()
+            ))
+            .at(offset)
+        };
+        if !rest.starts_with(b"OggS") && !b"OggS".starts_with(rest) {
+            let begins = rest[..rest.len().min(8)].escape_ascii();
+            let message = match number {
+                0 => format!(
+                    "not an Ogg Opus file: it begins \"{begins}\", not \"OggS\" (an Ogg page)"
+                ),
+                _ => format!("Ogg page #{number} begins \"{begins}\", not \"OggS\""),
+            };
+            return Err(Error::malformed(message).at(offset));
+        }
+        let header = rest
+            .get(..Self::HEADER)
+            .ok_or_else(|| cut("its header", Self::HEADER))?;
+        let (version, header_type) = (header[4], header[5]);
+        if version != 0 {
+            return Err(Error::malformed(format!(
+                "Ogg page #{number} has version {version}, not 0 (the only one there is)"
+            ))
+            .at(offset + 4));
+        }
+        let header_len = Self::HEADER + usize::from(header[26]);
+        let segments = rest
+            .get(Self::HEADER..header_len)
+            .ok_or_else(|| cut("its segment table", header_len))?;
+        let page_len = header_len + segments.iter().map(|&n| usize::from(n)).sum::<usize>();
+        let page = rest
+            .get(..page_len)
+            .ok_or_else(|| cut("the page", page_len))?;
+        let stored = u32::from_le_bytes([header[22], header[23], header[24], header[25]]);
+        let computed = ogg_crc(page);
+        if stored != computed {
+            return Err(Error::malformed(format!(
+                "Ogg page #{number}'s checksum is {stored:#010x}, its bytes give \
+                 {computed:#010x}: the file is damaged"
+            ))
+            .at(offset + 22));
+        }
+        Ok(OggPage {
+            header_type,
+            header_len,
+            segments,
+            body: &page[header_len..],
+        })
+    }
+}
+
+/// The Opus identification header, from the first page at `offset`.
+fn opus_head(page: &OggPage<'_>, offset: usize) -> Result<OpusHead, Error> {
+    if page.header_type & 0x02 == 0 || page.header_type & 0x01 != 0 {
+        return Err(Error::malformed(format!(
+            "Ogg page #0 has header type {:#04x}: it does not begin a stream (0x02 set, 0x01 \
+             clear)",
+            page.header_type
+        ))
+        .at(offset + 5));
+    }
+    // The first packet: the lacing values up to and with the first below 255.
+    let Some(last) = page.segments.iter().position(|&n| n < 255) else {
+        return Err(Error::malformed(
+            "the first packet goes on past Ogg page #0 (an Opus file's first page holds its \
+             identification header alone)",
+        )
+        .at(offset));
+    };
+    let packet_len: usize = page.segments[..=last].iter().map(|&n| usize::from(n)).sum();
+    let packet = &page.body[..packet_len];
+    let start = offset + page.header_len;
+    if !packet.starts_with(b"OpusHead") {
+        let codec = [
+            (&b"\x01vorbis"[..], "Ogg Vorbis"),
+            (b"\x7fFLAC", "Ogg FLAC"),
+            (b"Speex   ", "Ogg Speex"),
+            (b"\x80theora", "Ogg Theora"),
+        ]
+        .iter()
+        .find(|(magic, _)| packet.starts_with(magic))
+        .map_or(String::new(), |(_, codec)| format!(": an {codec} file"));
+        return Err(Error::new(
+            ErrorKind::Unsupported,
+            format!(
+                "not an Ogg Opus file: the first packet begins \"{}\", not \"OpusHead\"{codec}; \
+                 the game plays Opus only",
+                packet[..packet.len().min(8)].escape_ascii()
+            ),
+        )
+        .at(start));
+    }
+    if packet.len() < 19 {
+        return Err(Error::malformed(format!(
+            "the Opus identification header is {} bytes, less than 19",
+            packet.len()
+        ))
+        .at(start));
+    }
+    if page.segments.len() != last + 1 {
+        return Err(Error::malformed(
+            "Ogg page #0 holds more than the Opus identification header (an Opus file's first \
+             page holds it alone)",
+        )
+        .at(start + packet_len));
+    }
+    let (version, channels) = (packet[8], packet[9]);
+    if version > 15 {
+        return Err(Error::new(
+            ErrorKind::Unsupported,
+            format!("Opus header version {version} (versions 0 to 15 read alike)"),
+        )
+        .at(start + 8));
+    }
+    if channels == 0 {
+        return Err(
+            Error::malformed("the Opus identification header has 0 channels").at(start + 9),
+        );
+    }
+    if channels > 2 {
+        return Err(Error::new(
+            ErrorKind::Unsupported,
+            format!("the Opus file has {channels} channels: the game plays mono and stereo only"),
+        )
+        .at(start + 9));
+    }
+    Ok(OpusHead {
+        channels,
+        pre_skip: u16::from_le_bytes([packet[10], packet[11]]),
+        input_sample_rate: u32::from_le_bytes([packet[12], packet[13], packet[14], packet[15]]),
+        pages: 1,
+    })
+}
+
+/// The CRC-32 of an Ogg page (polynomial 0x04c11db7, not reflected, starting at 0) with its
+/// checksum field (bytes 22 to 25) taken as zeros.
+fn ogg_crc(page: &[u8]) -> u32 {
+    const TABLE: [u32; 256] = {
+        let mut table = [0u32; 256];
+        let mut i = 0;
+        while i < 256 {
+            let mut crc = (i as u32) << 24;
+            let mut bit = 0;
+            while bit < 8 {
+                crc = if crc & 0x8000_0000 != 0 {
+                    (crc << 1) ^ 0x04c1_1db7
+                } else {
+                    crc << 1
+                };
+                bit += 1;
+            }
+            table[i] = crc;
+            i += 1;
+        }
+        table
+    };
+    let mut crc = 0u32;
+    for (index, &byte) in page.iter().enumerate() {
+        let byte = if (22..26).contains(&index) { 0 } else { byte };
+        crc = (crc << 8) ^ TABLE[usize::from((crc >> 24) as u8 ^ byte)];
+    }
+    crc
+}
+
+/// Reads the file at `path` and checks that it is Ogg Opus ([`check_opus`]); its bytes and
+/// its header. Errors name the path; a file larger than `limits`' largest data item is one.
+pub fn read_opus(path: &Path, limits: crate::Limits) -> Result<(Vec<u8>, OpusHead), Error> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io("read", path, e))?;
+    if bytes.len() > limits.max_data_size() {
+        return Err(Error::limit(format!(
+            "{} bytes, more than the limit of {} (Limits::max_data_size)",
+            bytes.len(),
+            limits.max_data_size()
+        ))
+        .with_path(path));
+    }
+    let head = check_opus(&bytes).map_err(|e| e.with_path(path))?;
+    Ok((bytes, head))
 }
 
 fn no_such(what: &str, index: usize) -> Error {

@@ -89,6 +89,60 @@ enum Command {
         #[arg(short, long)]
         output: PathBuf,
     },
+    /// Replace the pixels of the image named NAME with a PNG (any color type, stored as RGBA);
+    /// an external image becomes embedded. It keeps its name and place, so every layer drawn
+    /// with it draws the new picture.
+    ReplaceImage {
+        /// The map.
+        file: PathBuf,
+        /// The image's name in the map.
+        name: String,
+        /// The PNG file.
+        png: PathBuf,
+        /// Where to write the map.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
+    /// Embed every external image from the picture of its name in a folder of the game's
+    /// pictures (DDNet's data/mapres): the map then draws the same everywhere.
+    Embed {
+        /// The map.
+        file: PathBuf,
+        /// The folder of pictures, NAME.png each (default: $TWCODEC_MAPRES).
+        #[arg(long, value_name = "DIR")]
+        mapres: Option<PathBuf>,
+        /// Fail (and write nothing) when an image stays external.
+        #[arg(long)]
+        strict: bool,
+        /// Where to write the map.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
+    /// Replace the data of the sound named NAME with an Ogg Opus file.
+    ReplaceSound {
+        /// The map.
+        file: PathBuf,
+        /// The sound's name in the map.
+        name: String,
+        /// The Ogg Opus file (.opus).
+        opus: PathBuf,
+        /// Where to write the map.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
+    /// Add an Ogg Opus file to a map as an embedded sound (DDNet).
+    AddSound {
+        /// The map.
+        file: PathBuf,
+        /// The Ogg Opus file (.opus).
+        opus: PathBuf,
+        /// The sound's name in the map (default: the file name without `.opus`).
+        #[arg(long)]
+        name: Option<String>,
+        /// Where to write the map.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
     /// Draw a map to a PNG picture as the game shows it: tile layers with their tilesets,
     /// quads, envelopes at a time, parallax and clipping; --entities draws its physics.
     Render {
@@ -143,6 +197,11 @@ enum Command {
         layers: Vec<String>,
     },
     /// Write a datafile back; lossless unless asked to change something.
+    ///
+    /// Converting a DDNet map for Teeworlds 0.7, add --embed: 0.7 ships redrawn pictures
+    /// under DDNet's names (grass_main, winter_main, ...), so a map with external images looks
+    /// different in a 0.7 client; --embed --mapres DIR puts DDNet's pictures in the map, as
+    /// DDNet's map_convert_07 does, and the map keeps its look.
     Resave {
         /// The datafile to read.
         input: PathBuf,
@@ -163,6 +222,14 @@ enum Command {
         /// Convert the map to this game's form (through the map graph).
         #[arg(long, value_enum)]
         to: Option<Target>,
+        /// With --to: embed every external image from --mapres first, so that the map looks
+        /// as in DDNet in any client (use it for --to 0.7, whose pictures are redrawn).
+        #[arg(long, requires = "to")]
+        embed: bool,
+        /// The folder of DDNet's pictures for --embed, NAME.png each (default:
+        /// $TWCODEC_MAPRES).
+        #[arg(long, value_name = "DIR", requires = "embed")]
+        mapres: Option<PathBuf>,
     },
     /// Write the built-in sample map (a tiny DDNet map twcodec makes itself) to a file, to
     /// try the other commands on.
@@ -468,6 +535,8 @@ fn run(command: Option<Command>, out: Out<'_>) -> Result<ExitCode, Failure> {
             recompress,
             level,
             to,
+            embed,
+            mapres,
         }) => {
             let datafile = open(&input)?;
             for warning in datafile.warnings() {
@@ -477,11 +546,16 @@ fn run(command: Option<Command>, out: Out<'_>) -> Result<ExitCode, Failure> {
                 None => DatafileWriter::from_datafile(&datafile),
                 Some(target) => {
                     let mut map = Map::from_datafile(&datafile).map_err(|e| e.with_path(&input))?;
-                    map.convert(match target {
+                    let form = match target {
                         Target::Ddnet => MapForm::Ddnet,
                         Target::Teeworlds07 => MapForm::Teeworlds07,
-                    })
-                    .map_err(|e| e.with_path(&input))?;
+                    };
+                    let mapres = if embed {
+                        Some(mapres_dir(mapres)?)
+                    } else {
+                        None
+                    };
+                    convert(&mut map, &input, form, mapres.as_deref())?;
                     map.to_datafile()?
                 }
             };
@@ -562,6 +636,30 @@ fn run(command: Option<Command>, out: Out<'_>) -> Result<ExitCode, Failure> {
                 output.display()
             )?;
         }
+        Some(Command::ReplaceImage {
+            file,
+            name,
+            png,
+            output,
+        }) => replace_image(&file, &name, &png, &output, out)?,
+        Some(Command::Embed {
+            file,
+            mapres,
+            strict,
+            output,
+        }) => embed(&file, mapres, strict, &output, out)?,
+        Some(Command::ReplaceSound {
+            file,
+            name,
+            opus,
+            output,
+        }) => replace_sound(&file, &name, &opus, &output, out)?,
+        Some(Command::AddSound {
+            file,
+            opus,
+            name,
+            output,
+        }) => add_sound(&file, name, &opus, &output, out)?,
         Some(Command::Render {
             file,
             output,
@@ -853,4 +951,231 @@ fn check(file: &Path, strict: bool, out: Out<'_>) -> Result<ExitCode, Failure> {
 
 fn open(path: &Path) -> Result<Datafile, Error> {
     Datafile::open(path)
+}
+
+/// Writes an edited map to `output` (`-`: standard output), then the report lines: on
+/// standard output, or on standard error when the map went there.
+fn write_map(map: &Map, output: &Path, lines: &[String], out: Out<'_>) -> Result<(), Failure> {
+    if is_stdout(output) {
+        refuse_terminal("a map")?;
+        map.to_datafile()?.write(&mut *out)?;
+        for line in lines {
+            note!("{line}");
+        }
+    } else {
+        map.save(output)?;
+        for line in lines {
+            writeln!(out, "{line}")?;
+        }
+    }
+    Ok(())
+}
+
+/// The mapres folder: the one given, else `$TWCODEC_MAPRES`, else a usage error.
+fn mapres_dir(mapres: Option<PathBuf>) -> Result<PathBuf, Failure> {
+    mapres
+        .or_else(twcodec::assets::default_mapres)
+        .ok_or_else(|| {
+            Failure::Usage("no folder of pictures: give --mapres DIR or set $TWCODEC_MAPRES".into())
+        })
+}
+
+/// `resave --to`: converts, embedding external images from `mapres` first with `--embed`.
+fn convert(
+    map: &mut Map,
+    input: &Path,
+    form: MapForm,
+    mapres: Option<&Path>,
+) -> Result<(), Failure> {
+    let Some(mapres) = mapres else {
+        let from = map.form();
+        map.convert(form).map_err(|e| e.with_path(input))?;
+        if form == MapForm::Teeworlds07 {
+            let external = map.images().iter().filter(|i| i.is_external()).count();
+            if external > 0 && from != MapForm::Teeworlds07 {
+                note!(
+                    "twcodec: note: {}: {external} external image{} stay{} external: a 0.7 \
+                     client draws its own redrawn pictures of those names; --embed --mapres DIR \
+                     keeps DDNet's look",
+                    input.display(),
+                    if external == 1 { "" } else { "s" },
+                    if external == 1 { "s" } else { "" },
+                );
+            }
+            for warning in twcodec::assets::tileset_warnings(map) {
+                note!(
+                    "twcodec: warning: {}: {warning}; Teeworlds 0.7 does not support it",
+                    input.display()
+                );
+            }
+        }
+        return Ok(());
+    };
+    let embedding =
+        twcodec::assets::convert_embedding(map, form, mapres).map_err(|e| e.with_path(input))?;
+    for line in embedding_notes(&embedding, input) {
+        note!("{line}");
+    }
+    let (done, left) = (embedding.embedded.len(), embedding.left_external.len());
+    note!(
+        "twcodec: embedded {done} of {} external images from {}",
+        done + left,
+        mapres.display()
+    );
+    Ok(())
+}
+
+/// The lines on standard error about an embedding: what was embedded, what stays external
+/// and why, and warnings.
+fn embedding_notes(embedding: &twcodec::assets::Embedding, map: &Path) -> Vec<String> {
+    let map = map.display();
+    let mut lines = Vec::new();
+    for left in &embedding.left_external {
+        let name = left.name.as_deref().unwrap_or("(no name)");
+        lines.push(format!(
+            "twcodec: warning: {map}: image #{} {name:?} stays external: {}",
+            left.image.index(),
+            left.reason
+        ));
+    }
+    for warning in &embedding.warnings {
+        lines.push(format!("twcodec: warning: {map}: {warning}"));
+    }
+    lines
+}
+
+/// `embed`.
+fn embed(
+    file: &Path,
+    mapres: Option<PathBuf>,
+    strict: bool,
+    output: &Path,
+    out: Out<'_>,
+) -> Result<(), Failure> {
+    let mapres = mapres_dir(mapres)?;
+    let mut map = Map::load(file)?;
+    let embedding = twcodec::assets::embed(&mut map, &mapres)?;
+    for line in embedding_notes(&embedding, file) {
+        note!("{line}");
+    }
+    if strict {
+        embedding.require_all().map_err(|e| e.with_path(file))?;
+    }
+    let (done, left) = (embedding.embedded.len(), embedding.left_external.len());
+    let mut lines: Vec<String> = (embedding.embedded.iter())
+        .map(|e| {
+            format!(
+                "image #{} {:?}: embedded {} ({}x{})",
+                e.image.index(),
+                e.name,
+                e.path.display(),
+                e.width,
+                e.height
+            )
+        })
+        .collect();
+    lines.push(format!(
+        "embedded {done} of {} external images; wrote {}",
+        done + left,
+        output.display()
+    ));
+    write_map(&map, output, &lines, out)
+}
+
+/// `replace-image`.
+fn replace_image(
+    file: &Path,
+    name: &str,
+    png: &Path,
+    output: &Path,
+    out: Out<'_>,
+) -> Result<(), Failure> {
+    let mut map = Map::load(file)?;
+    let picture = twcodec::assets::read_png(png, map.limits())?;
+    let (width, height) = (picture.width, picture.height);
+    let replaced =
+        twcodec::assets::replace_image(&mut map, name, picture).map_err(|e| e.with_path(file))?;
+    for warning in &replaced.warnings {
+        note!("twcodec: warning: {}: {warning}", png.display());
+    }
+    let index = replaced.image.index();
+    let line = match (replaced.changed, replaced.was_external) {
+        (false, _) => format!("image #{index} {name:?} holds these pixels already: unchanged"),
+        (true, true) => {
+            format!("image #{index} {name:?}: was external, now embedded ({width}x{height})")
+        }
+        (true, false) => {
+            let (w, h) = replaced.old_size;
+            format!("image #{index} {name:?}: replaced ({w}x{h} -> {width}x{height})")
+        }
+    };
+    write_map(
+        &map,
+        output,
+        &[line, format!("wrote {}", output.display())],
+        out,
+    )
+}
+
+/// `replace-sound`.
+fn replace_sound(
+    file: &Path,
+    name: &str,
+    opus: &Path,
+    output: &Path,
+    out: Out<'_>,
+) -> Result<(), Failure> {
+    let mut map = Map::load(file)?;
+    let sound = twcodec::assets::find_sound(&map, name).map_err(|e| e.with_path(file))?;
+    let (bytes, head) = twcodec::assets::read_opus(opus, map.limits())?;
+    let what = opus_summary(bytes.len(), head);
+    let done = match map.replace_sound(sound, bytes)? {
+        true => "replaced",
+        false => "unchanged (the same bytes)",
+    };
+    let line = format!("sound #{} {name:?}: {done} ({what})", sound.index());
+    write_map(
+        &map,
+        output,
+        &[line, format!("wrote {}", output.display())],
+        out,
+    )
+}
+
+/// `add-sound`.
+fn add_sound(
+    file: &Path,
+    name: Option<String>,
+    opus: &Path,
+    output: &Path,
+    out: Out<'_>,
+) -> Result<(), Failure> {
+    let mut map = Map::load(file)?;
+    let (bytes, head) = twcodec::assets::read_opus(opus, map.limits())?;
+    let what = opus_summary(bytes.len(), head);
+    let name = name.unwrap_or_else(|| {
+        (opus.file_stem())
+            .map(|stem| stem.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    });
+    let sound = map.add_sound(&name, bytes)?;
+    if map.form() == MapForm::Teeworlds07 {
+        note!(
+            "twcodec: warning: {}: a Teeworlds 0.7 map: only DDNet plays map sounds",
+            file.display()
+        );
+    }
+    let line = format!("added sound #{} {name:?} ({what})", sound.index());
+    write_map(
+        &map,
+        output,
+        &[line, format!("wrote {}", output.display())],
+        out,
+    )
+}
+
+/// `N bytes of Opus, C channels`.
+fn opus_summary(len: usize, head: twcodec::assets::OpusHead) -> String {
+    let plural = if head.channels == 1 { "" } else { "s" };
+    format!("{len} bytes of Opus, {} channel{plural}", head.channels)
 }

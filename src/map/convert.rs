@@ -27,6 +27,10 @@ impl Map {
     /// source was read under allow (up to [`Limits::max_layer_data`] more for the tiles): read
     /// it back under limits that leave room for that.
     ///
+    /// External images stay external: a Teeworlds 0.7 client draws its own, redrawn pictures
+    /// of their names. [`assets::convert_embedding`](crate::assets::convert_embedding) embeds
+    /// DDNet's pictures first, as DDNet's `map_convert_07` does.
+    ///
     /// [`Limits`]: crate::Limits
     /// [`Limits::max_layer_data`]: crate::Limits::max_layer_data
     pub fn convert(&mut self, form: MapForm) -> Result<(), Error> {

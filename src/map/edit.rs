@@ -5,6 +5,7 @@
 //! |---|---|
 //! | [`Map::remove_image`] | tiles and quads layers drawn with it draw none (-1); later images' references shift down; its name and pixel data items go |
 //! | [`Map::remove_sound`] | sounds layers playing it play none; later sounds shift; its name and data items go |
+//! | [`Map::replace_image`], [`Map::replace_sound`] | nothing else: the item keeps its place, name and id, so every reference stays; its data item is replaced (or added, for an external one); the same pixels or bytes change nothing |
 //! | [`Map::remove_envelope`] | every reference to it becomes none: a tile layer's color envelope, each quad's and each source's, however many share it; later envelopes shift; its points leave the envelope points (with their bezier tangents), except points another envelope also covers, and the later envelopes' `start_point` shift |
 //! | [`Map::remove_group`] | its layers go too (as [`Map::remove_layer`] each); later groups shift, in auto-mapper configurations too; auto-mapper configurations of the group go; DDNet's group extension items stay in step |
 //! | [`Map::remove_layer`] | the groups' layer ranges close up; its auto-mapper configuration goes (it configures that layer only); the others of its group shift; its data items go |
@@ -370,6 +371,20 @@ fn item_name<const N: usize>(what: &str, name: &str) -> Result<I32String<N>, Err
     Ok(I32String::new(name.as_bytes()))
 }
 
+/// An error unless `len` bytes are `width` x `height` RGBA pixels, at least one.
+fn check_rgba(width: u32, height: u32, len: usize) -> Result<(), Error> {
+    let need = (width as usize)
+        .checked_mul(height as usize)
+        .and_then(|n| n.checked_mul(4));
+    if width == 0 || height == 0 || need != Some(len) {
+        return Err(Error::invalid_edit(format!(
+            "{width}x{height} RGBA pixels are {} bytes, not {len}",
+            need.map_or_else(|| "too many".to_string(), |n| n.to_string()),
+        )));
+    }
+    Ok(())
+}
+
 /// A free item id: one past the largest in use, else the smallest free one.
 fn free_id(used: impl Iterator<Item = u16>, what: &str) -> Result<u16, Error> {
     let mut ids: Vec<u16> = used.collect();
@@ -436,16 +451,7 @@ impl Map {
         rgba: impl Into<Bytes>,
     ) -> Result<ItemRef<Image>, Error> {
         let rgba = rgba.into();
-        let need = (width as usize)
-            .checked_mul(height as usize)
-            .and_then(|n| n.checked_mul(4));
-        if width == 0 || height == 0 || need != Some(rgba.len()) {
-            return Err(Error::invalid_edit(format!(
-                "{width}x{height} RGBA pixels are {} bytes, not {}",
-                need.map_or_else(|| "too many".to_string(), |n| n.to_string()),
-                rgba.len()
-            )));
-        }
+        check_rgba(width, height, rgba.len())?;
         self.add_image(name, width, height, Some(rgba))
     }
 
@@ -513,6 +519,112 @@ impl Map {
         self.remove_unused_data([removed.item.name, removed.item.data]);
         self.stamp.renew::<Image>();
         Ok(())
+    }
+
+    /// Replaces the pixels of an image with `width` x `height` RGBA pixels, row by row
+    /// (`width * height * 4` bytes). An external image becomes embedded. The image keeps its
+    /// name, id and place among the images, so every layer drawn with it draws the new
+    /// pixels; the size may change (the layers then draw from the new picture as it is).
+    ///
+    /// Whether anything changed: `false` when the image is embedded with these very pixels
+    /// already (RGB pixels count as the same RGBA pixels with an opaque alpha), and then the
+    /// map is left as it was, to be written byte for byte as read. Otherwise the image's
+    /// data item is replaced in place when only the image names it, else a new one is added;
+    /// [`assets::replace_image`](crate::assets::replace_image) does the same by name, from a
+    /// PNG, and says which tile layers a change of size or shape concerns.
+    ///
+    /// ```
+    /// # let mut map = twcodec::sample::map()?;
+    /// let external = map.refs::<twcodec::map::Image>().next().expect("an image");
+    /// let red = [255u8, 0, 0, 255].repeat(16 * 16);
+    /// assert!(map.replace_image(external, 16, 16, red.clone())?);
+    /// assert!(!map.replace_image(external, 16, 16, red)?); // the same pixels: no change
+    /// let reloaded = twcodec::Map::parse(&map.to_bytes()?)?;
+    /// let image = &reloaded.images()[0];
+    /// assert!(!image.is_external());
+    /// assert_eq!(image.rgba8(&reloaded)?.bytes[..4], [255, 0, 0, 255]);
+    /// # Ok::<(), twcodec::Error>(())
+    /// ```
+    pub fn replace_image(
+        &mut self,
+        image: ItemRef<Image>,
+        width: u32,
+        height: u32,
+        rgba: impl Into<Bytes>,
+    ) -> Result<bool, Error> {
+        let index = self.checked(image)?;
+        let rgba = rgba.into();
+        check_rgba(width, height, rgba.len())?;
+        let size = |value: u32| {
+            i32::try_from(value).map_err(|_| Error::invalid_edit(format!("an image of {value}")))
+        };
+        let (w, h) = (size(width)?, size(height)?);
+        let current = &self.images[index];
+        if !current.is_external() {
+            let same = current.rgba8(self).is_ok_and(|pixels| {
+                (pixels.width, pixels.height) == (width as usize, height as usize)
+                    && *pixels.bytes == *rgba
+            });
+            if same {
+                return Ok(false);
+            }
+        }
+        let data = self.replaced_data(current.item.data, rgba)?;
+        let stored = &mut self.images[index];
+        let item = &mut stored.item;
+        item.width = w;
+        item.height = h;
+        item.external = 0;
+        item.data = data;
+        if item.format.is_some() {
+            item.format = Some(ImageFormat::Rgba);
+        }
+        stored.verbatim = None;
+        Ok(true)
+    }
+
+    /// Replaces a sound's data with an Opus file's bytes; an external sound becomes
+    /// embedded. The sound keeps its name, id and place, so every sounds layer playing it
+    /// plays the new one. Whether anything changed: `false` when the sound is embedded with
+    /// these bytes already (the map is then left as it was). The bytes are not checked here;
+    /// [`assets::check_opus`](crate::assets::check_opus) checks that they are Ogg Opus.
+    pub fn replace_sound(
+        &mut self,
+        sound: ItemRef<Sound>,
+        opus: impl Into<Bytes>,
+    ) -> Result<bool, Error> {
+        let index = self.checked(sound)?;
+        let opus = opus.into();
+        let data_size = count(opus.len(), "bytes")?;
+        let current = &self.sounds[index];
+        if current.item.external == 0 && current.data(self).is_ok_and(|data| *data == *opus) {
+            return Ok(false);
+        }
+        let data = self.replaced_data(current.item.data, opus)?;
+        let stored = &mut self.sounds[index];
+        stored.item.external = 0;
+        stored.item.data = data;
+        stored.item.data_size = data_size;
+        stored.verbatim = None;
+        Ok(true)
+    }
+
+    /// The data index that holds `bytes` in place of data item `raw`: the same index with
+    /// the bytes set when `raw` names a data item nothing else names, else a new data item.
+    fn replaced_data(&mut self, raw: i32, bytes: Bytes) -> Result<i32, Error> {
+        let own = usize::try_from(raw)
+            .ok()
+            .filter(|&index| self.data_uses().get(index) == Some(&1));
+        match own {
+            Some(index) => {
+                self.data[index] = DataSlot::Owned(bytes);
+                Ok(raw)
+            }
+            None => {
+                self.data_room(1)?;
+                Ok(self.push_data(bytes))
+            }
+        }
     }
 
     /// Adds a sound (DDNet): `opus` is the Opus file's bytes.

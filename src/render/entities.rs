@@ -90,3 +90,84 @@ pub(super) fn arrow() -> Texture {
         }
     })
 }
+
+/// Where a number sits in its tile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum Place {
+    /// Large, in the middle (tele numbers).
+    Center,
+    /// Small, in the upper half (switch numbers, speedup speed limits).
+    Top,
+    /// Small, in the lower half (switch delays, speedup forces).
+    Bottom,
+}
+
+/// Digits 0 to 9, 3 x 5 pixels each, one row per 3 bits (high bit left).
+const DIGITS: [[u8; 5]; 10] = [
+    [0b111, 0b101, 0b101, 0b101, 0b111],
+    [0b010, 0b110, 0b010, 0b010, 0b111],
+    [0b111, 0b001, 0b111, 0b100, 0b111],
+    [0b111, 0b001, 0b111, 0b001, 0b111],
+    [0b101, 0b101, 0b111, 0b001, 0b001],
+    [0b111, 0b100, 0b111, 0b001, 0b111],
+    [0b111, 0b100, 0b111, 0b101, 0b111],
+    [0b111, 0b001, 0b001, 0b001, 0b001],
+    [0b111, 0b101, 0b111, 0b101, 0b111],
+    [0b111, 0b101, 0b111, 0b001, 0b111],
+];
+
+/// A tileset whose cell `n` shows the number `n` (1 to 255) in white with a dark outline, at
+/// `place`, as the game's entity number overlays do.
+pub(super) fn numbers(place: Place) -> Texture {
+    const CELL: usize = 32;
+    // Each cell's mask: which pixels the digits cover.
+    let masks: Vec<Vec<bool>> = (0..256)
+        .map(|n| {
+            let mut mask = vec![false; CELL * CELL];
+            if n == 0 {
+                return mask;
+            }
+            let text = n.to_string();
+            let scale = if place == Place::Center { 2 } else { 1 };
+            let (w, h) = ((4 * text.len() - 1) * scale, 5 * scale);
+            let x0 = (CELL - w) / 2;
+            let y0 = match place {
+                Place::Center => (CELL - h) / 2,
+                Place::Top => (CELL / 2 - h) / 2,
+                Place::Bottom => CELL / 2 + (CELL / 2 - h) / 2,
+            };
+            for (i, digit) in text.bytes().enumerate() {
+                let rows = DIGITS[usize::from(digit - b'0') % 10];
+                for (row, bits) in rows.iter().enumerate() {
+                    for column in 0..3 {
+                        if bits & (0b100 >> column) == 0 {
+                            continue;
+                        }
+                        for dy in 0..scale {
+                            for dx in 0..scale {
+                                let x = x0 + (i * 4 + column) * scale + dx;
+                                let y = y0 + row * scale + dy;
+                                mask[y * CELL + x] = true;
+                            }
+                        }
+                    }
+                }
+            }
+            mask
+        })
+        .collect();
+    Texture::tile_colors(CELL, |index, x, y| {
+        let mask = &masks[index];
+        let at = |x: usize, y: usize| mask[y * CELL + x];
+        if at(x, y) {
+            return [255, 255, 255, 255];
+        }
+        let near = (y.saturating_sub(1)..(y + 2).min(CELL))
+            .any(|ny| (x.saturating_sub(1)..(x + 2).min(CELL)).any(|nx| at(nx, ny)));
+        if near {
+            [20, 20, 20, 255]
+        } else {
+            [0; 4]
+        }
+    })
+}

@@ -33,6 +33,7 @@ use rayon::prelude::*;
 use crate::assets::Picture;
 use crate::error::Error;
 use crate::map::{Group, ItemRef, Layer, LayerContent, Map, Ref};
+use entities::Place;
 use raster::{Band, Rect, TileDraw, TileLook, Vertex};
 use texture::{Px, Texture};
 
@@ -373,6 +374,8 @@ struct Textures {
     images: HashMap<usize, Arc<Texture>>,
     entities: Option<Arc<Texture>>,
     arrow: Option<Arc<Texture>>,
+    /// Numbers in the middle, upper and lower half of a tile.
+    numbers: Option<[Arc<Texture>; 3]>,
 }
 
 /// The pixels of a picture that is missing: a magenta and black checkerboard of 16 x 16
@@ -417,17 +420,24 @@ impl Textures {
             warnings.extend(warning);
             images.insert(index, Arc::new(texture));
         }
-        let (entities, arrow) = if options.entities > 0 {
+        let (entities, arrow, numbers) = if options.entities > 0 {
             let (texture, warning) = entities::tileset(options);
             warnings.extend(warning);
-            (Some(Arc::new(texture)), Some(Arc::new(entities::arrow())))
+            let numbers = [Place::Center, Place::Top, Place::Bottom]
+                .map(|place| Arc::new(entities::numbers(place)));
+            (
+                Some(Arc::new(texture)),
+                Some(Arc::new(entities::arrow())),
+                Some(numbers),
+            )
         } else {
-            (None, None)
+            (None, None, None)
         };
         Textures {
             images,
             entities,
             arrow,
+            numbers,
         }
     }
 }
@@ -505,10 +515,38 @@ fn drawn(map: &Map, options: &RenderOptions, index: usize, layer: &Layer) -> boo
     }
 }
 
+/// What a tile layer's tiles show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Look {
+    /// The tile itself.
+    Tile,
+    /// A tele tile's number.
+    TeleNumber,
+    /// A switch tile's number.
+    SwitchNumber,
+    /// A timed switch tile's delay.
+    SwitchDelay,
+    /// A speedup tile's force.
+    SpeedupForce,
+    /// A speedup tile's speed limit.
+    SpeedupMaxSpeed,
+}
+
+/// Whether a speedup tile pushes, and so is drawn: type 28 with a force, type 29 with a force
+/// or a speed limit.
+fn speedup_shown(tile: &twcodec_schema::map::tile::Speedup) -> bool {
+    match tile.id {
+        28 => tile.force != 0,
+        29 => tile.force != 0 || tile.max_speed != 0,
+        _ => false,
+    }
+}
+
 /// One thing to draw, in order.
 enum Op<'m> {
     Tiles {
         layer: &'m Layer,
+        look: Look,
         texture: Option<Arc<Texture>>,
         color: [f32; 4],
         origin: (f64, f64),
@@ -640,14 +678,37 @@ fn scene<'m>(
                         }
                         _ => (textures.entities.clone(), [1.0, 1.0, 1.0, physics_alpha]),
                     };
+                    let overlays: &[(Look, usize)] = match content {
+                        LayerContent::Tele(_) => &[(Look::TeleNumber, 0)],
+                        LayerContent::Switch(_) => {
+                            &[(Look::SwitchNumber, 1), (Look::SwitchDelay, 2)]
+                        }
+                        LayerContent::Speedup(_) => {
+                            &[(Look::SpeedupMaxSpeed, 1), (Look::SpeedupForce, 2)]
+                        }
+                        _ => &[],
+                    };
                     ops.push(Op::Tiles {
                         layer,
+                        look: Look::Tile,
                         texture,
                         color,
                         origin: (left, top),
                         units_per_pixel,
                         clip,
                     });
+                    for &(look, place) in overlays {
+                        let texture = textures.numbers.as_ref().map(|n| n[place].clone());
+                        ops.push(Op::Tiles {
+                            layer,
+                            look,
+                            texture,
+                            color: [1.0, 1.0, 1.0, physics_alpha],
+                            origin: (left, top),
+                            units_per_pixel,
+                            clip,
+                        });
+                    }
                 }
             }
         }
@@ -669,6 +730,7 @@ impl Op<'_> {
             }
             Op::Tiles {
                 layer,
+                look,
                 texture,
                 color,
                 origin,
@@ -700,27 +762,45 @@ impl Op<'_> {
                     flags,
                     angle: 0,
                 };
-                match layer.content() {
-                    LayerContent::Tiles(t) | LayerContent::Game(t) | LayerContent::Front(t) => {
-                        tiles!(t, |tile| plain(tile.id, tile.flags))
-                    }
-                    LayerContent::Tele(t) => tiles!(t, |tile| plain(tile.id, 0)),
+                let number = |shown: bool, n: u8| plain(if shown { n } else { 0 }, 0);
+                match (layer.content(), look) {
+                    (
+                        LayerContent::Tiles(t) | LayerContent::Game(t) | LayerContent::Front(t),
+                        Look::Tile,
+                    ) => tiles!(t, |tile| plain(tile.id, tile.flags)),
+                    (LayerContent::Tele(t), Look::Tile) => tiles!(t, |tile| plain(tile.id, 0)),
+                    // Check-in teles (31, 63) have no number of their own.
+                    (LayerContent::Tele(t), Look::TeleNumber) => tiles!(t, |tile| number(
+                        !matches!(tile.id, 0 | 31 | 63),
+                        tile.number
+                    )),
                     // An arrow along the push, where the tile pushes.
-                    LayerContent::Speedup(t) => tiles!(t, |tile| TileLook {
-                        index: u8::from(match tile.id {
-                            28 => tile.force != 0,
-                            29 => tile.force != 0 || tile.max_speed != 0,
-                            _ => false,
-                        }),
+                    (LayerContent::Speedup(t), Look::Tile) => tiles!(t, |tile| TileLook {
+                        index: u8::from(speedup_shown(tile)),
                         flags: 0,
                         angle: tile.angle(),
                     }),
+                    (LayerContent::Speedup(t), Look::SpeedupForce) => {
+                        tiles!(t, |tile| number(speedup_shown(tile), tile.force))
+                    }
+                    (LayerContent::Speedup(t), Look::SpeedupMaxSpeed) => {
+                        tiles!(t, |tile| number(speedup_shown(tile), tile.max_speed))
+                    }
                     // Timed open switches show the cell of a plain door switch.
-                    LayerContent::Switch(t) => tiles!(t, |tile| match tile.id {
+                    (LayerContent::Switch(t), Look::Tile) => tiles!(t, |tile| match tile.id {
                         22 => plain(8, tile.flags),
                         id => plain(id, tile.flags),
                     }),
-                    LayerContent::Tune(t) => tiles!(t, |tile| plain(tile.id, 0)),
+                    // Switch tiles whose number or delay means nothing do not show it.
+                    (LayerContent::Switch(t), Look::SwitchNumber) => tiles!(t, |tile| number(
+                        !matches!(tile.id, 0 | 7 | 19 | 20 | 98 | 99),
+                        tile.number
+                    )),
+                    (LayerContent::Switch(t), Look::SwitchDelay) => tiles!(t, |tile| number(
+                        !matches!(tile.id, 0 | 12 | 13),
+                        tile.delay
+                    )),
+                    (LayerContent::Tune(t), Look::Tile) => tiles!(t, |tile| plain(tile.id, 0)),
                     _ => {}
                 }
             }

@@ -54,12 +54,12 @@ fn tint(texel: Px, color: [u32; 4]) -> Px {
 /// A straight color in 0..=1 as the multipliers of [`tint`] (premultiplied by its alpha).
 pub(crate) fn tint_factors(color: [f32; 4]) -> [u32; 4] {
     let a = color[3].clamp(0.0, 1.0);
-    let scale = |c: f32| ((c.clamp(0.0, 1.0) * a) * 256.0).round() as u32;
+    let scale = |c: f32| ((c.clamp(0.0, 1.0) * a) * 256.0 + 0.5) as u32;
     [
         scale(color[0]),
         scale(color[1]),
         scale(color[2]),
-        (a * 256.0).round() as u32,
+        (a * 256.0 + 0.5) as u32,
     ]
 }
 

@@ -31,6 +31,9 @@ pub enum ErrorKind {
     /// An edit of a map graph that cannot be made: a reference of another map or from before
     /// an edit that moved items, a layer of the wrong kind, a value the item cannot hold.
     InvalidEdit,
+    /// Options that ask for what cannot be done: a camera zoom of 0, a layer the map does not
+    /// have, an entities view over 100 %.
+    InvalidOptions,
 }
 
 /// The part of a datafile an error or warning is about.

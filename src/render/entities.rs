@@ -48,8 +48,9 @@ pub(super) fn tileset(options: &RenderOptions) -> (Texture, Option<String>) {
 /// A tileset of plain squares: the main physics tiles in colors that say what they are
 /// (solid gray, death red, unhookable dark, freeze blue), every other id a color of its own.
 pub(super) fn plain() -> Texture {
-    Texture::tile_colors(4, |index, x, y| {
-        let edge = x == 0 || y == 0;
+    const CELL: usize = 16;
+    Texture::tile_colors(CELL, |index, x, y| {
+        let edge = x == 0 || y == 0 || x == CELL - 1 || y == CELL - 1;
         let [r, g, b] = match index {
             1 => [110, 110, 110],
             2 => [220, 40, 40],
@@ -65,7 +66,7 @@ pub(super) fn plain() -> Texture {
             shade(r),
             shade(g),
             shade(b),
-            if index == 0 { 0 } else { 220 },
+            if index == 0 { 0 } else { 230 },
         ]
     })
 }

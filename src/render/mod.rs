@@ -151,7 +151,7 @@ pub fn select_layers(map: &Map, specs: &[impl AsRef<str>]) -> Result<Vec<ItemRef
                 .map(|(i, layer)| format!("{i} {:?}", layer.name()))
                 .collect();
             return Err(Error::new(
-                crate::ErrorKind::InvalidEdit,
+                crate::ErrorKind::InvalidOptions,
                 format!(
                     "no layer {spec:?}; the map has {} layers: {}",
                     map.layers().len(),
@@ -168,13 +168,13 @@ pub fn select_layers(map: &Map, specs: &[impl AsRef<str>]) -> Result<Vec<ItemRef
 pub fn render(map: &Map, options: &RenderOptions) -> Result<Rendered, Error> {
     if options.entities > 100 {
         return Err(Error::new(
-            crate::ErrorKind::InvalidEdit,
+            crate::ErrorKind::InvalidOptions,
             format!("an entities view of {}%: at most 100", options.entities),
         ));
     }
     let frame = Frame::new(map, options)?;
     let mut warnings = Vec::new();
-    let textures = Textures::load(map, options, &frame, &mut warnings);
+    let textures = Textures::load(map, options, &mut warnings);
     let ops = scene(map, options, &frame, &textures);
     let background = {
         let [r, g, b, a] = options.background;
@@ -249,7 +249,7 @@ fn screen_size(aspect: f64, zoom: f64) -> (f64, f64) {
 impl Frame {
     fn new(map: &Map, options: &RenderOptions) -> Result<Frame, Error> {
         let (tiles_w, tiles_h) = extent(map);
-        let bad = |what: String| Err(Error::new(crate::ErrorKind::InvalidEdit, what));
+        let bad = |what: String| Err(Error::new(crate::ErrorKind::InvalidOptions, what));
         let (width, height, center, zoom) = match options.view {
             View::Whole => {
                 let (world_w, world_h) = (tiles_w * TILE, tiles_h * TILE);
@@ -264,7 +264,10 @@ impl Frame {
             }
             View::Camera { x, y, zoom } => {
                 if !(zoom.is_finite() && zoom > 0.0 && x.is_finite() && y.is_finite()) {
-                    return bad(format!("a camera at {x},{y} with zoom {zoom}"));
+                    return bad(format!(
+                        "a camera at {x},{y} with zoom {zoom}: the position must be finite and \
+                         the zoom a positive number"
+                    ));
                 }
                 let (width, height) = match options.size {
                     Size::Width(w) => (f64::from(w), (f64::from(w) * 9.0 / 16.0).round()),
@@ -392,12 +395,7 @@ fn placeholder() -> Texture {
 }
 
 impl Textures {
-    fn load(
-        map: &Map,
-        options: &RenderOptions,
-        _frame: &Frame,
-        warnings: &mut Vec<String>,
-    ) -> Textures {
+    fn load(map: &Map, options: &RenderOptions, warnings: &mut Vec<String>) -> Textures {
         let mut wanted: Vec<usize> = Vec::new();
         for (index, layer) in map.layers().iter().enumerate() {
             let shown = drawn(map, options, index, layer);

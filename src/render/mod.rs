@@ -197,17 +197,20 @@ pub fn render(map: &Map, options: &RenderOptions) -> Result<Rendered, Error> {
                 op.draw(&mut band);
             }
         });
-    let rgba = pixels
-        .par_iter()
-        .flat_map_iter(|&[r, g, b, a]| {
-            let straight = |c: u8| match a {
-                0 => 0,
-                255 => c,
-                a => ((u32::from(c) * 255 + u32::from(a) / 2) / u32::from(a)).min(255) as u8,
-            };
-            [straight(r), straight(g), straight(b), a]
-        })
-        .collect();
+    // Back to straight alpha, as PNG stores it.
+    let mut rgba = vec![0u8; pixels.len() * 4];
+    (rgba.par_chunks_mut(4 * 4096))
+        .zip(pixels.par_chunks(4096))
+        .for_each(|(out, pixels)| {
+            for (out, &[r, g, b, a]) in out.chunks_exact_mut(4).zip(pixels) {
+                let straight = |c: u8| match a {
+                    0 => 0,
+                    255 => c,
+                    a => ((u32::from(c) * 255 + u32::from(a) / 2) / u32::from(a)).min(255) as u8,
+                };
+                out.copy_from_slice(&[straight(r), straight(g), straight(b), a]);
+            }
+        });
     Ok(Rendered {
         picture: Picture {
             width: width as u32,

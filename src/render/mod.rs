@@ -569,12 +569,22 @@ fn scene<'m>(
     frame: &Frame,
     textures: &Textures,
 ) -> Vec<Op<'m>> {
-    let envelope = |raw: i32, offset: i32| -> Option<[f64; 4]> {
+    // An envelope gives the channels it has, at most `wanted`; the others keep `default` (a
+    // color layer animated by a position envelope keeps alpha 1, as in the game).
+    let envelope = |raw: i32, offset: i32, default: [f64; 4], wanted: usize| -> [f64; 4] {
         let Ref::To(r) = map.envelope_ref(raw) else {
-            return None;
+            return default;
         };
-        map.envelope(r)?
-            .eval(map, options.time_ms + f64::from(offset))
+        let Some(envelope) = map.envelope(r) else {
+            return default;
+        };
+        let Some(values) = envelope.eval(map, options.time_ms + f64::from(offset)) else {
+            return default;
+        };
+        let channels = usize::try_from(envelope.item().channels).map_or(0, |c| c.min(wanted));
+        let mut result = default;
+        result[..channels].copy_from_slice(&values[..channels]);
+        result
     };
     // The entities view fades the map's own layers and shows the physics ones.
     let design_alpha = f64::from(100 - options.entities.min(100)) / 100.0;
@@ -613,13 +623,13 @@ fn scene<'m>(
                     let mut triangles = Vec::new();
                     for quad in quads.quads().unwrap_or_default() {
                         let offset = quad.position_envelope_offset;
-                        let position = envelope(quad.position_envelope, offset);
+                        let position = envelope(quad.position_envelope, offset, [0.0; 4], 3);
                         let offset = quad.color_envelope_offset;
-                        let color = envelope(quad.color_envelope, offset).unwrap_or([1.0; 4]);
+                        let color = envelope(quad.color_envelope, offset, [1.0; 4], 4);
                         if color[3] <= 0.0 {
                             continue;
                         }
-                        let [dx, dy, degrees, _] = position.unwrap_or([0.0; 4]);
+                        let [dx, dy, degrees, _] = position;
                         let (sin, cos) = degrees.to_radians().sin_cos();
                         let fixed = |v: i32| f64::from(v) / 1024.0;
                         let pivot = quad.points[4];
@@ -668,8 +678,7 @@ fn scene<'m>(
                             let c = item.color;
                             let base = [c.r, c.g, c.b, c.a].map(|v| f64::from(v) / 255.0);
                             let offset = item.color_envelope_offset;
-                            let e =
-                                envelope(tiles.item().color_envelope, offset).unwrap_or([1.0; 4]);
+                            let e = envelope(tiles.item().color_envelope, offset, [1.0; 4], 4);
                             let mut color = [0, 1, 2, 3].map(|i| (base[i] * e[i]) as f32);
                             color[3] *= design_alpha as f32;
                             (image, color)

@@ -225,6 +225,17 @@ pub(crate) fn draw_triangle(
     });
     // Edge functions: a pixel centre is inside when all three have the sign of the area.
     let inv = 1.0 / area;
+    // A pixel centre on an edge belongs to the triangle on the edge's right, or below it when
+    // it is level, so that a quad's two triangles draw their shared diagonal once (a graphics
+    // card's fill rule), not twice over (which doubles a see-through quad's alpha there).
+    let owns = |p: Vertex, q: Vertex, r: Vertex| {
+        let (mut nx, mut ny) = (p.y - q.y, q.x - p.x);
+        if nx * (r.x - p.x) + ny * (r.y - p.y) < 0.0 {
+            (nx, ny) = (-nx, -ny);
+        }
+        nx > 0.0 || (nx == 0.0 && ny > 0.0)
+    };
+    let owned = [owns(b, c, a), owns(c, a, b), owns(a, b, c)];
     for py in (min_y as usize)..(max_y as usize) {
         let y = py as f32 + 0.5;
         let line = &mut band.pixels[(py - band.top) * band.width..][..band.width];
@@ -237,8 +248,13 @@ pub(crate) fn draw_triangle(
             let x = px as f32 + 0.5;
             let w0 = ((b.x - x) * (c.y - y) - (c.x - x) * (b.y - y)) * inv;
             let w1 = ((c.x - x) * (a.y - y) - (a.x - x) * (c.y - y)) * inv;
-            let w2 = 1.0 - w0 - w1;
+            // Each edge's own function (not 1 - w0 - w1), so that a shared edge gives exactly 0
+            // in both triangles.
+            let w2 = ((a.x - x) * (b.y - y) - (b.x - x) * (a.y - y)) * inv;
             if w0 < 0.0 || w1 < 0.0 || w2 < 0.0 {
+                continue;
+            }
+            if (w0 == 0.0 && !owned[0]) || (w1 == 0.0 && !owned[1]) || (w2 == 0.0 && !owned[2]) {
                 continue;
             }
             let mix = |i: usize| a.color[i] * w0 + b.color[i] * w1 + c.color[i] * w2;
@@ -308,8 +324,26 @@ mod tests {
             [vertex(0.0, 0.0), vertex(4.0, 0.0), vertex(0.0, 4.0)],
         );
         let red = pixels.iter().filter(|p| **p == [255, 0, 0, 255]).count();
-        // Pixel centres strictly above the diagonal x + y = 4: 6, plus the 4 on it.
-        assert_eq!(red, 10);
+        // Pixel centres strictly above the diagonal x + y = 4: 6; the 4 on it belong to the
+        // triangle on its other side.
+        assert_eq!(red, 6);
         assert_eq!(pixels[15], [0; 4]);
+        // That triangle draws them, and the square is covered once.
+        let blue = |x, y| Vertex {
+            color: [0.0, 0.0, 1.0, 0.5],
+            ..vertex(x, y)
+        };
+        draw_triangle(
+            &mut Band {
+                top: 0,
+                width: 4,
+                pixels: &mut pixels,
+            },
+            clip,
+            None,
+            [blue(4.0, 0.0), blue(4.0, 4.0), blue(0.0, 4.0)],
+        );
+        let half_blue = pixels.iter().filter(|p| **p == [0, 0, 128, 128]).count();
+        assert_eq!(half_blue, 10, "{pixels:?}");
     }
 }

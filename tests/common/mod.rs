@@ -5,6 +5,7 @@
 
 #![allow(dead_code)]
 
+pub mod golden;
 pub mod hostile;
 
 use std::path::{Path, PathBuf};

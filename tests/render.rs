@@ -1356,6 +1356,25 @@ fn entities_follow_the_game() {
         tile_at(&full, (6, 1)),
         "switch 22 = switch 8"
     );
+    // Tune tiles take a color per zone, in the order zones first appear: zone 1 the first hue
+    // (red), zone 2 the next, 137.5 degrees on (green); the same lightness.
+    let mean = |pixels: Vec<[u8; 4]>| {
+        let n = pixels.len() as u32;
+        let sum = pixels.iter().fold([0u32; 3], |s, p| {
+            [
+                s[0] + u32::from(p[0]),
+                s[1] + u32::from(p[1]),
+                s[2] + u32::from(p[2]),
+            ]
+        });
+        sum.map(|c| c / n)
+    };
+    let (zone1, zone2) = (mean(tile_at(&full, (0, 3))), mean(tile_at(&full, (1, 3))));
+    assert!(
+        zone1[0] > 2 * zone1[1] && zone1[0] > 2 * zone1[2],
+        "{zone1:?}"
+    );
+    assert!(zone2[1] > 2 * zone2[0] && zone2[1] > zone2[2], "{zone2:?}");
     // Speedups: type 28 without force, type 29 without force or speed limit, and other types
     // are not drawn; type 29 with a speed limit is.
     for x in [0, 1, 3] {
@@ -1599,6 +1618,8 @@ fn every_corpus_map_renders() {
     let entities_tileset = dir.join("mapres/entities/ddnet_comfort.png");
     assert!(entities_tileset.is_file(), "{}", entities_tileset.display());
     let mut summary = Vec::new();
+    // One renderer: the game's pictures are read once for all maps.
+    let renderer = twcodec::render::Renderer::new();
     for path in &maps {
         let file = path.file_name().unwrap().to_string_lossy().into_owned();
         let started = std::time::Instant::now();
@@ -1631,8 +1652,8 @@ fn every_corpus_map_renders() {
                 entities_tileset: Some(entities_tileset.clone()),
                 ..options()
             };
-            let Rendered { picture, warnings } =
-                render(&map, &options).unwrap_or_else(|e| panic!("{file} at {percent}: {e}"));
+            let Rendered { picture, warnings } = (renderer.render(&map, &options))
+                .unwrap_or_else(|e| panic!("{file} at {percent}: {e}"));
             if let Some(out) = std::env::var_os("TWCODEC_RENDER_DIR") {
                 // To look at: never committed (the pictures are the game's, CC BY-SA).
                 let name = format!("{file}.entities{percent}.png");

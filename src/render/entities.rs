@@ -1,95 +1,63 @@
 //! The pictures of the entities view: the entities tileset (the game's, found next to
 //! `mapres`, or plain colors when there is none) and the speedup arrow.
 
-use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
 
 use super::texture::Texture;
-use super::RenderOptions;
-
-/// Where DDNet keeps entities tilesets, relative to its `data/mapres` folder: the default
-/// ("clear") set, then the "comfort" asset.
-const NEXT_TO_MAPRES: [&str; 2] = [
-    "../editor/entities_clear/ddnet.png",
-    "../assets/entities/comfort/ddnet.png",
-];
-
-/// The entities tileset `options` name or imply, or plain colors and a warning saying why.
-pub(super) fn tileset(options: &RenderOptions) -> (Texture, Option<String>) {
-    let candidates: Vec<PathBuf> = match (&options.entities_tileset, &options.mapres) {
-        (Some(path), _) => vec![path.clone()],
-        (None, Some(mapres)) => NEXT_TO_MAPRES.iter().map(|p| mapres.join(p)).collect(),
-        (None, None) => Vec::new(),
-    };
-    let explicit = options.entities_tileset.is_some();
-    for path in &candidates {
-        if !explicit && !path.is_file() {
-            continue;
-        }
-        let loaded = crate::assets::read_png(path, crate::Limits::default()).and_then(|p| {
-            Texture::from_rgba(p.width as usize, p.height as usize, &p.rgba)
-                .ok_or_else(|| crate::Error::malformed("a picture of no pixels"))
-        });
-        match loaded {
-            Ok(texture) => return (texture, None),
-            Err(e) => {
-                let why = format!(
-                    "entities tileset {}: {e}; drawn in plain colors",
-                    path.display()
-                );
-                return (plain(), Some(why));
-            }
-        }
-    }
-    let why = "no entities tileset (--entities-tileset, or DDNet's data folder around --mapres): \
-               physics tiles drawn in plain colors";
-    (plain(), Some(why.to_string()))
-}
 
 /// A tileset of plain squares: the main physics tiles in colors that say what they are
 /// (solid gray, death red, unhookable dark, freeze blue), every other id a color of its own.
-pub(super) fn plain() -> Texture {
+pub(super) fn plain() -> Arc<Texture> {
+    static PLAIN: OnceLock<Arc<Texture>> = OnceLock::new();
     const CELL: usize = 16;
-    Texture::tile_colors(CELL, |index, x, y| {
-        let edge = x == 0 || y == 0 || x == CELL - 1 || y == CELL - 1;
-        let [r, g, b] = match index {
-            1 => [110, 110, 110],
-            2 => [220, 40, 40],
-            3 => [45, 45, 60],
-            9 | 12 => [120, 170, 255],
-            _ => {
-                let hash = (index as u32).wrapping_mul(2_654_435_761);
-                [(hash >> 8) as u8, (hash >> 16) as u8, (hash >> 24) as u8]
-            }
-        };
-        let shade = |c: u8| if edge { c / 2 } else { c };
-        [
-            shade(r),
-            shade(g),
-            shade(b),
-            if index == 0 { 0 } else { 230 },
-        ]
-    })
+    let make = || {
+        Texture::tile_colors(CELL, |index, x, y| {
+            let edge = x == 0 || y == 0 || x == CELL - 1 || y == CELL - 1;
+            let [r, g, b] = match index {
+                1 => [110, 110, 110],
+                2 => [220, 40, 40],
+                3 => [45, 45, 60],
+                9 | 12 => [120, 170, 255],
+                _ => {
+                    let hash = (index as u32).wrapping_mul(2_654_435_761);
+                    [(hash >> 8) as u8, (hash >> 16) as u8, (hash >> 24) as u8]
+                }
+            };
+            let shade = |c: u8| if edge { c / 2 } else { c };
+            [
+                shade(r),
+                shade(g),
+                shade(b),
+                if index == 0 { 0 } else { 230 },
+            ]
+        })
+    };
+    PLAIN.get_or_init(|| Arc::new(make())).clone()
 }
 
 /// The speedup arrow in cell 1 of a tileset: white with a dark edge, pointing right (+x).
-pub(super) fn arrow() -> Texture {
+pub(super) fn arrow() -> Arc<Texture> {
+    static ARROW: OnceLock<Arc<Texture>> = OnceLock::new();
     const SIZE: usize = 32;
-    Texture::tile_colors(SIZE, |index, x, y| {
-        if index != 1 {
-            return [0; 4];
-        }
-        let (fx, fy) = (x as f32 + 0.5, (y as f32 + 0.5 - SIZE as f32 / 2.0).abs());
-        // A shaft from 4 to 20 of height 6, a head from 16 to 28 narrowing to its tip.
-        let shaft = (4.0..20.0).contains(&fx) && fy < 3.0;
-        let head = (16.0..28.0).contains(&fx) && fy < (28.0 - fx) * 0.9;
-        let inner_shaft = (5.0..20.0).contains(&fx) && fy < 2.0;
-        let inner_head = (17.0..26.5).contains(&fx) && fy < (26.5 - fx) * 0.9;
-        match (inner_shaft || inner_head, shaft || head) {
-            (true, _) => [255, 255, 255, 255],
-            (false, true) => [30, 30, 30, 255],
-            _ => [0; 4],
-        }
-    })
+    let make = || {
+        Texture::tile_colors(SIZE, |index, x, y| {
+            if index != 1 {
+                return [0; 4];
+            }
+            let (fx, fy) = (x as f32 + 0.5, (y as f32 + 0.5 - SIZE as f32 / 2.0).abs());
+            // A shaft from 4 to 20 of height 6, a head from 16 to 28 narrowing to its tip.
+            let shaft = (4.0..20.0).contains(&fx) && fy < 3.0;
+            let head = (16.0..28.0).contains(&fx) && fy < (28.0 - fx) * 0.9;
+            let inner_shaft = (5.0..20.0).contains(&fx) && fy < 2.0;
+            let inner_head = (17.0..26.5).contains(&fx) && fy < (26.5 - fx) * 0.9;
+            match (inner_shaft || inner_head, shaft || head) {
+                (true, _) => [255, 255, 255, 255],
+                (false, true) => [30, 30, 30, 255],
+                _ => [0; 4],
+            }
+        })
+    };
+    ARROW.get_or_init(|| Arc::new(make())).clone()
 }
 
 /// Where a number sits in its tile.
@@ -119,7 +87,19 @@ const DIGITS: [[u8; 5]; 10] = [
 
 /// A tileset whose cell `n` shows the number `n` (1 to 255) in white with a dark outline, at
 /// `place`, as the game's entity number overlays do.
-pub(super) fn numbers(place: Place) -> Texture {
+pub(super) fn numbers(place: Place) -> Arc<Texture> {
+    static NUMBERS: [OnceLock<Arc<Texture>>; 3] =
+        [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    let slot = match place {
+        Place::Center => &NUMBERS[0],
+        Place::Top => &NUMBERS[1],
+        Place::Bottom => &NUMBERS[2],
+    };
+    slot.get_or_init(|| Arc::new(number_cells(place))).clone()
+}
+
+/// The cells of [`numbers`].
+fn number_cells(place: Place) -> Texture {
     const CELL: usize = 32;
     // Each cell's mask: which pixels the digits cover.
     let masks: Vec<Vec<bool>> = (0..256)
@@ -171,4 +151,69 @@ pub(super) fn numbers(place: Place) -> Texture {
             [0; 4]
         }
     })
+}
+
+/// The tune zone colors: cell `n` (1 to 255) is the entities tileset's tune tile (id 68) in
+/// gray, colored with the `n`-th hue of the golden angle at saturation 0.75, keeping its
+/// lightness, as the game colors tune zones (docs/format-notes.md, "Drawing a map").
+pub(super) fn tunes(tileset: &Texture) -> Texture {
+    const TUNE: usize = 68;
+    // The level whose cells are at most 32 texels: enough for an entities view.
+    let Some(level) = (tileset.levels.iter()).find(|l| l.width / 16 <= 32) else {
+        return Texture { levels: Vec::new() };
+    };
+    let (cw, ch) = ((level.width / 16).max(1), (level.height / 16).max(1));
+    let (ox, oy) = ((TUNE % 16) * cw, (TUNE / 16) * ch);
+    let size = cw.max(ch);
+    Texture::tile_colors(size, |index, x, y| {
+        if index == 0 || x >= cw || y >= ch {
+            return [0; 4];
+        }
+        let [r, g, b, a] = level.at(ox + x, oy + y);
+        if a == 0 {
+            return [0; 4];
+        }
+        // Straight gray lightness of the premultiplied texel.
+        let gray = (u32::from(r) + u32::from(g) + u32::from(b)) as f32 / 3.0 / f32::from(a);
+        let hue = ((index - 1) as f32 * 137.507_76 / 360.0).fract();
+        let [r, g, b] = hsl(hue, 0.75, gray.min(1.0));
+        [r, g, b, a]
+    })
+}
+
+/// HSL (each 0..=1) to RGB.
+fn hsl(h: f32, s: f32, l: f32) -> [u8; 3] {
+    let q = if l < 0.5 {
+        l * (1.0 + s)
+    } else {
+        l + s - l * s
+    };
+    let p = 2.0 * l - q;
+    let channel = |t: f32| {
+        let t = t.rem_euclid(1.0);
+        let v = if t < 1.0 / 6.0 {
+            p + (q - p) * 6.0 * t
+        } else if t < 0.5 {
+            q
+        } else if t < 2.0 / 3.0 {
+            p + (q - p) * (2.0 / 3.0 - t) * 6.0
+        } else {
+            p
+        };
+        (v.clamp(0.0, 1.0) * 255.0 + 0.5) as u8
+    };
+    [channel(h + 1.0 / 3.0), channel(h), channel(h - 1.0 / 3.0)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hsl_primaries() {
+        assert_eq!(hsl(0.0, 1.0, 0.5), [255, 0, 0]);
+        assert_eq!(hsl(1.0 / 3.0, 1.0, 0.5), [0, 255, 0]);
+        assert_eq!(hsl(2.0 / 3.0, 1.0, 0.5), [0, 0, 255]);
+        assert_eq!(hsl(0.5, 0.0, 0.25), [64, 64, 64]);
+    }
 }

@@ -21,11 +21,11 @@
 //! ```
 
 mod entities;
+mod pictures;
 mod raster;
 mod texture;
 
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -33,7 +33,7 @@ use rayon::prelude::*;
 use crate::assets::Picture;
 use crate::error::Error;
 use crate::map::{Group, ItemRef, Layer, LayerContent, Map, Ref};
-use entities::Place;
+use pictures::{FileCache, Textures, Use};
 use raster::{Band, Rect, TileDraw, TileLook, Vertex};
 use texture::{Px, Texture};
 
@@ -164,8 +164,46 @@ pub fn select_layers(map: &Map, specs: &[impl AsRef<str>]) -> Result<Vec<ItemRef
     Ok(selected)
 }
 
-/// Draws `map` as `options` say.
+/// Draws `map` as `options` say (a [`Renderer`] of its own: the game's pictures are read
+/// for this render alone).
 pub fn render(map: &Map, options: &RenderOptions) -> Result<Rendered, Error> {
+    Renderer::new().render(map, options)
+}
+
+/// Draws maps, keeping the picture files it reads (external images, the entities tileset)
+/// for the next render: many maps, or one map at many times, read each file once. Files are
+/// not read again when they change; make a new `Renderer` for that.
+///
+/// ```
+/// use twcodec::render::{RenderOptions, Renderer, Size};
+///
+/// let map = twcodec::sample::map()?;
+/// let renderer = Renderer::new();
+/// for time_ms in [0.0, 250.0, 500.0] {
+///     let options = RenderOptions { size: Size::Width(64), time_ms, ..RenderOptions::default() };
+///     let frame = renderer.render(&map, &options)?;
+///     assert_eq!(frame.picture.width, 64);
+/// }
+/// # Ok::<(), twcodec::Error>(())
+/// ```
+#[derive(Debug, Default)]
+pub struct Renderer {
+    files: FileCache,
+}
+
+impl Renderer {
+    /// A renderer that has read nothing yet.
+    pub fn new() -> Renderer {
+        Renderer::default()
+    }
+
+    /// Draws `map` as `options` say.
+    pub fn render(&self, map: &Map, options: &RenderOptions) -> Result<Rendered, Error> {
+        render_with(&self.files, map, options)
+    }
+}
+
+fn render_with(files: &FileCache, map: &Map, options: &RenderOptions) -> Result<Rendered, Error> {
     if options.entities > 100 {
         return Err(Error::new(
             crate::ErrorKind::InvalidOptions,
@@ -174,7 +212,7 @@ pub fn render(map: &Map, options: &RenderOptions) -> Result<Rendered, Error> {
     }
     let frame = Frame::new(map, options)?;
     let mut warnings = Vec::new();
-    let textures = Textures::load(map, options, &mut warnings);
+    let textures = Textures::load(files, map, options, &mut warnings);
     let ops = scene(map, options, &frame, &textures);
     let background = {
         let [r, g, b, a] = options.background;
@@ -283,11 +321,14 @@ impl Frame {
                 (width, height, (x * TILE, y * TILE), zoom)
             }
         };
-        let pixels = width * height;
-        if !(width >= 1.0 && height >= 1.0 && pixels <= MAX_PIXELS as f64) {
+        if !(width >= 1.0 && height >= 1.0) {
+            return bad(format!(
+                "a picture of {width}x{height} pixels: each side must be at least 1"
+            ));
+        }
+        if width * height > MAX_PIXELS as f64 {
             return Err(Error::limit(format!(
-                "a picture of {width}x{height} pixels: each side at least 1, at most \
-                 {MAX_PIXELS} pixels in all"
+                "a picture of {width}x{height} pixels: at most {MAX_PIXELS} pixels in all"
             )));
         }
         Ok(Frame {
@@ -375,130 +416,6 @@ fn extent(map: &Map) -> (f64, f64) {
     }
 }
 
-/// The pictures the drawn layers use, ready to sample.
-struct Textures {
-    images: HashMap<usize, Arc<Texture>>,
-    entities: Option<Arc<Texture>>,
-    arrow: Option<Arc<Texture>>,
-    /// Numbers in the middle, upper and lower half of a tile.
-    numbers: Option<[Arc<Texture>; 3]>,
-}
-
-/// The pixels of a picture that is missing: a magenta and black checkerboard of 16 x 16
-/// tiles, as games show a missing texture.
-fn placeholder() -> Texture {
-    Texture::tile_colors(8, |index, x, y| {
-        let dark = ((index % 16) + (index / 16) + usize::from(x >= 4) + usize::from(y >= 4)) % 2;
-        if dark == 0 {
-            [255, 0, 255, 255]
-        } else {
-            [0, 0, 0, 255]
-        }
-    })
-}
-
-impl Textures {
-    fn load(map: &Map, options: &RenderOptions, warnings: &mut Vec<String>) -> Textures {
-        let mut wanted: Vec<usize> = Vec::new();
-        for (index, layer) in map.layers().iter().enumerate() {
-            let shown = drawn(map, options, index, layer);
-            if let (true, Ref::To(image)) = (shown, layer.image(map)) {
-                if !wanted.contains(&image.index()) {
-                    wanted.push(image.index());
-                }
-            }
-        }
-        let loaded: Vec<(usize, Texture, Option<String>)> = wanted
-            .par_iter()
-            .filter_map(|&index| {
-                let image = map.images().get(index)?;
-                let (texture, warning) = image_texture(map, options, index, image);
-                Some((index, texture, warning))
-            })
-            .collect();
-        let mut images = HashMap::new();
-        for (index, texture, warning) in loaded {
-            warnings.extend(warning);
-            images.insert(index, Arc::new(texture));
-        }
-        let (entities, arrow, numbers) = if options.entities > 0 {
-            let (texture, warning) = entities::tileset(options);
-            warnings.extend(warning);
-            let numbers = [Place::Center, Place::Top, Place::Bottom]
-                .map(|place| Arc::new(entities::numbers(place)));
-            (
-                Some(Arc::new(texture)),
-                Some(Arc::new(entities::arrow())),
-                Some(numbers),
-            )
-        } else {
-            (None, None, None)
-        };
-        Textures {
-            images,
-            entities,
-            arrow,
-            numbers,
-        }
-    }
-}
-
-/// An image's texture, or a placeholder and a warning saying why.
-fn image_texture(
-    map: &Map,
-    options: &RenderOptions,
-    index: usize,
-    image: &crate::map::Image,
-) -> (Texture, Option<String>) {
-    let name = image.name(map).unwrap_or_default();
-    let result = if image.is_external() {
-        external_picture(&name, options.mapres.as_deref())
-    } else {
-        (image.rgba8(map))
-            .and_then(|p| {
-                Texture::from_rgba(p.width, p.height, &p.bytes)
-                    .ok_or_else(|| Error::malformed("an image of no pixels"))
-            })
-            .map_err(|e| format!("embedded image #{index} {name:?}: {e}"))
-    };
-    match result {
-        Ok(texture) => (texture, None),
-        Err(why) => (
-            placeholder(),
-            Some(format!("{why}; drawn as a placeholder")),
-        ),
-    }
-}
-
-/// An external image from `mapres/NAME.png`, or why not.
-fn external_picture(name: &str, mapres: Option<&Path>) -> Result<Texture, String> {
-    let Some(dir) = mapres else {
-        return Err(format!(
-            "external image {name:?}: no mapres folder given (--mapres or TWCODEC_MAPRES)"
-        ));
-    };
-    let plain =
-        !name.is_empty() && !name.starts_with('.') && !name.contains(['/', '\\', ':', '\0']);
-    if !plain {
-        return Err(format!("external image {name:?}: not a plain file name"));
-    }
-    let path = dir.join(format!("{name}.png"));
-    if !path.is_file() {
-        return Err(format!(
-            "external image {name:?}: no {} in the mapres folder",
-            path.display()
-        ));
-    }
-    let picture = crate::assets::read_png(&path, crate::Limits::default())
-        .map_err(|e| format!("external image {name:?}: {e}"))?;
-    Texture::from_rgba(
-        picture.width as usize,
-        picture.height as usize,
-        &picture.rgba,
-    )
-    .ok_or_else(|| format!("external image {name:?}: {} has no pixels", path.display()))
-}
-
 /// Whether layer `index` is drawn with `options`.
 fn drawn(map: &Map, options: &RenderOptions, index: usize, layer: &Layer) -> bool {
     if let Some(only) = &options.layers {
@@ -548,6 +465,8 @@ enum Op<'m> {
     Tiles {
         layer: &'m Layer,
         look: Look,
+        /// Tune layers: the color (cell) of each tune zone.
+        zones: Option<Arc<[u8; 256]>>,
         texture: Option<Arc<Texture>>,
         color: [f32; 4],
         origin: (f64, f64),
@@ -614,8 +533,12 @@ fn scene<'m>(
             if !drawn(map, options, r.index(), layer) {
                 continue;
             }
+            let usage = match layer.content() {
+                LayerContent::Quads(_) => Use::Quads,
+                _ => Use::Tileset,
+            };
             let image = match layer.image(map) {
-                Ref::To(image) => textures.images.get(&image.index()).cloned(),
+                Ref::To(image) => textures.images.get(&(image.index(), usage)).cloned(),
                 _ => None,
             };
             match layer.content() {
@@ -686,7 +609,27 @@ fn scene<'m>(
                         LayerContent::Speedup(_) => {
                             (textures.arrow.clone(), [1.0, 1.0, 1.0, physics_alpha])
                         }
+                        LayerContent::Tune(_) => {
+                            (textures.tunes.clone(), [1.0, 1.0, 1.0, physics_alpha])
+                        }
                         _ => (textures.entities.clone(), [1.0, 1.0, 1.0, physics_alpha]),
+                    };
+                    // Tune zones take colors in the order they first appear, row by row.
+                    let zones = match content {
+                        LayerContent::Tune(tiles) => {
+                            let mut zones = [0u8; 256];
+                            let mut next = 1u8;
+                            let grid = tiles.grid().map(|g| g.tiles()).unwrap_or_default();
+                            for tile in grid.iter().filter(|t| t.number != 0) {
+                                let zone = &mut zones[usize::from(tile.number)];
+                                if *zone == 0 {
+                                    *zone = next;
+                                    next = next.saturating_add(1);
+                                }
+                            }
+                            Some(Arc::new(zones))
+                        }
+                        _ => None,
                     };
                     let overlays: &[(Look, usize)] = match content {
                         LayerContent::Tele(_) => &[(Look::TeleNumber, 0)],
@@ -701,6 +644,7 @@ fn scene<'m>(
                     ops.push(Op::Tiles {
                         layer,
                         look: Look::Tile,
+                        zones,
                         texture,
                         color,
                         origin: (left, top),
@@ -712,6 +656,7 @@ fn scene<'m>(
                         ops.push(Op::Tiles {
                             layer,
                             look,
+                            zones: None,
                             texture,
                             color: [1.0, 1.0, 1.0, physics_alpha],
                             origin: (left, top),
@@ -741,6 +686,7 @@ impl Op<'_> {
             Op::Tiles {
                 layer,
                 look,
+                zones,
                 texture,
                 color,
                 origin,
@@ -810,7 +756,11 @@ impl Op<'_> {
                         !matches!(tile.id, 0 | 12 | 13),
                         tile.delay
                     )),
-                    (LayerContent::Tune(t), Look::Tile) => tiles!(t, |tile| plain(tile.id, 0)),
+                    // Every tile of a tune zone, whatever its id, in the zone's color.
+                    (LayerContent::Tune(t), Look::Tile) => {
+                        let zones = zones.as_deref().unwrap_or(&[0; 256]);
+                        tiles!(t, |tile| plain(zones[usize::from(tile.number)], 0))
+                    }
                     _ => {}
                 }
             }

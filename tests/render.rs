@@ -2237,3 +2237,31 @@ fn cli_render_writes_a_png_and_says_what_is_missing() {
     }
     common::insta_settings().bind(|| insta::assert_snapshot!("render_cli", report));
 }
+
+/// The README's picture is the built-in sample drawn by the command the README shows
+/// (`render sample.map -o sample.png --width 640 --entities-overlay 60 --time 0.3`, none of
+/// the game's files): re-bless it with `TWCODEC_BLESS=1` when the renderer changes.
+#[test]
+fn the_readme_picture_is_the_sample_rendered() {
+    let map = twcodec::sample::map().unwrap();
+    let options = RenderOptions {
+        size: Size::Width(640),
+        entities: 60,
+        time_ms: 300.0,
+        mapres: None,
+        entities_tileset: None,
+        ..RenderOptions::default()
+    };
+    let Rendered { picture, warnings } = render(&map, &options).unwrap();
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    let readme = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/sample.png");
+    if let Err(message) = common::golden::check_golden_file(&readme, "readme_sample", &picture) {
+        panic!("{message}");
+    }
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .unwrap();
+    assert!(text.contains(
+        "render sample.map -o sample.png --width 640 --entities-overlay 60 --time 0.3"
+    ));
+    assert!(text.contains("![The built-in sample map, rendered by twcodec](docs/sample.png)"));
+}

@@ -92,7 +92,11 @@ pub fn assert_golden(name: &str, actual: &Picture) {
 
 /// [`assert_golden`], returning the failure message instead of panicking.
 pub fn check_golden(name: &str, actual: &Picture) -> Result<(), String> {
-    let path = golden_dir().join(format!("{name}.png"));
+    check_golden_file(&golden_dir().join(format!("{name}.png")), name, actual)
+}
+
+/// [`check_golden`] against the PNG at `path` (a picture kept elsewhere, such as the README's).
+pub fn check_golden_file(path: &Path, name: &str, actual: &Picture) -> Result<(), String> {
     let bless = std::env::var("TWCODEC_BLESS").as_deref() == Ok("1");
     let ci = std::env::var("CI").as_deref() == Ok("true");
     let expected = match std::fs::read(&path) {
@@ -108,11 +112,11 @@ pub fn check_golden(name: &str, actual: &Picture) -> Result<(), String> {
             "golden {} is missing (CI=true: never created here)",
             path.display()
         ),
-        None if bless => return write_golden(&path, actual),
+        None if bless => return write_golden(path, actual),
         None => format!("golden {} is missing", path.display()),
         Some(expected) if (expected.width, expected.height) != (actual.width, actual.height) => {
             if bless {
-                return write_golden(&path, actual);
+                return write_golden(path, actual);
             }
             // Pictures of different sizes cannot be laid over each other: the render itself.
             write_png(&diff_dir().join(format!("{name}.diff.png")), actual)?;
@@ -125,7 +129,7 @@ pub fn check_golden(name: &str, actual: &Picture) -> Result<(), String> {
             let (difference, diff) = compare(expected, actual);
             let total = (actual.width * actual.height) as usize;
             if bless && expected.rgba != actual.rgba {
-                return write_golden(&path, actual);
+                return write_golden(path, actual);
             }
             if difference.is_within_tolerance(total) {
                 return Ok(());

@@ -2258,10 +2258,9 @@ fn the_readme_picture_is_the_sample_rendered() {
     if let Err(message) = common::golden::check_golden_file(&readme, "readme_sample", &picture) {
         panic!("{message}");
     }
-    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
-        .unwrap();
-    assert!(text.contains(
-        "render sample.map -o sample.png --width 640 --entities-overlay 60 --time 0.3"
-    ));
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    assert!(text
+        .contains("render sample.map -o sample.png --width 640 --entities-overlay 60 --time 0.3"));
     assert!(text.contains("![The built-in sample map, rendered by twcodec](docs/sample.png)"));
 }

@@ -214,11 +214,7 @@ fn render_with(files: &FileCache, map: &Map, options: &RenderOptions) -> Result<
     let mut warnings = Vec::new();
     let textures = Textures::load(files, map, options, &mut warnings);
     let ops = scene(map, options, &frame, &textures);
-    let background = {
-        let [r, g, b, a] = options.background;
-        let texture = Texture::from_rgba(1, 1, &[r, g, b, a]);
-        texture.map_or([0; 4], |t| t.levels[0].at(0, 0))
-    };
+    let background = texture::premultiply(options.background);
     let (width, height) = (frame.width, frame.height);
     let mut pixels: Vec<Px> = vec![background; width * height];
     const ROWS: usize = 16;
@@ -240,13 +236,8 @@ fn render_with(files: &FileCache, map: &Map, options: &RenderOptions) -> Result<
     (rgba.par_chunks_mut(4 * 4096))
         .zip(pixels.par_chunks(4096))
         .for_each(|(out, pixels)| {
-            for (out, &[r, g, b, a]) in out.chunks_exact_mut(4).zip(pixels) {
-                let straight = |c: u8| match a {
-                    0 => 0,
-                    255 => c,
-                    a => ((u32::from(c) * 255 + u32::from(a) / 2) / u32::from(a)).min(255) as u8,
-                };
-                out.copy_from_slice(&[straight(r), straight(g), straight(b), a]);
+            for (out, &pixel) in out.chunks_exact_mut(4).zip(pixels) {
+                out.copy_from_slice(&texture::straight(pixel));
             }
         });
     Ok(Rendered {

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use rayon::prelude::*;
 
 use super::entities::{self, Place};
-use super::texture::Texture;
+use super::texture::{straight, Texture};
 use super::{drawn, RenderOptions};
 use crate::map::{Image, LayerContent, Map, Ref};
 
@@ -71,13 +71,8 @@ fn texture(width: usize, height: usize, rgba: &[u8], usage: Use) -> Option<Textu
         for x in 0..w {
             let sx = (x as f32 + 0.5) * width as f32 / w as f32;
             let sy = (y as f32 + 0.5) * height as f32 / h as f32;
-            let [r, g, b, a] = level.bilinear(sx, sy, false);
             // Back to straight alpha for `from_rgba`.
-            let straight = |c: u8| match a {
-                0 => 0,
-                a => ((u32::from(c) * 255 + u32::from(a) / 2) / u32::from(a)).min(255) as u8,
-            };
-            resized.extend_from_slice(&[straight(r), straight(g), straight(b), a]);
+            resized.extend_from_slice(&straight(level.bilinear(sx, sy, false)));
         }
     }
     Texture::from_rgba(w, h, &resized)

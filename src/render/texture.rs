@@ -4,6 +4,22 @@
 /// A premultiplied RGBA8 pixel.
 pub(crate) type Px = [u8; 4];
 
+/// A straight RGBA8 color, premultiplied by its alpha.
+pub(crate) fn premultiply([r, g, b, a]: [u8; 4]) -> Px {
+    let mul = |c: u8| ((u16::from(c) * u16::from(a) + 127) / 255) as u8;
+    [mul(r), mul(g), mul(b), a]
+}
+
+/// A premultiplied pixel back to straight RGBA8.
+pub(crate) fn straight([r, g, b, a]: Px) -> [u8; 4] {
+    let div = |c: u8| match a {
+        0 => 0,
+        255 => c,
+        a => ((u32::from(c) * 255 + u32::from(a) / 2) / u32::from(a)).min(255) as u8,
+    };
+    [div(r), div(g), div(b), a]
+}
+
 /// One level of a texture.
 #[derive(Debug)]
 pub(crate) struct Level {
@@ -101,11 +117,7 @@ impl Texture {
             return None;
         }
         let pixels = (rgba.chunks_exact(4))
-            .map(|p| {
-                let a = u16::from(p[3]);
-                let mul = |c: u8| ((u16::from(c) * a + 127) / 255) as u8;
-                [mul(p[0]), mul(p[1]), mul(p[2]), p[3]]
-            })
+            .map(|p| premultiply([p[0], p[1], p[2], p[3]]))
             .collect();
         let mut levels = vec![Level {
             width,

@@ -99,7 +99,7 @@ pub fn check_golden(name: &str, actual: &Picture) -> Result<(), String> {
 pub fn check_golden_file(path: &Path, name: &str, actual: &Picture) -> Result<(), String> {
     let bless = std::env::var("TWCODEC_BLESS").as_deref() == Ok("1");
     let ci = std::env::var("CI").as_deref() == Ok("true");
-    let expected = match std::fs::read(&path) {
+    let expected = match std::fs::read(path) {
         Ok(bytes) => Some(
             twcodec::assets::decode_png(&bytes, twcodec::Limits::default())
                 .map_err(|e| format!("golden {}: {e}", path.display()))?,

@@ -96,6 +96,10 @@
 //!   [`Datafile`] and [`Map`]), the chunk stream (Huffman coding in [`huffman`]) and a replay
 //!   of every tick through [`snap`]. [`packet`] reads the snapshot messages of Teeworlds 0.7
 //!   packets.
+//! - [`assets`] turns a map's images and sounds into files (PNG, Opus) and back: extract,
+//!   add, replace, embed from the game's `mapres`. [`render`] draws a map as the game does
+//!   (parallax, clipping, tilesets, quads, envelopes at a time, the entities view) on the
+//!   CPU, evaluating envelopes through [`map::Envelope::eval`].
 //! - [`dump`] renders what the CLI prints, streaming to a writer (the map as a lazy serde tree,
 //!   [`dump::MapView`], with a text serializer beside JSON); the CLI (`src/bin/twcodec.rs`)
 //!   is a thin shell. [`write`](mod@write) writes files safely: atomically for regular files, in place

@@ -123,6 +123,7 @@ pub mod huffman;
 pub mod items;
 pub mod limits;
 pub mod map;
+pub mod mapdir;
 pub mod packet;
 pub mod render;
 pub mod sample;

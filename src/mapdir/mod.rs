@@ -1,0 +1,216 @@
+//! The map directory form (docs/mapdir.md): a map as files that people read, edit and
+//! review, built back into the same bytes.
+//!
+//! Built so far: the lossless core. [`Streams`] keeps the stored zlib stream of each data
+//! item keyed by the SHA-256 of what it decodes to, so that a map rebuilt from decoded content
+//! (as `pack` will do from the directory's files) reuses the original streams for data that did
+//! not change, and compresses only what did. [`Layout`] is what the files cannot say (the
+//! container's version and size fields, the data order) and is written as
+//! `.twcodec/layout.toml`, the streams beside it.
+//!
+//! ```
+//! use twcodec::mapdir::Streams;
+//! use twcodec::{Datafile, DatafileWriter};
+//!
+//! let original = twcodec::sample::datafile();
+//! let datafile = Datafile::parse(&original)?;
+//! let streams = Streams::of(&datafile)?;
+//! // Rebuild the file from its items and its decoded data: the streams come back.
+//! let mut writer = streams.layout().writer();
+//! for item in datafile.items() {
+//!     writer.add_item(item.type_id(), item.id(), item.data.clone());
+//! }
+//! for index in 0..datafile.data_count() {
+//!     streams.add_data(&mut writer, index, datafile.data(index)?.into_owned());
+//! }
+//! assert_eq!(writer.to_vec()?, original);
+//! # Ok::<(), twcodec::Error>(())
+//! ```
+
+use std::path::Path;
+
+use bytes::Bytes;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::datafile::{Datafile, SizeFields};
+use crate::error::{Error, ErrorKind};
+use crate::write::DatafileWriter;
+use twcodec_schema::datafile::{Magic, Version};
+
+/// The SHA-256 of `bytes`, in hex.
+fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// What the directory's files cannot say about the container (`.twcodec/layout.toml`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Layout {
+    /// Datafile version, 3 or 4.
+    pub version: u32,
+    /// `DATA` or `ATAD`.
+    pub magic: String,
+    /// Whether the header has the old version-4 size fields (docs/format-notes.md,
+    /// "Datafile container").
+    pub old_size_fields: bool,
+    /// The data items in file order.
+    pub data: Vec<DataEntry>,
+}
+
+/// One data item of the original file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DataEntry {
+    /// SHA-256 (hex) of its decoded bytes.
+    pub content: String,
+    /// Its decoded size.
+    pub size: usize,
+    /// The file of its stored stream under `.twcodec/streams/` (named by the SHA-256 of the
+    /// stored bytes); none in version-3 files, which store data as it is.
+    pub stream: Option<String>,
+}
+
+impl Layout {
+    /// A writer with this layout's version, magic and size fields.
+    pub fn writer(&self) -> DatafileWriter {
+        let version = if self.version == 3 {
+            Version::V3
+        } else {
+            Version::V4
+        };
+        let magic = if self.magic == "ATAD" {
+            Magic::Atad
+        } else {
+            Magic::Data
+        };
+        DatafileWriter::new()
+            .version(version)
+            .magic(magic)
+            .old_size_fields(self.old_size_fields)
+    }
+}
+
+/// The stored streams of a file's data items, keyed by what they decode to.
+#[derive(Debug, Clone)]
+pub struct Streams {
+    layout: Layout,
+    /// The stored bytes of each entry of `layout.data`, in order (empty for version 3).
+    stored: Vec<Bytes>,
+}
+
+impl Streams {
+    /// Every data item of `datafile`, decoded once to be hashed.
+    pub fn of(datafile: &Datafile) -> Result<Streams, Error> {
+        let v4 = datafile.version() == Version::V4;
+        let mut data = Vec::with_capacity(datafile.data_count());
+        let mut stored = Vec::with_capacity(datafile.data_count());
+        for index in 0..datafile.data_count() {
+            let decoded = datafile.data(index)?;
+            let bytes = datafile.stored_data(index).unwrap_or_default();
+            data.push(DataEntry {
+                content: sha256_hex(&decoded),
+                size: decoded.len(),
+                stream: v4.then(|| format!("{}.zz", sha256_hex(&bytes))),
+            });
+            stored.push(if v4 { bytes } else { Bytes::new() });
+        }
+        let layout = Layout {
+            version: if v4 { 4 } else { 3 },
+            magic: match datafile.magic() {
+                Magic::Atad => "ATAD".to_string(),
+                _ => "DATA".to_string(),
+            },
+            old_size_fields: datafile.size_fields() == SizeFields::OldVersion4,
+            data,
+        };
+        Ok(Streams { layout, stored })
+    }
+
+    /// The layout.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// Adds `bytes` as the next data item of `writer`: the original stored stream when
+    /// `bytes` decodes from one (the one at `index` first, then any other), else `bytes` to
+    /// be compressed anew. Returns whether a stream was reused.
+    pub fn add_data(&self, writer: &mut DatafileWriter, index: usize, bytes: Vec<u8>) -> bool {
+        let reusable = |entry: &DataEntry| entry.size == bytes.len() && entry.stream.is_some();
+        let hint = self.layout.data.get(index).filter(|e| reusable(e));
+        let found = match hint {
+            Some(entry) if entry.content == sha256_hex(&bytes) => Some(index),
+            _ => {
+                let content = sha256_hex(&bytes);
+                (self.layout.data.iter()).position(|e| reusable(e) && e.content == content)
+            }
+        };
+        match found.and_then(|i| self.stored.get(i)) {
+            Some(stored) => {
+                writer.add_zlib_data(stored.clone(), bytes.len());
+                true
+            }
+            None => {
+                writer.add_data(bytes);
+                false
+            }
+        }
+    }
+
+    /// Writes `.twcodec/layout.toml` and `.twcodec/streams/` under `dir`.
+    pub fn save(&self, dir: &Path) -> Result<(), Error> {
+        let hidden = dir.join(".twcodec");
+        let streams = hidden.join("streams");
+        std::fs::create_dir_all(&streams)
+            .map_err(|e| Error::io("create the directory", &streams, e))?;
+        let text = toml::to_string(&self.layout)
+            .map_err(|e| Error::new(ErrorKind::Io, format!("layout.toml: {e}")))?;
+        crate::write::save(hidden.join("layout.toml"), text.as_bytes())?;
+        for (entry, stored) in self.layout.data.iter().zip(&self.stored) {
+            if let Some(name) = &entry.stream {
+                let path = streams.join(name);
+                if !path.exists() {
+                    crate::write::save(&path, stored)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads what [`Streams::save`] wrote under `dir`. A stream file that is missing, does not
+    /// match its name or does not inflate to the content the layout gives is left out (its
+    /// data is compressed anew): the layout is a cache, never trusted over the content.
+    pub fn load(dir: &Path) -> Result<Streams, Error> {
+        let hidden = dir.join(".twcodec");
+        let path = hidden.join("layout.toml");
+        let text = std::fs::read_to_string(&path).map_err(|e| Error::io("read", &path, e))?;
+        let mut layout: Layout = toml::from_str(&text).map_err(|e| {
+            let line = e
+                .span()
+                .map(|span| text[..span.start.min(text.len())].lines().count().max(1));
+            let at = line.map(|l| format!(":{l}")).unwrap_or_default();
+            Error::malformed(format!("{}{at}: {}", path.display(), e.message()))
+        })?;
+        let mut stored = Vec::with_capacity(layout.data.len());
+        for entry in &mut layout.data {
+            let bytes = entry.stream.as_ref().and_then(|name| {
+                let plain = !name.contains(['/', '\\']) && !name.starts_with('.');
+                let bytes = plain
+                    .then(|| std::fs::read(hidden.join("streams").join(name)).ok())
+                    .flatten()?;
+                (format!("{}.zz", sha256_hex(&bytes)) == *name).then_some(())?;
+                let limit = crate::Limits::default().max_data_size();
+                let inflated = (entry.size <= limit)
+                    .then(|| crate::zlib::inflate(&bytes, entry.size).ok())
+                    .flatten()?;
+                (sha256_hex(&inflated) == entry.content).then_some(bytes)
+            });
+            if bytes.is_none() {
+                entry.stream = None;
+            }
+            stored.push(Bytes::from(bytes.unwrap_or_default()));
+        }
+        Ok(Streams { layout, stored })
+    }
+}

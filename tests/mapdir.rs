@@ -87,3 +87,63 @@ fn a_tampered_layout_or_stream_is_not_trusted() {
     let error = Streams::load(dir.path()).unwrap_err().to_string();
     assert!(error.contains("layout.toml:2"), "{error}");
 }
+
+#[test]
+fn every_corpus_tile_layer_reads_back_from_its_text() {
+    use twcodec::map::LayerContent;
+    use twcodec::mapdir::tiles::{parse, write};
+    let Some(maps) = common::corpus_maps() else {
+        return;
+    };
+    use rayon::prelude::*;
+    // In parallel: the corpus holds some 25 million tiles.
+    let layers: usize = maps
+        .par_iter()
+        .map(|path| {
+            let mut layers = 0;
+            let map = twcodec::Map::load(path).unwrap();
+            for layer in map.layers() {
+                macro_rules! check {
+                    ($tiles:expr, $ty:ty) => {{
+                        let Some(grid) = $tiles.grid() else { continue };
+                        let text = write(grid, layer.kind_name());
+                        assert_eq!(text.lines().count(), grid.height() + 1);
+                        let back = parse::<$ty>(&text)
+                            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                        assert!(&back == grid, "{} layer {:?}", path.display(), layer.name());
+                        layers += 1;
+                    }};
+                }
+                use twcodec::schema::map::tile::{Speedup, Switch, Tele, Tile, Tune};
+                match layer.content() {
+                    LayerContent::Tiles(t) | LayerContent::Game(t) | LayerContent::Front(t) => {
+                        check!(t, Tile)
+                    }
+                    LayerContent::Tele(t) => check!(t, Tele),
+                    LayerContent::Speedup(t) => check!(t, Speedup),
+                    LayerContent::Switch(t) => check!(t, Switch),
+                    LayerContent::Tune(t) => check!(t, Tune),
+                    _ => {}
+                }
+            }
+            layers
+        })
+        .sum();
+    assert!(layers > 100, "{layers}");
+}
+
+#[test]
+fn painting_one_tile_changes_one_line() {
+    use twcodec::mapdir::tiles::write;
+    let map = twcodec::sample::map().unwrap();
+    let (_, game) = map.game_layer().unwrap();
+    let mut grid = game.grid().unwrap().clone();
+    let before = write(&grid, "game");
+    grid.get_mut(5, 3).unwrap().id = 9;
+    let after = write(&grid, "game");
+    let changed: Vec<(&str, &str)> = (before.lines().zip(after.lines()))
+        .filter(|(a, b)| a != b)
+        .collect();
+    assert_eq!(changed.len(), 1, "{changed:?}");
+    assert_eq!(before.lines().count(), after.lines().count());
+}

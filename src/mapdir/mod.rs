@@ -1,7 +1,7 @@
 //! The map directory form (docs/mapdir.md): a map as files that people read, edit and
 //! review, built back into the same bytes.
 //!
-//! Built so far: the lossless core. [`Streams`] keeps the stored zlib stream of each data
+//! Built so far: the lossless core, and tile layers as text ([`tiles`]). [`Streams`] keeps the stored zlib stream of each data
 //! item keyed by the SHA-256 of what it decodes to, so that a map rebuilt from decoded content
 //! (as `pack` will do from the directory's files) reuses the original streams for data that did
 //! not change, and compresses only what did. [`Layout`] is what the files cannot say (the
@@ -26,6 +26,8 @@
 //! assert_eq!(writer.to_vec()?, original);
 //! # Ok::<(), twcodec::Error>(())
 //! ```
+
+pub mod tiles;
 
 use std::path::Path;
 

@@ -1,0 +1,261 @@
+//! Tile layers as text (docs/mapdir.md, "Tiles"): a header line, then one line per row and
+//! one token per tile, so that painting a tile changes one line of a diff.
+//!
+//! A token is the tile's id, then its other fields in a fixed order, joined by `:`, trailing
+//! zero fields left out; a tile of all zeros (air) is `.`:
+//!
+//! | kind | fields after the id |
+//! |---|---|
+//! | tiles, game, front | flags, skip, reserved |
+//! | tele | number |
+//! | speedup | force, max speed, reserved, angle (may be negative) |
+//! | switch | number, flags, delay |
+//! | tune | number |
+//!
+//! ```
+//! use twcodec::mapdir::tiles::{parse, write};
+//! use twcodec::map::Grid;
+//! use twcodec::schema::map::tile::Tile;
+//!
+//! let mut grid = Grid::filled(3, 2, Tile::default()).unwrap();
+//! grid.get_mut(1, 0).unwrap().id = 1;
+//! grid.get_mut(2, 1).unwrap().id = 17;
+//! grid.get_mut(2, 1).unwrap().flags = 8;
+//! let text = write(&grid, "game");
+//! assert_eq!(text, "# 3x2 game\n. 1 .\n. . 17:8\n");
+//! assert_eq!(parse::<Tile>(&text).unwrap(), grid);
+//! # Ok::<(), twcodec::Error>(())
+//! ```
+
+use std::fmt::Write as _;
+
+use twcodec_schema::map::tile::{Speedup, Switch, Tele, Tile, Tune};
+
+use crate::error::Error;
+use crate::map::Grid;
+
+/// A tile type written as a token of numbers.
+pub trait TileText: Copy + Default + PartialEq {
+    /// The id, then the other fields in token order.
+    fn fields(&self) -> Vec<i64>;
+    /// The tile of these fields (missing trailing fields are 0); `None` when a value does not
+    /// fit its field or there are too many.
+    fn from_fields(fields: &[i64]) -> Option<Self>;
+}
+
+/// The field at `i`, or 0.
+fn at(fields: &[i64], i: usize) -> i64 {
+    fields.get(i).copied().unwrap_or(0)
+}
+
+/// `fields` checked to have at most `n` values, each fitting a byte.
+fn bytes<const N: usize>(fields: &[i64]) -> Option<[u8; N]> {
+    if fields.len() > N {
+        return None;
+    }
+    let mut out = [0u8; N];
+    for (i, slot) in out.iter_mut().enumerate() {
+        *slot = u8::try_from(at(fields, i)).ok()?;
+    }
+    Some(out)
+}
+
+impl TileText for Tile {
+    fn fields(&self) -> Vec<i64> {
+        [self.id, self.flags, self.skip, self.reserved]
+            .map(i64::from)
+            .to_vec()
+    }
+    fn from_fields(fields: &[i64]) -> Option<Tile> {
+        let [id, flags, skip, reserved] = bytes::<4>(fields)?;
+        Some(Tile {
+            id,
+            flags,
+            skip,
+            reserved,
+        })
+    }
+}
+
+impl TileText for Tele {
+    fn fields(&self) -> Vec<i64> {
+        vec![i64::from(self.id), i64::from(self.number)]
+    }
+    fn from_fields(fields: &[i64]) -> Option<Tele> {
+        let [id, number] = bytes::<2>(fields)?;
+        Some(Tele { number, id })
+    }
+}
+
+impl TileText for Speedup {
+    fn fields(&self) -> Vec<i64> {
+        vec![
+            i64::from(self.id),
+            i64::from(self.force),
+            i64::from(self.max_speed),
+            i64::from(self.reserved),
+            i64::from(self.angle()),
+        ]
+    }
+    fn from_fields(fields: &[i64]) -> Option<Speedup> {
+        let [id, force, max_speed, reserved] = bytes::<4>(fields.get(..4.min(fields.len()))?)?;
+        if fields.len() > 5 {
+            return None;
+        }
+        let angle = i16::try_from(at(fields, 4)).ok()?;
+        let mut tile = Speedup {
+            force,
+            max_speed,
+            id,
+            reserved,
+            angle: [0; 2],
+        };
+        tile.set_angle(angle);
+        Some(tile)
+    }
+}
+
+impl TileText for Switch {
+    fn fields(&self) -> Vec<i64> {
+        [self.id, self.number, self.flags, self.delay]
+            .map(i64::from)
+            .to_vec()
+    }
+    fn from_fields(fields: &[i64]) -> Option<Switch> {
+        let [id, number, flags, delay] = bytes::<4>(fields)?;
+        Some(Switch {
+            number,
+            id,
+            flags,
+            delay,
+        })
+    }
+}
+
+impl TileText for Tune {
+    fn fields(&self) -> Vec<i64> {
+        vec![i64::from(self.id), i64::from(self.number)]
+    }
+    fn from_fields(fields: &[i64]) -> Option<Tune> {
+        let [id, number] = bytes::<2>(fields)?;
+        Some(Tune { number, id })
+    }
+}
+
+/// The text of `grid`, with `kind` (a layer kind name) in the header.
+pub fn write<T: TileText>(grid: &Grid<T>, kind: &str) -> String {
+    let mut text = format!("# {}x{} {kind}\n", grid.width(), grid.height());
+    for row in grid.rows() {
+        for (i, tile) in row.iter().enumerate() {
+            if i > 0 {
+                text.push(' ');
+            }
+            if *tile == T::default() {
+                text.push('.');
+                continue;
+            }
+            let fields = tile.fields();
+            let len = fields.iter().rposition(|&f| f != 0).map_or(0, |p| p + 1);
+            for (j, field) in fields[..len].iter().enumerate() {
+                if j > 0 {
+                    text.push(':');
+                }
+                let _ = write!(text, "{field}");
+            }
+        }
+        text.push('\n');
+    }
+    text
+}
+
+/// The grid `text` holds; errors name the line (1-based) and what is wrong.
+pub fn parse<T: TileText>(text: &str) -> Result<Grid<T>, Error> {
+    let mut lines = text.lines().enumerate();
+    let bad = |line: usize, what: String| Error::malformed(format!("line {}: {what}", line + 1));
+    let (width, height) = match lines.next() {
+        Some((n, header)) => {
+            let size = (header.strip_prefix("# "))
+                .and_then(|rest| rest.split_whitespace().next())
+                .and_then(|size| size.split_once('x'))
+                .and_then(|(w, h)| Some((w.parse::<usize>().ok()?, h.parse::<usize>().ok()?)));
+            size.ok_or_else(|| {
+                bad(
+                    n,
+                    format!("{header:?} is not a header `# WIDTHxHEIGHT kind`"),
+                )
+            })?
+        }
+        None => return Err(bad(0, "no header `# WIDTHxHEIGHT kind`".into())),
+    };
+    let count = width
+        .checked_mul(height)
+        .filter(|&n| n <= crate::Limits::default().max_data_size())
+        .ok_or_else(|| bad(0, format!("a layer of {width}x{height} tiles is too large")))?;
+    let mut tiles = Vec::with_capacity(count);
+    let mut rows = 0;
+    for (n, line) in lines {
+        if rows == height {
+            if line.trim().is_empty() {
+                continue;
+            }
+            return Err(bad(n, format!("more than the {height} rows of the header")));
+        }
+        let before = tiles.len();
+        for (column, token) in line.split_whitespace().enumerate() {
+            let tile = if token == "." {
+                T::default()
+            } else {
+                let fields: Option<Vec<i64>> =
+                    token.split(':').map(|f| f.parse::<i64>().ok()).collect();
+                fields.and_then(|f| T::from_fields(&f)).ok_or_else(|| {
+                    bad(
+                        n,
+                        format!("tile {column} ({token:?}) is not a tile of this kind"),
+                    )
+                })?
+            };
+            tiles.push(tile);
+        }
+        let got = tiles.len() - before;
+        if got != width {
+            return Err(bad(
+                n,
+                format!("row {rows} has {got} tiles, the layer is {width} wide"),
+            ));
+        }
+        rows += 1;
+    }
+    if rows != height {
+        return Err(bad(
+            text.lines().count(),
+            format!("{rows} rows, the header says {height}"),
+        ));
+    }
+    Grid::new(width, height, tiles)
+        .ok_or_else(|| Error::malformed(format!("{width}x{height} tiles do not make a grid")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_and_errors() {
+        let mut grid = Grid::filled(2, 1, Speedup::default()).unwrap();
+        let tile = grid.get_mut(1, 0).unwrap();
+        tile.id = 28;
+        tile.force = 10;
+        tile.set_angle(-90);
+        let text = write(&grid, "speedup");
+        assert_eq!(text, "# 2x1 speedup\n. 28:10:0:0:-90\n");
+        assert_eq!(parse::<Speedup>(&text).unwrap(), grid);
+        let error = |text: &str| parse::<Tile>(text).unwrap_err().to_string();
+        assert!(error("# 2x1 game\n1\n").contains("line 2: row 0 has 1 tiles"));
+        assert!(error("# 2x1 game\n1 256\n").contains("line 2: tile 1 (\"256\")"));
+        assert!(error("# 2x1 game\n1 1:2:3:4:5\n").contains("tile 1"));
+        assert!(error("# 2x2 game\n1 1\n").contains("1 rows, the header says 2"));
+        assert!(error("# 1x1 game\n1\n2\n").contains("line 3: more than the 1 rows"));
+        assert!(error("game\n").contains("line 1"));
+        assert!(error("# 99999999x99999999 game\n").contains("too large"));
+    }
+}

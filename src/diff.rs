@@ -179,6 +179,7 @@ pub fn diff(a: &Map, b: &Map) -> MapDiff {
     let mut d = Differ {
         a,
         b,
+        matched: Matched::default(),
         out: MapDiff::default(),
     };
     d.map();
@@ -195,7 +196,92 @@ pub fn diff(a: &Map, b: &Map) -> MapDiff {
 struct Differ<'m> {
     a: &'m Map,
     b: &'m Map,
+    matched: Matched,
     out: MapDiff,
+}
+
+/// The new index of each old image, envelope and sound matched with one.
+#[derive(Default)]
+struct Matched {
+    images: Vec<Option<usize>>,
+    envelopes: Vec<Option<usize>>,
+    sounds: Vec<Option<usize>>,
+}
+
+/// References of one map as text: `image #3 "grass_main"`, `none`, `dangling image 7`.
+struct Names<'m> {
+    map: &'m Map,
+    /// For the old map: the new map and the matches into it.
+    other: Option<(&'m Map, &'m Matched)>,
+}
+
+impl Names<'_> {
+    fn reference(
+        &self,
+        kind: &str,
+        index: Option<usize>,
+        raw: i32,
+        matched: fn(&Matched) -> &[Option<usize>],
+        name: fn(&Map, usize) -> Option<String>,
+    ) -> String {
+        let Some(index) = index else {
+            return match raw < 0 {
+                true => "none".into(),
+                false => format!("dangling {kind} {raw}"),
+            };
+        };
+        let (map, index) = match self.other {
+            Some((other, m)) => match matched(m).get(index).copied().flatten() {
+                Some(new) => (other, new),
+                None => (self.map, index),
+            },
+            None => (self.map, index),
+        };
+        let name = name(map, index).unwrap_or_default();
+        format!("{kind} #{index} {}", quoted(&name))
+    }
+
+    fn image(&self, r: Ref<Image>, raw: i32) -> String {
+        let index = match r {
+            Ref::To(r) => Some(r.index()),
+            _ => None,
+        };
+        self.reference(
+            "image",
+            index,
+            raw,
+            |m| &m.images,
+            |map, i| map.images().get(i).and_then(|image| image.name(map)),
+        )
+    }
+
+    fn envelope(&self, raw: i32) -> String {
+        let index = match self.map.envelope_ref(raw) {
+            Ref::To(r) => Some(r.index()),
+            _ => None,
+        };
+        self.reference(
+            "envelope",
+            index,
+            raw,
+            |m| &m.envelopes,
+            |map, i| map.envelopes().get(i).map(|e| e.name()),
+        )
+    }
+
+    fn sound(&self, r: Ref<Sound>, raw: i32) -> String {
+        let index = match r {
+            Ref::To(r) => Some(r.index()),
+            _ => None,
+        };
+        self.reference(
+            "sound",
+            index,
+            raw,
+            |m| &m.sounds,
+            |map, i| map.sounds().get(i).and_then(|sound| sound.name(map)),
+        )
+    }
 }
 
 /// A section being built, capped at [`SECTION_LIMIT`] changes.
@@ -391,36 +477,19 @@ fn ints(values: &[i32]) -> String {
 }
 
 impl<'m> Differ<'m> {
-    fn image_name(map: &Map, r: Ref<Image>) -> String {
-        match r {
-            Ref::None => "none".into(),
-            Ref::To(r) => {
-                let name = map.image(r).and_then(|i| i.name(map)).unwrap_or_default();
-                format!("image #{} {}", r.index(), quoted(&name))
-            }
-            Ref::Dangling(raw) => format!("dangling image {raw}"),
+    /// How the old map's references read: by the new map's index and name of the item each
+    /// was matched with, so that a reference to the same item compares equal.
+    fn old_names(&self) -> Names<'_> {
+        Names {
+            map: self.a,
+            other: Some((self.b, &self.matched)),
         }
     }
 
-    fn envelope_name(map: &Map, r: Ref<Envelope>) -> String {
-        match r {
-            Ref::None => "none".into(),
-            Ref::To(r) => {
-                let name = map.envelope(r).map(|e| e.name()).unwrap_or_default();
-                format!("envelope #{} {}", r.index(), quoted(&name))
-            }
-            Ref::Dangling(raw) => format!("dangling envelope {raw}"),
-        }
-    }
-
-    fn sound_name(map: &Map, r: Ref<Sound>) -> String {
-        match r {
-            Ref::None => "none".into(),
-            Ref::To(r) => {
-                let name = map.sound(r).and_then(|s| s.name(map)).unwrap_or_default();
-                format!("sound #{} {}", r.index(), quoted(&name))
-            }
-            Ref::Dangling(raw) => format!("dangling sound {raw}"),
+    fn new_names(&self) -> Names<'_> {
+        Names {
+            map: self.b,
+            other: None,
         }
     }
 
@@ -515,13 +584,43 @@ impl<'m> Differ<'m> {
         ]
     }
 
+    /// The fields that say what an added or removed item is.
     fn summary(fields: &[(&str, String)]) -> String {
+        const SUMMARY: [&str; 16] = [
+            "kind",
+            "size",
+            "data",
+            "points",
+            "offset",
+            "parallax",
+            "clip",
+            "image",
+            "quads",
+            "sources",
+            "sound",
+            "color envelope",
+            "layer",
+            "config",
+            "seed",
+            "ints",
+        ];
         let mut text = String::new();
-        for (name, value) in fields.iter().take(3) {
-            if !text.is_empty() {
-                text.push_str(", ");
+        for (name, value) in fields {
+            if SUMMARY.contains(name) && value != "none" {
+                if !text.is_empty() {
+                    text.push_str(", ");
+                }
+                // A reference names its kind once: `color envelope #2 "pulse"`.
+                let kind = value.split(' ').next().unwrap_or_default();
+                match name.ends_with(kind) && value.contains('#') {
+                    true => {
+                        let _ = write!(text, "{name}{}", &value[kind.len()..]);
+                    }
+                    false => {
+                        let _ = write!(text, "{name} {value}");
+                    }
+                }
             }
-            let _ = write!(text, "{name} {value}");
         }
         text
     }
@@ -546,6 +645,7 @@ impl<'m> Differ<'m> {
                     b.images().get(j).map(|img| Self::image_fields(b, img))
                 }),
                 Pair::Both(i, j) => {
+                    set(&mut self.matched.images, i, j);
                     let (Some(old), Some(new)) = (a.images().get(i), b.images().get(j)) else {
                         continue;
                     };
@@ -623,6 +723,7 @@ impl<'m> Differ<'m> {
                     b.sounds().get(j).map(|s| Self::sound_fields(b, s))
                 }),
                 Pair::Both(i, j) => {
+                    set(&mut self.matched.sounds, i, j);
                     let (Some(old), Some(new)) = (a.sounds().get(i), b.sounds().get(j)) else {
                         continue;
                     };
@@ -666,6 +767,7 @@ impl<'m> Differ<'m> {
                     b.envelopes().get(j).map(Self::envelope_fields)
                 }),
                 Pair::Both(i, j) => {
+                    set(&mut self.matched.envelopes, i, j);
                     let (Some(old), Some(new)) = (a.envelopes().get(i), b.envelopes().get(j))
                     else {
                         continue;
@@ -721,9 +823,12 @@ impl<'m> Differ<'m> {
         };
         let clip = match item.clip {
             None => "none".to_string(),
+            Some(c) if c.enabled == 0 && (c.x, c.y, c.width, c.height) == (0, 0, 0, 0) => {
+                "off".to_string()
+            }
             Some(c) => format!(
-                "{} x {}, y {}, {}x{} world units",
-                if c.enabled != 0 { "on," } else { "off," },
+                "{}x {}, y {}, {}x{} world units",
+                if c.enabled != 0 { "" } else { "off, " },
                 c.x,
                 c.y,
                 c.width,
@@ -837,7 +942,12 @@ impl<'m> Differ<'m> {
         for &new in &added {
             let key = layer_key(b, new);
             if let Some(&old) = (removed.iter()).find(|&&old| {
-                !moved_away.get(old).copied().unwrap_or(true) && layer_key(a, old) == key
+                // An unnamed layer counts as moved only with the same content.
+                let same = || match (a.layers().get(old), b.layers().get(new)) {
+                    (Some(x), Some(y)) => !key.1.is_empty() || x.content() == y.content(),
+                    _ => false,
+                };
+                !moved_away.get(old).copied().unwrap_or(true) && layer_key(a, old) == key && same()
             }) {
                 if let Some(flag) = moved_away.get_mut(old) {
                     *flag = true;
@@ -880,7 +990,15 @@ impl<'m> Differ<'m> {
                         if let Some(la) = old(k).filter(|&la| !moved_away[la]) {
                             let place = Self::layer_place(a, group_a, la);
                             self.whole(place, false, || {
-                                a.layers().get(la).map(|l| layer_fields(a, l))
+                                a.layers().get(la).map(|l| {
+                                    layer_fields(
+                                        &Names {
+                                            map: a,
+                                            other: None,
+                                        },
+                                        l,
+                                    )
+                                })
                             });
                         }
                     }
@@ -894,7 +1012,15 @@ impl<'m> Differ<'m> {
                                 self.layer(place, la, lb, Some(from));
                             }
                             None => self.whole(place, true, || {
-                                b.layers().get(lb).map(|l| layer_fields(b, l))
+                                b.layers().get(lb).map(|l| {
+                                    layer_fields(
+                                        &Names {
+                                            map: b,
+                                            other: None,
+                                        },
+                                        l,
+                                    )
+                                })
                             }),
                         }
                     }
@@ -913,7 +1039,11 @@ impl<'m> Differ<'m> {
         if let Some(from) = moved {
             s.push(Change::Moved { from });
         }
-        s.fields("", &layer_fields(a, old), &layer_fields(b, new));
+        s.fields(
+            "",
+            &layer_fields(&self.old_names(), old),
+            &layer_fields(&self.new_names(), new),
+        );
         match (old.content(), new.content()) {
             (LayerContent::Tiles(x), LayerContent::Tiles(y))
             | (LayerContent::Game(x), LayerContent::Game(y))
@@ -967,8 +1097,8 @@ impl<'m> Differ<'m> {
                             ),
                         });
                     }
-                    let fa = quad_fields(self.a, p, shifted);
-                    let fb = quad_fields(self.b, q, shifted);
+                    let fa = quad_fields(&self.old_names(), p, shifted);
+                    let fb = quad_fields(&self.new_names(), q, shifted);
                     s.fields(&prefix, &fa, &fb);
                 }
                 (Some(p), None) => s.push(Change::Removed {
@@ -987,8 +1117,8 @@ impl<'m> Differ<'m> {
             match (sa.get(index), sb.get(index)) {
                 (Some(p), Some(q)) if p == q => {}
                 (Some(p), Some(q)) => {
-                    let fa = source_fields(self.a, p);
-                    let fb = source_fields(self.b, q);
+                    let fa = source_fields(&self.old_names(), p);
+                    let fb = source_fields(&self.new_names(), q);
                     s.fields(&format!("source #{index} "), &fa, &fb);
                 }
                 (Some(p), None) => s.push(Change::Removed {
@@ -1070,6 +1200,14 @@ impl<'m> Differ<'m> {
     }
 }
 
+/// Records that old item `i` is new item `j`.
+fn set(matched: &mut Vec<Option<usize>>, i: usize, j: usize) {
+    if matched.len() <= i {
+        matched.resize(i + 1, None);
+    }
+    matched[i] = Some(j);
+}
+
 fn undecoded(s: &mut SectionBuilder, what: &str, a: bool, b: bool) {
     let which = match (a, b) {
         (false, false) => "either map",
@@ -1144,7 +1282,8 @@ fn point_summary(index: usize, p: &EnvPoint, kind: EnvelopeKind) -> String {
 }
 
 /// Fields every layer has, and those of its kind (not its content).
-fn layer_fields(map: &Map, layer: &Layer) -> Vec<(&'static str, String)> {
+fn layer_fields(names: &Names, layer: &Layer) -> Vec<(&'static str, String)> {
+    let map = names.map;
     let header = layer.header();
     let mut fields = vec![
         ("kind", layer.kind_name().to_string()),
@@ -1157,23 +1296,20 @@ fn layer_fields(map: &Map, layer: &Layer) -> Vec<(&'static str, String)> {
         fields.extend([
             ("size", format!("{}x{} tiles", t.width, t.height)),
             ("color", color255(t.color)),
-            (
-                "color envelope",
-                Differ::envelope_name(map, map.envelope_ref(t.color_envelope)),
-            ),
+            ("color envelope", names.envelope(t.color_envelope)),
             ("color envelope offset", seconds(t.color_envelope_offset)),
             ("tilemap version", t.version.to_string()),
             ("unknown tail", tail(&t.unknown_tail)),
         ]);
         if !layer.is_physics() {
-            fields.push(("image", Differ::image_name(map, layer.image(map))));
+            fields.push(("image", names.image(layer.image(map), t.image)));
         }
     }
     match layer.content() {
         LayerContent::Quads(q) => {
             let item = q.item();
             fields.extend([
-                ("image", Differ::image_name(map, layer.image(map))),
+                ("image", names.image(layer.image(map), item.image)),
                 (
                     "quads",
                     q.quads()
@@ -1187,7 +1323,7 @@ fn layer_fields(map: &Map, layer: &Layer) -> Vec<(&'static str, String)> {
         LayerContent::Sounds(x) => {
             let item = x.item();
             fields.extend([
-                ("sound", Differ::sound_name(map, x.sound(map))),
+                ("sound", names.sound(x.sound(map), item.sound)),
                 (
                     "sources",
                     x.sources()
@@ -1207,7 +1343,7 @@ fn quad_summary(q: &Quad) -> String {
     format!("at {} tiles", tiles(q.points[4]))
 }
 
-fn quad_fields(map: &Map, q: &Quad, skip_position: bool) -> Vec<(&'static str, String)> {
+fn quad_fields(names: &Names, q: &Quad, skip_position: bool) -> Vec<(&'static str, String)> {
     const CORNERS: [&str; 4] = ["corner 0", "corner 1", "corner 2", "corner 3"];
     const COLORS: [&str; 4] = ["color 0", "color 1", "color 2", "color 3"];
     const UV: [&str; 4] = [
@@ -1230,24 +1366,18 @@ fn quad_fields(map: &Map, q: &Quad, skip_position: bool) -> Vec<(&'static str, S
         fields.push((*name, format!("({}, {})", fixed(p.x), fixed(p.y))));
     }
     fields.extend([
-        (
-            "position envelope",
-            Differ::envelope_name(map, map.envelope_ref(q.position_envelope)),
-        ),
+        ("position envelope", names.envelope(q.position_envelope)),
         (
             "position envelope offset",
             seconds(q.position_envelope_offset),
         ),
-        (
-            "color envelope",
-            Differ::envelope_name(map, map.envelope_ref(q.color_envelope)),
-        ),
+        ("color envelope", names.envelope(q.color_envelope)),
         ("color envelope offset", seconds(q.color_envelope_offset)),
     ]);
     fields
 }
 
-fn source_fields(map: &Map, s: &SoundSource) -> Vec<(&'static str, String)> {
+fn source_fields(names: &Names, s: &SoundSource) -> Vec<(&'static str, String)> {
     let shape = match s.shape.shape() {
         // Rectangle sides are fixed point world units, a circle's radius whole world units
         // (as the sample map and DDNet's editor write them).
@@ -1270,18 +1400,12 @@ fn source_fields(map: &Map, s: &SoundSource) -> Vec<(&'static str, String)> {
         ("panning", (s.panning != 0).to_string()),
         ("delay", seconds(s.delay)),
         ("falloff", format!("{} of 255", s.falloff)),
-        (
-            "position envelope",
-            Differ::envelope_name(map, map.envelope_ref(s.position_envelope)),
-        ),
+        ("position envelope", names.envelope(s.position_envelope)),
         (
             "position envelope offset",
             seconds(s.position_envelope_offset),
         ),
-        (
-            "sound envelope",
-            Differ::envelope_name(map, map.envelope_ref(s.sound_envelope)),
-        ),
+        ("sound envelope", names.envelope(s.sound_envelope)),
         ("sound envelope offset", seconds(s.sound_envelope_offset)),
         ("shape", shape),
     ]

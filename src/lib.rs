@@ -116,6 +116,7 @@
 pub mod assets;
 pub mod datafile;
 pub mod demo;
+pub mod diff;
 pub mod dump;
 mod error;
 pub mod fuzz;

@@ -65,6 +65,20 @@ enum Command {
         #[arg(long)]
         strict: bool,
     },
+    /// Compare two maps: what was added, removed and changed, by place, in human units;
+    /// exit 0 when they are the same, 1 when they differ, 2 on error.
+    Diff {
+        /// The old map and the new map (with --git: the 7 arguments git gives a diff driver).
+        #[arg(required = true, num_args = 2..=7)]
+        files: Vec<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Take git's arguments for an external diff (PATH OLD-FILE OLD-HEX OLD-MODE NEW-FILE
+        /// NEW-HEX NEW-MODE) and exit 0 unless the comparison fails, as git expects.
+        #[arg(long)]
+        git: bool,
+    },
     /// Write every embedded image (as an RGBA PNG) and sound (as its .opus file) of a map into
     /// a directory, named after them; list the external ones, which the map only names.
     Extract {
@@ -528,6 +542,7 @@ fn run(command: Option<Command>, out: Out<'_>) -> Result<ExitCode, Failure> {
             }
         }
         Some(Command::Check { file, strict }) => return check(&file, strict, out),
+        Some(Command::Diff { files, format, git }) => return diff(&files, format, git, out),
         Some(Command::Resave {
             input,
             output,
@@ -947,6 +962,44 @@ fn check(file: &Path, strict: bool, out: Out<'_>) -> Result<ExitCode, Failure> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// `twcodec diff`: exit 0 for equal maps, 1 for different ones (0 with --git), 2 on error.
+fn diff(files: &[PathBuf], format: Format, git: bool, out: Out<'_>) -> Result<ExitCode, Failure> {
+    let (old, new) = match (git, files) {
+        (false, [old, new]) => (old, new),
+        (true, [path, old, _, _, new, _, _]) => {
+            writeln!(out, "twcodec diff a/{0} b/{0}", path.display())?;
+            let dev_null = |file: &PathBuf| file.as_os_str() == "/dev/null";
+            if dev_null(old) || dev_null(new) {
+                let what = if dev_null(old) { "new" } else { "deleted" };
+                writeln!(out, "{what} map")?;
+                return Ok(ExitCode::SUCCESS);
+            }
+            (old, new)
+        }
+        _ => {
+            let want = if git {
+                "7 arguments (as git gives them)"
+            } else {
+                "two maps"
+            };
+            return Err(Failure::Usage(format!(
+                "diff takes {want}, not {}",
+                files.len()
+            )));
+        }
+    };
+    let load = |file: &PathBuf| Map::load(file).map_err(|e| Failure::Usage(e.to_string()));
+    let changes = twcodec::diff::diff(&load(old)?, &load(new)?);
+    match format {
+        Format::Text => changes.write_text(out)?,
+        Format::Json => {
+            serde_json::to_writer_pretty(&mut *out, &changes).map_err(io::Error::from)?;
+            writeln!(out)?;
+        }
+    }
+    Ok(ExitCode::from(u8::from(!git && !changes.is_empty())))
 }
 
 fn open(path: &Path) -> Result<Datafile, Error> {

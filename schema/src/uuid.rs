@@ -10,7 +10,7 @@ pub use ::uuid::Uuid;
 
 use binrw::binrw;
 use binrw::helpers::until_eof;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::packing::{be_bytes_of_ints, ints_from_be_bytes};
 use crate::reference::describe;
@@ -46,7 +46,7 @@ pub fn known_item_type_name(uuid: Uuid) -> Option<&'static str> {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[doc(alias = "CItemEx")]
 pub struct UuidIndexItem {
     /// The UUID of the item type.
@@ -55,7 +55,7 @@ pub struct UuidIndexItem {
     pub uuid: Uuid,
     /// Ints past the UUID, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unknown_tail: Vec<i32>,
 }
 

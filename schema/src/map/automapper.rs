@@ -4,16 +4,16 @@
 use binrw::binrw;
 use binrw::helpers::until_eof;
 use modular_bitfield::prelude::*;
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::common::flag_names;
+use super::common::{deserialize_flags, flag_names};
 use crate::reference::describe;
 
 /// The auto-mapper settings of one tiles layer (DDNet `CMapItemAutoMapperConfig`).
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[doc(alias = "CMapItemAutoMapperConfig")]
 pub struct AutomapperItem {
     /// 1 (uninitialised in some old maps).
@@ -32,7 +32,7 @@ pub struct AutomapperItem {
     pub flags: AutomapperFlags,
     /// Ints past what this item defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unknown_tail: Vec<i32>,
 }
 
@@ -53,11 +53,18 @@ impl Serialize for AutomapperFlags {
     }
 }
 
+impl<'de> Deserialize<'de> for AutomapperFlags {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let bits = deserialize_flags(deserializer, &["automatic"], 32)? as u32;
+        Ok(AutomapperFlags::from_bytes(bits.to_le_bytes()))
+    }
+}
+
 /// DDNet's test item type (`mapitemtype-test@ddnet.tw`, `CMapItemTest`), kept for completeness.
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[doc(alias = "CMapItemTest")]
 pub struct TestItem {
     /// 1.
@@ -70,7 +77,7 @@ pub struct TestItem {
     pub field4: i32,
     /// Ints past what this item defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unknown_tail: Vec<i32>,
 }
 

@@ -5,7 +5,8 @@ use std::fmt;
 use binrw::io::{Read, Seek, SeekFrom};
 use binrw::{binrw, BinRead, BinResult, BinWrite, Endian};
 use bytemuck::{Pod, Zeroable};
-use serde::Serialize;
+use serde::de::{self, SeqAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::packing::{be_bytes_of_ints, ints_from_be_bytes};
 use crate::reference::describe;
@@ -16,7 +17,9 @@ use crate::reference::describe;
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize, Deserialize,
+)]
 #[repr(C)]
 #[doc(alias = "CPoint")]
 pub struct Point {
@@ -31,7 +34,9 @@ pub struct Point {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize, Deserialize,
+)]
 #[repr(C)]
 #[doc(alias = "CColor")]
 pub struct Color {
@@ -116,9 +121,74 @@ impl<const N: usize> fmt::Debug for I32String<N> {
     }
 }
 
+impl<const N: usize> I32String<N> {
+    /// The text, when it encodes back to exactly these ints: `I32String::new(text) == self`.
+    /// `None` for ints [`I32String::new`] would not write: bytes after the NUL, a terminator
+    /// other than 0, invalid UTF-8, an all-zero array.
+    pub fn exact_text(&self) -> Option<String> {
+        let text = String::from_utf8(self.bytes()).ok()?;
+        (I32String::<N>::new(text.as_bytes()) == *self).then_some(text)
+    }
+}
+
 impl<const N: usize> Serialize for I32String<N> {
+    /// The text when it gives back these ints exactly ([`I32String::exact_text`]), otherwise
+    /// the ints as stored, so that every value round-trips.
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&self.to_string_lossy())
+        match self.exact_text() {
+            Some(text) => serializer.serialize_str(&text),
+            None => self.ints.serialize(serializer),
+        }
+    }
+}
+
+impl<'de, const N: usize> Deserialize<'de> for I32String<N> {
+    /// Reads what [`Serialize`] writes: a text of at most [`I32String::CAPACITY`] bytes without
+    /// NUL, or an array of exactly `N` ints.
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(I32StringVisitor::<N>)
+    }
+}
+
+/// Reads an [`I32String`] from its text or its ints.
+struct I32StringVisitor<const N: usize>;
+
+impl<'de, const N: usize> Visitor<'de> for I32StringVisitor<N> {
+    type Value = I32String<N>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "a string of at most {} bytes without NUL, or an array of {N} i32",
+            I32String::<N>::CAPACITY
+        )
+    }
+
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<Self::Value, E> {
+        if text.contains('\0') {
+            return Err(E::custom(format_args!("string {text:?} holds a NUL")));
+        }
+        if text.len() > I32String::<N>::CAPACITY {
+            return Err(E::custom(format_args!(
+                "string {text:?} is {} bytes long, more than the {} that fit",
+                text.len(),
+                I32String::<N>::CAPACITY
+            )));
+        }
+        Ok(I32String::new(text.as_bytes()))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut ints = [0; N];
+        for (index, int) in ints.iter_mut().enumerate() {
+            *int = seq
+                .next_element()?
+                .ok_or_else(|| de::Error::invalid_length(index, &self))?;
+        }
+        if seq.next_element::<de::IgnoredAny>()?.is_some() {
+            return Err(de::Error::invalid_length(N + 1, &self));
+        }
+        Ok(I32String { ints })
     }
 }
 
@@ -134,6 +204,50 @@ pub fn flag_names(flags: &[(bool, &str)], unknown_mask: u64) -> Vec<String> {
         names.push(format!("unknown({unknown_mask:#x})"));
     }
     names
+}
+
+/// Reads a flags value as [`flag_names`] writes it: `names[i]` is bit `i`, `unknown(0x..)` adds
+/// the bits of its mask, which must be none of the named ones. The inverse of [`flag_names`] for
+/// a bit field of `width` bits; how every flags type of the schema deserializes.
+pub fn deserialize_flags<'de, D: Deserializer<'de>>(
+    deserializer: D,
+    names: &[&str],
+    width: u32,
+) -> Result<u64, D::Error> {
+    let list = Vec::<String>::deserialize(deserializer)?;
+    flag_bits(&list, names, width).map_err(de::Error::custom)
+}
+
+/// The bits of the flag names `list` ([`deserialize_flags`]), or what is wrong with them.
+fn flag_bits(list: &[String], names: &[&str], width: u32) -> Result<u64, String> {
+    let known = (1u64 << names.len()) - 1;
+    let all = if width >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    };
+    let mut bits = 0u64;
+    for entry in list {
+        if let Some(bit) = names.iter().position(|name| name == entry) {
+            bits |= 1 << bit;
+            continue;
+        }
+        let mask = entry
+            .strip_prefix("unknown(0x")
+            .and_then(|rest| rest.strip_suffix(')'))
+            .and_then(|hex| u64::from_str_radix(hex, 16).ok())
+            .ok_or_else(|| {
+                format!("unknown flag {entry:?} (expected one of {names:?} or \"unknown(0x..)\")")
+            })?;
+        if mask == 0 || mask & known != 0 || mask & !all != 0 {
+            return Err(format!(
+                "{entry:?}: the unknown bits must be set, outside the named flags {names:?} \
+                 and within {width} bits"
+            ));
+        }
+        bits |= mask;
+    }
+    Ok(bits)
 }
 
 /// The text of a CString data item (map.md, "Terminology": CString): the bytes before the first

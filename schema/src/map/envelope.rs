@@ -9,7 +9,7 @@
 use binrw::binrw;
 use binrw::helpers::until_eof;
 use bytemuck::{Pod, Zeroable};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::common::{cast_rest, when, write_cast, I32String};
 use crate::reference::describe;
@@ -19,7 +19,7 @@ use crate::SchemaError;
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[doc(alias = "CMapItemEnvelope")]
 pub struct EnvelopeItem {
     /// 1, 2 (adds `synchronized`; DDNet), or 3 (Teeworlds 0.7: the points have bezier
@@ -40,7 +40,7 @@ pub struct EnvelopeItem {
     pub synchronized: Option<i32>,
     /// Ints past what this version defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unknown_tail: Vec<i32>,
 }
 
@@ -76,7 +76,7 @@ impl EnvelopeItem {
 }
 
 /// What an envelope animates, from its channel count.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum EnvelopeKind {
     /// 1 channel: volume.
     Sound,
@@ -102,7 +102,7 @@ impl EnvelopeKind {
 
 /// How a value moves from one point to the next (map.md, "Envelope Points"; DDNet
 /// `CURVETYPE_*`). Unknown values are kept; DDNet draws them linear.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum CurveType {
     /// 0: jump to the next value at the next point.
     Step,
@@ -152,7 +152,9 @@ impl CurveType {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize, Deserialize,
+)]
 #[repr(C)]
 #[doc(alias = "CEnvPoint")]
 pub struct EnvPoint {
@@ -193,7 +195,7 @@ impl EnvPoint {
 }
 
 /// A point's values by envelope kind (map.md, "Envelope Points"), 22.10 fixed point.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum EnvValues {
     /// Sound envelope: volume (1024 = full).
     Sound {
@@ -229,7 +231,9 @@ pub enum EnvValues {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize, Deserialize,
+)]
 #[repr(C)]
 #[doc(alias = "CEnvPointBezier")]
 pub struct EnvPointBezier {
@@ -248,7 +252,9 @@ pub struct EnvPointBezier {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize, Deserialize,
+)]
 #[repr(C)]
 #[doc(alias = "CEnvPointBezier_upstream")]
 pub struct EnvPoint22 {
@@ -265,7 +271,7 @@ pub struct EnvPoint22 {
 #[binrw]
 #[brw(little)]
 #[br(import { bezier: bool })]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 // Serialized as its fields alone (the points say which form they have), which also lets a
 // decoded item stream: serde buffers the whole of an enum inside an internally tagged one.
 #[serde(untagged)]
@@ -279,7 +285,7 @@ pub enum EnvPointsItem {
         points: Vec<EnvPoint>,
         /// Ints after the last whole point, kept so that writing is lossless.
         #[br(parse_with = until_eof)]
-        #[serde(skip_serializing_if = "Vec::is_empty")]
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
         unknown_tail: Vec<i32>,
     },
     /// 22 ints per point (Teeworlds 0.7 bezier).
@@ -291,7 +297,7 @@ pub enum EnvPointsItem {
         points: Vec<EnvPoint22>,
         /// Ints after the last whole point, kept so that writing is lossless.
         #[br(parse_with = until_eof)]
-        #[serde(skip_serializing_if = "Vec::is_empty")]
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
         unknown_tail: Vec<i32>,
     },
 }
@@ -310,6 +316,31 @@ impl EnvPointsItem {
         self.len() == 0
     }
 
+    /// This item in the form the map's envelopes call for (`bezier`: 22 ints per point, as
+    /// [`DecodeContext::bezier_points`](super::DecodeContext::bezier_points) says). Serialized,
+    /// the two forms differ by their points only, so an item without points reads back as
+    /// [`EnvPointsItem::Points`]; this gives it its form back. Both forms of an item without
+    /// points encode to the same ints (its tail), so only equality depends on it.
+    pub fn in_form(self, bezier: bool) -> EnvPointsItem {
+        match self {
+            EnvPointsItem::Points {
+                points,
+                unknown_tail,
+            } if bezier && points.is_empty() => EnvPointsItem::Points22 {
+                points: Vec::new(),
+                unknown_tail,
+            },
+            EnvPointsItem::Points22 {
+                points,
+                unknown_tail,
+            } if !bezier && points.is_empty() => EnvPointsItem::Points {
+                points: Vec::new(),
+                unknown_tail,
+            },
+            other => other,
+        }
+    }
+
     /// The 6-int part of point `index`.
     pub fn point(&self, index: usize) -> Option<&EnvPoint> {
         match self {
@@ -325,7 +356,7 @@ impl EnvPointsItem {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EnvPointsBezierItem {
     /// One entry per envelope point.
     #[br(parse_with = cast_rest)]
@@ -333,7 +364,7 @@ pub struct EnvPointsBezierItem {
     pub points: Vec<EnvPointBezier>,
     /// Ints after the last whole entry, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unknown_tail: Vec<i32>,
 }
 
@@ -353,6 +384,45 @@ mod tests {
         assert!(!EnvelopeItem::bezier_points(std::iter::empty()));
     }
     use crate::map::common::{decode_ints, encode_ints};
+
+    #[test]
+    fn points_read_back_in_their_form() {
+        let point = EnvPoint22 {
+            point: EnvPoint {
+                time: 5,
+                curve_type: 5,
+                values: [1, 2, 3, 4],
+            },
+            bezier: EnvPointBezier {
+                in_tangent_dx: [-1; 4],
+                ..EnvPointBezier::default()
+            },
+        };
+        let bezier = EnvPointsItem::Points22 {
+            points: vec![point],
+            unknown_tail: vec![7],
+        };
+        let json = serde_json::to_string(&bezier).unwrap();
+        assert_eq!(
+            serde_json::from_str::<EnvPointsItem>(&json).unwrap(),
+            bezier
+        );
+
+        // Without points the forms look alike; `in_form` tells them apart again.
+        let empty = EnvPointsItem::Points22 {
+            points: vec![],
+            unknown_tail: vec![1, 2],
+        };
+        let json = serde_json::to_string(&empty).unwrap();
+        let back: EnvPointsItem = serde_json::from_str(&json).unwrap();
+        assert!(matches!(back, EnvPointsItem::Points { .. }));
+        assert_eq!(
+            encode_ints(&back, ()).unwrap(),
+            encode_ints(&empty, ()).unwrap()
+        );
+        assert_eq!(back.clone().in_form(true), empty);
+        assert_eq!(back.clone().in_form(false), back);
+    }
 
     fn name_ints(text: &str) -> [i32; 8] {
         I32String::<8>::new(text.as_bytes()).ints

@@ -2,7 +2,7 @@
 
 use binrw::binrw;
 use binrw::helpers::until_eof;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::common::when;
 use crate::reference::describe;
@@ -16,7 +16,7 @@ use crate::reference::describe;
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[doc(alias = "CMapItemImage")]
 pub struct ImageItem {
     /// 1 (DDNet) or 2 (Teeworlds 0.7, adds `format`).
@@ -38,7 +38,7 @@ pub struct ImageItem {
     /// Ints past what this version defines, kept so that writing is lossless (version-1 images
     /// of some maps carry a stray 7th int).
     #[br(parse_with = until_eof)]
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unknown_tail: Vec<i32>,
 }
 
@@ -60,7 +60,7 @@ impl ImageItem {
 #[brw(little)]
 #[br(map = ImageFormat::from_i32)]
 #[bw(map = |format: &ImageFormat| format.to_i32())]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ImageFormat {
     /// 0: 3 bytes per pixel.
     Rgb,

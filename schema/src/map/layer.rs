@@ -5,9 +5,9 @@
 use binrw::binrw;
 use binrw::helpers::until_eof;
 use modular_bitfield::prelude::*;
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::common::{flag_names, when, Color, I32String};
+use super::common::{deserialize_flags, flag_names, when, Color, I32String};
 use crate::reference::describe;
 use crate::SchemaError;
 
@@ -15,7 +15,7 @@ use crate::SchemaError;
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LayerItem {
     /// The three ints every layer starts with.
     pub header: LayerHeader,
@@ -28,7 +28,7 @@ pub struct LayerItem {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[doc(alias = "CMapItemLayer")]
 pub struct LayerHeader {
     /// Uninitialised in old maps, 0 in new ones: read as stored, written back unchanged, never
@@ -70,7 +70,7 @@ macro_rules! layer_types {
     )*) => {
         /// The layer types found in files (DDNet `LAYERTYPE_*`; 4 to 8 exist only inside the
         /// editor).
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
         #[non_exhaustive]
         pub enum LayerKind {
             $($(#[doc = $doc])* $variant,)*
@@ -101,7 +101,7 @@ macro_rules! layer_types {
         #[binrw]
         #[brw(little)]
         #[br(import { kind: i32 })]
-        #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+        #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
         #[non_exhaustive]
         pub enum LayerBody {
             $(
@@ -152,6 +152,13 @@ impl Serialize for LayerFlags {
     }
 }
 
+impl<'de> Deserialize<'de> for LayerFlags {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let bits = deserialize_flags(deserializer, &["detail"], 32)? as u32;
+        Ok(LayerFlags::from_bytes(bits.to_le_bytes()))
+    }
+}
+
 /// A tilemap layer (map.md, "Layers"; DDNet `CMapItemLayerTilemap`, Teeworlds
 /// `CMapItemLayerTilemap_v2` to `_v4`). One struct reads every layout found in real maps:
 ///
@@ -170,7 +177,7 @@ impl Serialize for LayerFlags {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[doc(alias = "CMapItemLayerTilemap")]
 pub struct TilemapLayer {
     /// 2, 3 (DDNet, Teeworlds 0.6) or 4 (Teeworlds 0.7: tiles are skip-compressed).
@@ -200,11 +207,11 @@ pub struct TilemapLayer {
     /// DDNet's physics data indices, right after `data` in version 2, after the name in later
     /// versions.
     #[br(if(version < 3 || name.is_some()))]
-    #[serde(skip_serializing_if = "PhysicsData::is_empty")]
+    #[serde(default, skip_serializing_if = "PhysicsData::is_empty")]
     pub physics: PhysicsData,
     /// Ints past what this layout defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unknown_tail: Vec<i32>,
 }
 
@@ -234,7 +241,7 @@ impl TilemapLayer {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 pub struct PhysicsData {
     /// Tele tiles (`Tele`, 2 bytes each).
     #[br(parse_with = when(true))]
@@ -317,8 +324,16 @@ impl Serialize for TilemapFlags {
     }
 }
 
+impl<'de> Deserialize<'de> for TilemapFlags {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let names = ["game", "tele", "speedup", "front", "switch", "tune"];
+        let bits = deserialize_flags(deserializer, &names, 32)? as u32;
+        Ok(TilemapFlags::from_bytes(bits.to_le_bytes()))
+    }
+}
+
 /// What a tilemap is, from its flags.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum PhysicsKind {
     /// No physics flag: a tiles layer, drawn with an image.
     Tiles,
@@ -342,7 +357,7 @@ pub enum PhysicsKind {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[doc(alias = "CMapItemLayerQuads")]
 pub struct QuadsLayer {
     /// 1, or 2 (adds the name); Teeworlds and DDNet write 2.
@@ -358,7 +373,7 @@ pub struct QuadsLayer {
     pub name: Option<I32String<3>>,
     /// Ints past what this version defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unknown_tail: Vec<i32>,
 }
 
@@ -367,7 +382,7 @@ pub struct QuadsLayer {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[doc(alias = "CMapItemLayerSounds")]
 pub struct SoundsLayer {
     /// 1 (deprecated layers) or 2.
@@ -383,7 +398,7 @@ pub struct SoundsLayer {
     pub name: Option<I32String<3>>,
     /// Ints past what this layout defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unknown_tail: Vec<i32>,
 }
 
@@ -397,7 +412,7 @@ mod tests {
     #[describe]
     #[binrw]
     #[brw(little)]
-    #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
     pub struct ExampleLayer {
         /// 1.
         pub version: i32,
@@ -405,7 +420,7 @@ mod tests {
         pub data: i32,
         /// Ints past what this version defines, kept so that writing is lossless.
         #[br(parse_with = until_eof)]
-        #[serde(skip_serializing_if = "Vec::is_empty")]
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
         pub unknown_tail: Vec<i32>,
     }
 

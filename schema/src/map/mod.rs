@@ -34,7 +34,7 @@ pub mod sound;
 pub mod tile;
 
 use binrw::BinResult;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use common::{
     cast_ints, cstring, cstring_data, decode_ints, encode_ints, ints_as_le_bytes, settings,
@@ -97,7 +97,7 @@ macro_rules! map_item_types {
         /// The kinds of map item: the numbered types of map.md's "Item Type Overview", DDNet's
         /// UUID item types (docs/format-notes.md, "UUID item types") and the items of
         /// Teeworlds 0.3 maps.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
         #[non_exhaustive]
         pub enum MapItemKind {
             $($(#[doc = $ndoc])* $(#[cfg($ncfg)])? $nv,)*
@@ -175,7 +175,7 @@ macro_rules! map_item_types {
         }
 
         /// A decoded map item.
-        #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+        #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
         #[serde(tag = "kind", rename_all = "snake_case")]
         #[non_exhaustive]
         #[allow(missing_docs)] // each variant holds the item type of its line in the registry
@@ -345,7 +345,7 @@ mod tests {
     #[describe]
     #[binrw]
     #[brw(little)]
-    #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
     pub struct ExampleItem {
         /// 1.
         pub version: i32,
@@ -354,7 +354,7 @@ mod tests {
         pub count: Option<i32>,
         /// Ints past what this item defines, kept so that writing is lossless.
         #[br(parse_with = binrw::helpers::until_eof)]
-        #[serde(skip_serializing_if = "Vec::is_empty")]
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
         pub unknown_tail: Vec<i32>,
     }
 

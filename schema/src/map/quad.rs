@@ -3,7 +3,7 @@
 
 use binrw::binrw;
 use bytemuck::{Pod, Zeroable};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::common::{Color, Point};
 use crate::reference::describe;
@@ -12,7 +12,9 @@ use crate::reference::describe;
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize, Deserialize,
+)]
 #[repr(C)]
 #[doc(alias = "CQuad")]
 pub struct Quad {

@@ -5,7 +5,7 @@
 use binrw::binrw;
 use binrw::helpers::until_eof;
 use bytemuck::{Pod, Zeroable};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::common::Point;
 use crate::reference::describe;
@@ -14,7 +14,7 @@ use crate::reference::describe;
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[doc(alias = "CMapItemSound")]
 pub struct SoundItem {
     /// 1.
@@ -30,7 +30,7 @@ pub struct SoundItem {
     pub data_size: i32,
     /// Ints past what this item defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unknown_tail: Vec<i32>,
 }
 
@@ -38,7 +38,9 @@ pub struct SoundItem {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize, Deserialize,
+)]
 #[repr(C)]
 #[doc(alias = "CSoundSource")]
 pub struct SoundSource {
@@ -73,7 +75,9 @@ impl SoundSource {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize, Deserialize,
+)]
 #[repr(C)]
 #[doc(alias = "CSoundShape")]
 pub struct SoundShape {
@@ -103,7 +107,7 @@ impl SoundShape {
 }
 
 /// A sound shape by kind.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Shape {
     /// Centered on the source; width and height 22.10 fixed point.
     Rectangle {
@@ -126,7 +130,9 @@ pub enum Shape {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize, Deserialize,
+)]
 #[repr(C)]
 #[doc(alias = "CSoundSource_DEPRECATED")]
 pub struct DeprecatedSoundSource {

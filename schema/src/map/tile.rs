@@ -49,9 +49,9 @@
 use binrw::binrw;
 use bytemuck::{Pod, Zeroable};
 use modular_bitfield::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use super::common::flag_names;
+use super::common::{deserialize_flags, flag_names};
 use crate::reference::describe;
 
 /// The tile id an upgraded [`OldSpeedup`] tile gets (map.md, "Layers"; DDNet `TILE_SPEED_BOOST_OLD`).
@@ -184,11 +184,22 @@ impl Serialize for TileFlags {
     }
 }
 
+impl<'de> Deserialize<'de> for TileFlags {
+    /// Reads the list [`Serialize`] writes.
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let names = ["x_flip", "y_flip", "opaque", "rotate"];
+        let bits = deserialize_flags(deserializer, &names, 8)? as u8;
+        Ok(TileFlags::from_byte(bits))
+    }
+}
+
 /// A tile of a tiles, game or front layer (map.md, "Layers", 'Tile'; DDNet `CTile`).
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize, Deserialize,
+)]
 #[repr(C)]
 #[doc(alias = "CTile")]
 pub struct Tile {
@@ -225,7 +236,9 @@ impl Tile {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize, Deserialize,
+)]
 #[repr(C)]
 #[doc(alias = "CTeleTile")]
 pub struct Tele {
@@ -239,7 +252,9 @@ pub struct Tele {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize, Deserialize,
+)]
 #[repr(C)]
 #[doc(alias = "CSpeedupTile")]
 pub struct Speedup {
@@ -272,7 +287,9 @@ impl Speedup {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize, Deserialize,
+)]
 #[repr(C)]
 #[doc(alias = "CSwitchTile")]
 pub struct Switch {
@@ -302,7 +319,9 @@ impl Switch {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize, Deserialize,
+)]
 #[repr(C)]
 #[doc(alias = "CTuneTile")]
 pub struct Tune {
@@ -319,7 +338,9 @@ pub struct Tune {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize, Deserialize,
+)]
 #[repr(C)]
 #[doc(alias = "CSpeedupTile")]
 pub struct OldSpeedup {
@@ -358,7 +379,9 @@ impl OldSpeedup {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize, Deserialize,
+)]
 #[repr(C)]
 #[doc(alias = "CSwitchTile")]
 pub struct OldSwitch2 {
@@ -387,7 +410,9 @@ impl OldSwitch2 {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize, Deserialize,
+)]
 #[repr(C)]
 #[doc(alias = "CSwitchTile")]
 pub struct OldSwitch3 {
@@ -416,7 +441,9 @@ impl OldSwitch3 {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize, Deserialize,
+)]
 #[repr(C)]
 pub struct LegacyTile {
     /// The tile index.

@@ -89,50 +89,6 @@ fn a_tampered_layout_or_stream_is_not_trusted() {
 }
 
 #[test]
-fn every_corpus_tile_layer_reads_back_from_its_text() {
-    use twcodec::map::LayerContent;
-    use twcodec::mapdir::tiles::{parse, write};
-    let Some(maps) = common::corpus_maps() else {
-        return;
-    };
-    use rayon::prelude::*;
-    // In parallel: the corpus holds some 25 million tiles.
-    let layers: usize = maps
-        .par_iter()
-        .map(|path| {
-            let mut layers = 0;
-            let map = twcodec::Map::load(path).unwrap();
-            for layer in map.layers() {
-                macro_rules! check {
-                    ($tiles:expr, $ty:ty) => {{
-                        let Some(grid) = $tiles.grid() else { continue };
-                        let text = write(grid, layer.kind_name());
-                        assert_eq!(text.lines().count(), grid.height() + 1);
-                        let back = parse::<$ty>(&text)
-                            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-                        assert!(&back == grid, "{} layer {:?}", path.display(), layer.name());
-                        layers += 1;
-                    }};
-                }
-                use twcodec::schema::map::tile::{Speedup, Switch, Tele, Tile, Tune};
-                match layer.content() {
-                    LayerContent::Tiles(t) | LayerContent::Game(t) | LayerContent::Front(t) => {
-                        check!(t, Tile)
-                    }
-                    LayerContent::Tele(t) => check!(t, Tele),
-                    LayerContent::Speedup(t) => check!(t, Speedup),
-                    LayerContent::Switch(t) => check!(t, Switch),
-                    LayerContent::Tune(t) => check!(t, Tune),
-                    _ => {}
-                }
-            }
-            layers
-        })
-        .sum();
-    assert!(layers > 100, "{layers}");
-}
-
-#[test]
 fn painting_one_tile_changes_one_line() {
     use twcodec::mapdir::tiles::write;
     let map = twcodec::sample::map().unwrap();
@@ -146,4 +102,223 @@ fn painting_one_tile_changes_one_line() {
         .collect();
     assert_eq!(changed.len(), 1, "{changed:?}");
     assert_eq!(before.lines().count(), after.lines().count());
+}
+
+#[test]
+fn every_corpus_map_unpacks_and_packs_byte_for_byte() {
+    let Some(maps) = common::corpus_maps() else {
+        return;
+    };
+    use rayon::prelude::*;
+    // In parallel: unpacking writes every tile of the corpus as text and reads it back.
+    let counts: Vec<(usize, usize)> = maps
+        .par_iter()
+        .map(|path| {
+            let original = std::fs::read(path).unwrap();
+            let dir = tempfile::tempdir().unwrap();
+            let unpacked = twcodec::mapdir::unpack(&original, dir.path())
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let packed = twcodec::mapdir::pack(dir.path())
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            assert!(packed == original, "{}", path.display());
+            (unpacked.raw, unpacked.data)
+        })
+        .collect();
+    let raw: usize = counts.iter().map(|c| c.0).sum();
+    let data: usize = counts.iter().map(|c| c.1).sum();
+    eprintln!("{raw} of {data} corpus data items unpacked as raw bytes");
+    // Almost every data item has a readable form.
+    assert!(raw * 50 < data, "{raw} of {data} data items as raw bytes");
+}
+
+/// The sample unpacked into a new directory.
+fn unpacked_sample() -> (tempfile::TempDir, Vec<u8>) {
+    let original = twcodec::sample::datafile();
+    let dir = tempfile::tempdir().unwrap();
+    twcodec::mapdir::unpack(&original, dir.path()).unwrap();
+    (dir, original)
+}
+
+/// The one file under `dir/sub` whose name ends with `suffix`.
+fn file_ending(dir: &std::path::Path, sub: &str, suffix: &str) -> std::path::PathBuf {
+    let mut found: Vec<_> = std::fs::read_dir(dir.join(sub))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(suffix))
+        .collect();
+    found.sort();
+    assert!(!found.is_empty(), "no {sub}/*{suffix}");
+    found.remove(0)
+}
+
+/// Packs `dir` and loads the result strictly.
+fn pack_strict(dir: &std::path::Path) -> twcodec::Map {
+    let bytes = twcodec::mapdir::pack(dir).unwrap();
+    twcodec::Map::parse_with(&bytes, twcodec::map::LoadOptions::default().strict())
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn edits_in_the_directory_show_in_the_map() {
+    let original = twcodec::sample::map().unwrap();
+    // A setting changed.
+    let (dir, _) = unpacked_sample();
+    let settings = file_ending(dir.path(), "data", ".settings");
+    let text = std::fs::read_to_string(&settings).unwrap();
+    std::fs::write(&settings, text.replace("sv_team 1", "sv_team 0")).unwrap();
+    let map = pack_strict(dir.path());
+    let info = map.info().unwrap();
+    let new: Vec<String> = info.settings(&map).unwrap().to_vec();
+    assert_eq!(new[0], "sv_team 0");
+    assert_eq!(
+        new[1..],
+        original
+            .info()
+            .unwrap()
+            .settings(&original)
+            .unwrap()
+            .to_vec()[1..]
+    );
+
+    // A tile painted in the game layer: exactly that tile changes.
+    let (dir, _) = unpacked_sample();
+    let (_, game) = original.game_layer().unwrap();
+    let game_data = game.item().data;
+    let tiles = dir.path().join(format!("data/{game_data:03}.tiles"));
+    let text = std::fs::read_to_string(&tiles).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let mut row: Vec<String> = lines[4].split(' ').map(String::from).collect();
+    row[5] = "9".into();
+    lines[4] = row.join(" ");
+    std::fs::write(&tiles, lines.join("\n") + "\n").unwrap();
+    let map = pack_strict(dir.path());
+    let (_, painted) = map.game_layer().unwrap();
+    let (before, after) = (game.grid().unwrap(), painted.grid().unwrap());
+    let changed: Vec<(usize, usize)> = (0..before.height())
+        .flat_map(|y| (0..before.width()).map(move |x| (x, y)))
+        .filter(|&(x, y)| before.get(x, y) != after.get(x, y))
+        .collect();
+    assert_eq!(changed, vec![(5, 3)]);
+    assert_eq!(after.get(5, 3).unwrap().id, 9);
+
+    // A picture replaced: its pixels are the new PNG's.
+    let (dir, _) = unpacked_sample();
+    let png = file_ending(dir.path(), "data", ".png");
+    let picture =
+        twcodec::assets::decode_png(&std::fs::read(&png).unwrap(), Default::default()).unwrap();
+    let inverted = twcodec::assets::Picture {
+        rgba: picture.rgba.iter().map(|b| 255 - b).collect(),
+        ..picture.clone()
+    };
+    std::fs::write(&png, inverted.to_png().unwrap()).unwrap();
+    let map = pack_strict(dir.path());
+    let image = map.images().iter().find(|i| !i.is_external()).unwrap();
+    assert_eq!(image.rgba8(&map).unwrap().bytes, inverted.rgba);
+}
+
+#[test]
+fn bad_directories_name_the_file_and_line() {
+    let error = |dir: &std::path::Path| twcodec::mapdir::pack(dir).unwrap_err().to_string();
+    // A TOML syntax error in an item.
+    let (dir, _) = unpacked_sample();
+    let item = file_ending(dir.path(), "items", "image checker.toml");
+    std::fs::write(&item, "kind = \"image\"\nwidth = \n").unwrap();
+    let message = error(dir.path());
+    assert!(message.contains("image checker.toml:2"), "{message}");
+    // A row of tiles too long.
+    let (dir, _) = unpacked_sample();
+    let tiles = file_ending(dir.path(), "data", ".tiles");
+    let text = std::fs::read_to_string(&tiles).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    let long = format!("{} .", lines[2]);
+    lines[2] = &long;
+    std::fs::write(&tiles, lines.join("\n")).unwrap();
+    let message = error(dir.path());
+    assert!(
+        message.contains(".tiles") && message.contains("line 3"),
+        "{message}"
+    );
+    // A missing data file leaves a gap in the numbering.
+    let (dir, _) = unpacked_sample();
+    std::fs::remove_file(file_ending(dir.path(), "data", "001.txt")).unwrap();
+    let message = error(dir.path());
+    assert!(message.contains("without gaps"), "{message}");
+    // Unpack refuses a directory that is not empty.
+    let (dir, original) = unpacked_sample();
+    let message = twcodec::mapdir::unpack(&original, dir.path())
+        .unwrap_err()
+        .to_string();
+    assert!(message.contains("not empty"), "{message}");
+}
+
+/// Replaces `from` by `to` in the one file under `dir/sub` ending with `suffix`.
+fn edit(dir: &std::path::Path, sub: &str, suffix: &str, from: &str, to: &str) {
+    let path = file_ending(dir, sub, suffix);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        text.contains(from),
+        "{}: no {from:?} in\n{text}",
+        path.display()
+    );
+    std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+}
+
+#[test]
+fn quads_and_layers_added_and_deleted_in_the_directory() {
+    let original = twcodec::sample::map().unwrap();
+    // A quad added: a copy of the first one, one more in the layer's count.
+    let (dir, _) = unpacked_sample();
+    let quads = file_ending(dir.path(), "data", ".quads.toml");
+    let text = std::fs::read_to_string(&quads).unwrap();
+    let first = text.split("[[quad]]").nth(1).unwrap();
+    std::fs::write(&quads, format!("{text}\n[[quad]]{first}")).unwrap();
+    edit(
+        dir.path(),
+        "items",
+        "layer Quads.toml",
+        "num_quads = 2",
+        "num_quads = 3",
+    );
+    let map = pack_strict(dir.path());
+    let layer =
+        |map: &twcodec::Map, name: &str| map.layers().iter().find(|l| l.name() == name).cloned();
+    let count = |map: &twcodec::Map| match layer(map, "Quads").unwrap().content() {
+        twcodec::map::LayerContent::Quads(q) => q.quads().unwrap().to_vec(),
+        _ => unreachable!(),
+    };
+    let (before, after) = (count(&original), count(&map));
+    assert_eq!(after.len(), 3);
+    assert_eq!(after[..2], before[..]);
+    assert_eq!(after[2], before[0]);
+
+    // A layer deleted: its file removed, one layer less in its group.
+    let (dir, _) = unpacked_sample();
+    std::fs::remove_file(file_ending(dir.path(), "items", "layer Tune.toml")).unwrap();
+    edit(
+        dir.path(),
+        "items",
+        "group Game.toml",
+        "num_layers = 7",
+        "num_layers = 6",
+    );
+    let map = pack_strict(dir.path());
+    assert!(layer(&map, "Tune").is_none());
+    assert_eq!(map.layers().len(), original.layers().len() - 1);
+    let names = |map: &twcodec::Map| map.layers().iter().map(|l| l.name()).collect::<Vec<_>>();
+    let mut expected = names(&original);
+    expected.retain(|n| n != "Tune");
+    assert_eq!(names(&map), expected);
+
+    // A reference to an image that is not there: the file and the line, nothing built.
+    let (dir, _) = unpacked_sample();
+    edit(
+        dir.path(),
+        "items",
+        "layer Ground.toml",
+        "image = 0",
+        "image = 9",
+    );
+    let message = twcodec::mapdir::pack(dir.path()).unwrap_err().to_string();
+    assert!(message.contains("layer Ground.toml:"), "{message}");
+    assert!(message.contains("image"), "{message}");
 }

@@ -157,6 +157,24 @@ enum Command {
         #[arg(short, long)]
         output: PathBuf,
     },
+    /// Write a map as a directory to read, edit and review (docs/mapdir.md): items as TOML,
+    /// pictures as PNG, sounds as Opus, tiles as text; `pack` builds the map back, byte for
+    /// byte when nothing changed.
+    Unpack {
+        /// The map (or any datafile).
+        file: PathBuf,
+        /// The directory to write (new, or empty).
+        dir: PathBuf,
+    },
+    /// Build a map from a directory `unpack` wrote (and you edited); nothing is written when
+    /// the directory has an error.
+    Pack {
+        /// The directory.
+        dir: PathBuf,
+        /// Where to write the map (`-`: standard output).
+        #[arg(short, long)]
+        output: PathBuf,
+    },
     /// Draw a map to a PNG picture as the game shows it: tile layers with their tilesets,
     /// quads, envelopes at a time, parallax and clipping; --entities draws its physics.
     Render {
@@ -675,6 +693,27 @@ fn run(command: Option<Command>, out: Out<'_>) -> Result<ExitCode, Failure> {
             name,
             output,
         }) => add_sound(&file, name, &opus, &output, out)?,
+        Some(Command::Unpack { file, dir }) => {
+            let unpacked = twcodec::mapdir::unpack_file(&file, &dir)?;
+            writeln!(
+                out,
+                "unpacked {} items and {} data items ({} as raw bytes) into {}",
+                unpacked.items,
+                unpacked.data,
+                unpacked.raw,
+                dir.display()
+            )?;
+        }
+        Some(Command::Pack { dir, output }) => {
+            let bytes = twcodec::mapdir::pack(&dir)?;
+            if is_stdout(&output) {
+                refuse_terminal("a map")?;
+                out.write_all(&bytes)?;
+            } else {
+                twcodec::write::save(&output, &bytes)?;
+                writeln!(out, "packed {} into {}", dir.display(), output.display())?;
+            }
+        }
         Some(Command::Render {
             file,
             output,

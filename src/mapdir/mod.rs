@@ -27,7 +27,11 @@
 //! # Ok::<(), twcodec::Error>(())
 //! ```
 
+mod data;
+mod dir;
 pub mod tiles;
+
+pub use dir::{pack, unpack, unpack_file, Unpacked};
 
 use std::path::Path;
 
@@ -39,6 +43,21 @@ use crate::datafile::{Datafile, SizeFields};
 use crate::error::{Error, ErrorKind};
 use crate::write::DatafileWriter;
 use twcodec_schema::datafile::{Magic, Version};
+
+/// `:LINE: message` of a TOML error in `text`.
+fn toml_at(text: &str, error: &toml::de::Error) -> String {
+    let line = (error.span()).map(|span| {
+        let before = text.as_bytes().get(..span.start).unwrap_or(text.as_bytes());
+        before.iter().filter(|&&b| b == b'\n').count() + 1
+    });
+    let at = line.map(|l| format!(":{l}")).unwrap_or_default();
+    format!("{at}: {}", error.message())
+}
+
+/// A TOML error in `text` (without the file name).
+pub(crate) fn toml_error(text: &str, error: &toml::de::Error) -> Error {
+    Error::malformed(toml_at(text, error).trim_start_matches(':').to_string())
+}
 
 /// The SHA-256 of `bytes`, in hex.
 fn sha256_hex(bytes: &[u8]) -> String {
@@ -58,8 +77,26 @@ pub struct Layout {
     /// Whether the header has the old version-4 size fields (docs/format-notes.md,
     /// "Datafile container").
     pub old_size_fields: bool,
+    /// The problems the original map has (`Map::problems`, errors only), which `pack`
+    /// accepts again; `None` when the file is not a map that loads.
+    #[serde(default)]
+    pub problems: Option<Vec<String>>,
+    /// The items in file order.
+    #[serde(default)]
+    pub items: Vec<ItemEntry>,
     /// The data items in file order.
     pub data: Vec<DataEntry>,
+}
+
+/// One item of the original file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ItemEntry {
+    /// Its type id as stored (UUID types by their internal id).
+    pub type_id: u16,
+    /// Its id.
+    pub id: u16,
+    /// Its file in the directory, relative to it.
+    pub file: String,
 }
 
 /// One data item of the original file.
@@ -72,6 +109,9 @@ pub struct DataEntry {
     /// The file of its stored stream under `.twcodec/streams/` (named by the SHA-256 of the
     /// stored bytes); none in version-3 files, which store data as it is.
     pub stream: Option<String>,
+    /// Its file in the directory, relative to it.
+    #[serde(default)]
+    pub file: Option<String>,
 }
 
 impl Layout {
@@ -115,6 +155,7 @@ impl Streams {
                 content: sha256_hex(&decoded),
                 size: decoded.len(),
                 stream: v4.then(|| format!("{}.zz", sha256_hex(&bytes))),
+                file: None,
             });
             stored.push(if v4 { bytes } else { Bytes::new() });
         }
@@ -125,6 +166,8 @@ impl Streams {
                 _ => "DATA".to_string(),
             },
             old_size_fields: datafile.size_fields() == SizeFields::OldVersion4,
+            problems: None,
+            items: Vec::new(),
             data,
         };
         Ok(Streams { layout, stored })
@@ -187,13 +230,8 @@ impl Streams {
         let hidden = dir.join(".twcodec");
         let path = hidden.join("layout.toml");
         let text = std::fs::read_to_string(&path).map_err(|e| Error::io("read", &path, e))?;
-        let mut layout: Layout = toml::from_str(&text).map_err(|e| {
-            let line = e
-                .span()
-                .map(|span| text[..span.start.min(text.len())].lines().count().max(1));
-            let at = line.map(|l| format!(":{l}")).unwrap_or_default();
-            Error::malformed(format!("{}{at}: {}", path.display(), e.message()))
-        })?;
+        let mut layout: Layout = toml::from_str(&text)
+            .map_err(|e| Error::malformed(format!("{}{}", path.display(), toml_at(&text, &e))))?;
         let mut stored = Vec::with_capacity(layout.data.len());
         for entry in &mut layout.data {
             let bytes = entry.stream.as_ref().and_then(|name| {

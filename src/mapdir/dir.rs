@@ -1,0 +1,361 @@
+//! `unpack` and `pack`: a map file to a directory and back (docs/mapdir.md).
+//!
+//! This first form is item by item: each item of the file is `items/NNN KIND.toml`, its schema
+//! type as TOML (or its ints, when the schema cannot give them back exactly), and each data
+//! item is `data/NNN.EXT` in the form that suits it (text, settings, PNG, Opus, tiles as text,
+//! quads and sound sources as TOML, raw bytes otherwise). Items still refer to data items and
+//! to each other by index, as the file does.
+
+use std::path::{Path, PathBuf};
+
+use twcodec_schema::map::layer::LayerBody;
+use twcodec_schema::map::MapItem;
+
+use super::data::{self, Holds, TileType};
+use super::{ItemEntry, Streams};
+use crate::datafile::Datafile;
+use crate::error::Error;
+use crate::items::{decode_context, decode_item, item_kind};
+
+/// What [`unpack`] wrote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unpacked {
+    /// Item files written.
+    pub items: usize,
+    /// Data files written, and how many of them are raw bytes (no better form gives back the
+    /// same bytes).
+    pub data: usize,
+    /// Data files of raw bytes.
+    pub raw: usize,
+}
+
+/// Writes the map (or any datafile) `bytes` as a directory at `dir`, which must not exist or
+/// be empty.
+pub fn unpack(bytes: &[u8], dir: &Path) -> Result<Unpacked, Error> {
+    let datafile = Datafile::parse(bytes)?;
+    if dir.exists() {
+        let mut entries =
+            std::fs::read_dir(dir).map_err(|e| Error::io("read the directory", dir, e))?;
+        if entries.next().is_some() {
+            return Err(Error::new(
+                crate::ErrorKind::InvalidOptions,
+                format!(
+                    "{} is not empty: unpack writes into a new directory",
+                    dir.display()
+                ),
+            ));
+        }
+    }
+    let mut streams = Streams::of(&datafile)?;
+    let context = decode_context(&datafile);
+    let mut holds: Vec<Option<Holds>> = vec![None; datafile.data_count()];
+    let mut items = Vec::new();
+    let items_dir = dir.join("items");
+    create(&items_dir)?;
+    for (index, item) in datafile.items().iter().enumerate() {
+        let kind = item_kind(&datafile, item.type_id());
+        let decoded = decode_item(&datafile, index, context)
+            .ok()
+            .filter(|decoded| decoded.encode().ok().as_ref() == Some(&item.data));
+        if let Some(decoded) = &decoded {
+            classify(decoded, &mut holds);
+        }
+        let text = match &decoded {
+            Some(decoded) => toml::to_string(decoded).ok(),
+            None => None,
+        };
+        // What the schema cannot give back exactly is kept as its ints.
+        let text = match text {
+            Some(text) => text,
+            None => {
+                let raw = MapItem::Unknown {
+                    ints: item.data.clone(),
+                };
+                toml::to_string(&raw).map_err(|e| Error::malformed(format!("TOML: {e}")))?
+            }
+        };
+        // The item's own name, when it has one, makes the file easy to find.
+        let label = decoded.as_ref().and_then(|d| label(&datafile, d));
+        let name = match label {
+            Some(label) => format!(
+                "{index:03} {} {}.toml",
+                kind.name(),
+                crate::assets::safe_name(Some(&label), "", index)
+            ),
+            None => format!("{index:03} {}.toml", kind.name()),
+        };
+        crate::write::save(items_dir.join(&name), text.as_bytes())?;
+        items.push(ItemEntry {
+            type_id: item.type_id(),
+            id: item.id(),
+            file: format!("items/{name}"),
+        });
+    }
+    let data_dir = dir.join("data");
+    create(&data_dir)?;
+    let mut raw = 0;
+    for (index, entry) in streams.layout.data.iter_mut().enumerate() {
+        let bytes = datafile.data(index)?;
+        let file = holds[index].and_then(|holds| data::to_file(&bytes, holds));
+        let (ext, contents) = match &file {
+            Some(file) => (file.ext, &file.bytes[..]),
+            None => {
+                raw += 1;
+                ("bin", &bytes[..])
+            }
+        };
+        let name = format!("{index:03}.{ext}");
+        crate::write::save(data_dir.join(&name), contents)?;
+        entry.file = Some(format!("data/{name}"));
+    }
+    streams.layout.items = items;
+    streams.layout.problems = crate::Map::parse(bytes).ok().map(|map| errors_of(&map));
+    streams.save(dir)?;
+    Ok(Unpacked {
+        items: datafile.items().len(),
+        data: datafile.data_count(),
+        raw,
+    })
+}
+
+/// [`unpack`] of the file at `file`; errors name it.
+pub fn unpack_file(file: &Path, dir: &Path) -> Result<Unpacked, Error> {
+    let bytes = std::fs::read(file).map_err(|e| Error::io("read", file, e))?;
+    unpack(&bytes, dir).map_err(|e| e.with_path(file))
+}
+
+/// The name of an item that has one (groups, layers, envelopes, images, sounds).
+fn label(datafile: &Datafile, item: &MapItem) -> Option<String> {
+    let text = |index: i32| {
+        let bytes = datafile.data(usize::try_from(index).ok()?).ok()?;
+        let text = String::from_utf8_lossy(bytes.split(|&b| b == 0).next()?).into_owned();
+        Some(text)
+    };
+    let name = match item {
+        MapItem::Group(group) => group.name.as_ref()?.to_string_lossy(),
+        MapItem::Envelope(envelope) => envelope.name.as_ref()?.to_string_lossy(),
+        MapItem::Layer(layer) => match &layer.body {
+            LayerBody::Tilemap(t) => t.name.as_ref()?.to_string_lossy(),
+            LayerBody::Quads(q) => q.name.as_ref()?.to_string_lossy(),
+            LayerBody::Sounds(s) => s.name.as_ref()?.to_string_lossy(),
+            _ => return None,
+        },
+        MapItem::Image(image) => text(image.name)?,
+        MapItem::Sound(sound) => text(sound.name)?,
+        _ => return None,
+    };
+    (!name.trim().is_empty()).then_some(name)
+}
+
+/// Records what `item` says its data items hold.
+fn classify(item: &MapItem, holds: &mut [Option<Holds>]) {
+    let mut set = |index: i32, what: Holds| {
+        if let Some(slot) = usize::try_from(index).ok().and_then(|i| holds.get_mut(i)) {
+            // The first item to say wins; `to_file` checks the bytes fit.
+            slot.get_or_insert(what);
+        }
+    };
+    match item {
+        MapItem::Info(info) => {
+            for field in [info.author, info.map_version, info.credits, info.license] {
+                set(field, Holds::Text);
+            }
+            if let Some(settings) = info.settings {
+                set(settings, Holds::Settings);
+            }
+        }
+        MapItem::Image(image) => {
+            set(image.name, Holds::Text);
+            if image.external == 0 {
+                let size = |v: i32| u32::try_from(v).unwrap_or(0);
+                set(
+                    image.data,
+                    Holds::Pixels {
+                        width: size(image.width),
+                        height: size(image.height),
+                    },
+                );
+            }
+        }
+        MapItem::Sound(sound) => {
+            set(sound.name, Holds::Text);
+            set(sound.data, Holds::Opus);
+        }
+        MapItem::Layer(layer) => match &layer.body {
+            LayerBody::Tilemap(tilemap) => {
+                let (width, height) = (
+                    usize::try_from(tilemap.width).unwrap_or(0),
+                    usize::try_from(tilemap.height).unwrap_or(0),
+                );
+                let tiles = |kind, skip| Holds::Tiles {
+                    kind,
+                    width,
+                    height,
+                    skip,
+                };
+                set(
+                    tilemap.data,
+                    tiles(TileType::Tile, tilemap.uses_tile_skip()),
+                );
+                let physics = &tilemap.physics;
+                for (field, kind) in [
+                    (physics.tele, TileType::Tele),
+                    (physics.speedup, TileType::Speedup),
+                    (physics.front, TileType::Tile),
+                    (physics.switch, TileType::Switch),
+                    (physics.tune, TileType::Tune),
+                ] {
+                    if let Some(field) = field {
+                        set(field, tiles(kind, false));
+                    }
+                }
+            }
+            LayerBody::Quads(quads) => set(quads.data, Holds::Quads),
+            LayerBody::Sounds(sounds) => set(sounds.data, Holds::Sources),
+            _ => {}
+        },
+        _ => {}
+    }
+}
+
+fn create(dir: &Path) -> Result<(), Error> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::io("create the directory", dir, e))
+}
+
+/// Builds the datafile the directory at `dir` describes: the original bytes when nothing was
+/// changed. Errors name the file (and the line, for text files); nothing is written.
+pub fn pack(dir: &Path) -> Result<Vec<u8>, Error> {
+    let streams = Streams::load(dir)?;
+    let layout = streams.layout();
+    let mut writer = layout.writer();
+    // Items in the layout's order; a deleted file removes its item.
+    for entry in &layout.items {
+        let path = inside(dir, &entry.file)?;
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(Error::io("read", &path, e)),
+        };
+        let item: MapItem = toml::from_str(&text).map_err(|e| {
+            Error::malformed(format!("{}{}", path.display(), super::toml_at(&text, &e)))
+        })?;
+        let ints = item
+            .encode()
+            .map_err(|e| Error::from_binrw(e, "item").with_path(&path))?;
+        writer.add_item(entry.type_id, entry.id, ints);
+    }
+    // Data items in order of their file names' numbers, which must run 0, 1, 2, ...
+    let data_dir = dir.join("data");
+    let mut files: Vec<(usize, PathBuf)> = Vec::new();
+    let listing =
+        std::fs::read_dir(&data_dir).map_err(|e| Error::io("read the directory", &data_dir, e))?;
+    for entry in listing {
+        let path = entry
+            .map_err(|e| Error::io("read the directory", &data_dir, e))?
+            .path();
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        let index = name
+            .as_deref()
+            .and_then(|n| n.split_once('.'))
+            .and_then(|(number, _)| number.parse::<usize>().ok());
+        match index {
+            Some(index) => files.push((index, path)),
+            None => {
+                return Err(Error::malformed(format!(
+                    "{}: a data file is named NNN.EXT (its index, then its form)",
+                    path.display()
+                )))
+            }
+        }
+    }
+    files.sort();
+    for (expected, (index, path)) in files.iter().enumerate() {
+        if *index != expected {
+            return Err(Error::malformed(format!(
+                "{}: data item {index} where {expected} comes next (data files are numbered \
+                 0, 1, 2, ... without gaps)",
+                path.display()
+            )));
+        }
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        let ext = name
+            .as_deref()
+            .and_then(|n| n.split_once('.'))
+            .map(|(_, ext)| ext.to_string())
+            .unwrap_or_default();
+        let bytes = std::fs::read(path).map_err(|e| Error::io("read", path, e))?;
+        let data = data::from_file(&ext, &bytes)
+            .map_err(|e| Error::malformed(format!("{}: {}", path.display(), e.message())))?;
+        streams.add_data(&mut writer, *index, data);
+    }
+    let bytes = writer.to_vec()?;
+    check(dir, layout, &bytes)?;
+    Ok(bytes)
+}
+
+/// The errors of `map`'s problems, as text.
+fn errors_of(map: &crate::Map) -> Vec<String> {
+    (map.problems().iter())
+        .filter(|p| p.severity == crate::map::Severity::Error)
+        .map(|p| p.to_string())
+        .collect()
+}
+
+/// Refuses a packed map with errors the original did not have (a reference to an image that
+/// is not there, ...), naming the item's file and the field's line.
+fn check(dir: &Path, layout: &super::Layout, bytes: &[u8]) -> Result<(), Error> {
+    let Some(known) = &layout.problems else {
+        return Ok(());
+    };
+    let map = crate::Map::parse(bytes).map_err(|e| {
+        Error::malformed(format!(
+            "{}: the directory makes a map that does not load: {e}",
+            dir.display()
+        ))
+    })?;
+    let mut new = Vec::new();
+    for problem in map.problems() {
+        if problem.severity != crate::map::Severity::Error || known.contains(&problem.to_string()) {
+            continue;
+        }
+        let entry = problem.item.and_then(|place| {
+            (layout.items.iter()).find(|e| e.type_id == place.type_id && e.id == place.id)
+        });
+        let at = match entry {
+            Some(entry) => {
+                let text = std::fs::read_to_string(dir.join(&entry.file)).unwrap_or_default();
+                let line = problem.field.and_then(|field| {
+                    let key = format!("{field} =");
+                    text.lines().position(|l| l.trim_start().starts_with(&key))
+                });
+                match line {
+                    Some(line) => format!("{}:{}: ", entry.file, line + 1),
+                    None => format!("{}: ", entry.file),
+                }
+            }
+            None => String::new(),
+        };
+        new.push(format!("{at}{problem}"));
+    }
+    if new.is_empty() {
+        return Ok(());
+    }
+    Err(Error::malformed(format!(
+        "the directory makes a map with errors (nothing written): {}",
+        new.join("; ")
+    )))
+}
+
+/// `dir/relative`, refusing paths that leave `dir`.
+fn inside(dir: &Path, relative: &str) -> Result<PathBuf, Error> {
+    let path = Path::new(relative);
+    let plain = path
+        .components()
+        .all(|c| matches!(c, std::path::Component::Normal(_)));
+    if !plain {
+        return Err(Error::malformed(format!(
+            ".twcodec/layout.toml names {relative:?}, which is not a path inside the directory"
+        )));
+    }
+    Ok(dir.join(path))
+}

@@ -322,3 +322,36 @@ fn quads_and_layers_added_and_deleted_in_the_directory() {
     assert!(message.contains("layer Ground.toml:"), "{message}");
     assert!(message.contains("image"), "{message}");
 }
+
+#[test]
+fn diff_reads_directories() {
+    let (dir, _) = unpacked_sample();
+    let original = twcodec::sample::map().unwrap();
+    let (_, game) = original.game_layer().unwrap();
+    let tiles = dir
+        .path()
+        .join(format!("data/{:03}.tiles", game.item().data));
+    let text = std::fs::read_to_string(&tiles).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let mut row: Vec<String> = lines[2].split(' ').map(String::from).collect();
+    row[4] = "2".into();
+    lines[2] = row.join(" ");
+    std::fs::write(&tiles, lines.join("\n") + "\n").unwrap();
+    let packed = twcodec::mapdir::load(dir.path()).unwrap();
+    let changes = twcodec::diff::diff(&original, &packed);
+    let mut text = Vec::new();
+    changes.write_text(&mut text).unwrap();
+    let text = String::from_utf8(text).unwrap();
+    assert_eq!(
+        text, "group #1 \"Game\" / layer #2 \"Game\":\n  x 4, y 1: 0 -> 2\n",
+        "{text}"
+    );
+    // The CLI takes a directory on either side.
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_twcodec"))
+        .arg("diff")
+        .arg(dir.path())
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+}

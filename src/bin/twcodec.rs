@@ -65,8 +65,9 @@ enum Command {
         #[arg(long)]
         strict: bool,
     },
-    /// Compare two maps: what was added, removed and changed, by place, in human units;
-    /// exit 0 when they are the same, 1 when they differ, 2 on error.
+    /// Compare two maps (map files, or directories `unpack` wrote): what was added, removed
+    /// and changed, by place, in human units; exit 0 when they are the same, 1 when they
+    /// differ, 2 on error.
     Diff {
         /// The old map and the new map (with --git: the 7 arguments git gives a diff driver).
         #[arg(required = true, num_args = 2..=7)]
@@ -1029,7 +1030,9 @@ fn diff(files: &[PathBuf], format: Format, git: bool, out: Out<'_>) -> Result<Ex
             )));
         }
     };
-    let load = |file: &PathBuf| Map::load(file).map_err(|e| Failure::Usage(e.to_string()));
+    // A map file, or a directory `unpack` wrote.
+    let load =
+        |file: &PathBuf| twcodec::mapdir::load(file).map_err(|e| Failure::Usage(e.to_string()));
     let changes = twcodec::diff::diff(&load(old)?, &load(new)?);
     match format {
         Format::Text => changes.write_text(out)?,

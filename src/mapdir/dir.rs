@@ -293,6 +293,17 @@ pub fn pack(dir: &Path) -> Result<Vec<u8>, Error> {
     Ok(bytes)
 }
 
+/// The map at `path`: a map file, or a directory `unpack` wrote, packed in memory (so that
+/// `diff` and other readers take either).
+pub fn load(path: &Path) -> Result<crate::Map, Error> {
+    if path.is_dir() {
+        let bytes = pack(path).map_err(|e| e.with_path(path))?;
+        crate::Map::parse(&bytes).map_err(|e| e.with_path(path))
+    } else {
+        crate::Map::load(path)
+    }
+}
+
 /// The errors of `map`'s problems, as text.
 fn errors_of(map: &crate::Map) -> Vec<String> {
     (map.problems().iter())

@@ -31,7 +31,7 @@ mod data;
 mod dir;
 pub mod tiles;
 
-pub use dir::{pack, unpack, unpack_file, Unpacked};
+pub use dir::{load, pack, unpack, unpack_file, Unpacked};
 
 use std::path::Path;
 

@@ -355,3 +355,46 @@ fn diff_reads_directories() {
         .unwrap();
     assert_eq!(output.status.code(), Some(0), "{output:?}");
 }
+
+/// The whole directory of the sample, text files in full, for review.
+#[test]
+fn the_unpacked_sample_reads_well() {
+    let (dir, _) = unpacked_sample();
+    let mut files = Vec::new();
+    let mut stack = vec![dir.path().to_path_buf()];
+    while let Some(path) = stack.pop() {
+        for entry in std::fs::read_dir(&path).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    let mut listing = String::new();
+    for path in &files {
+        let name = path.strip_prefix(dir.path()).unwrap().to_string_lossy();
+        let bytes = std::fs::read(path).unwrap();
+        let binary = [".png", ".opus", ".zz", ".bin"]
+            .iter()
+            .any(|ext| name.ends_with(ext));
+        if binary {
+            listing.push_str(&format!("== {name} ({} bytes)\n", bytes.len()));
+        } else {
+            let text = String::from_utf8(bytes).unwrap();
+            let end = if text.ends_with('\n') {
+                ""
+            } else {
+                "\n(no line break at the end)\n"
+            };
+            listing.push_str(&format!("== {name}\n{text}{end}"));
+        }
+    }
+    // References say what they point at.
+    assert!(listing.contains("image = 0 # image #0 \"grass_main\""));
+    assert!(listing.contains("color_envelope = 2 # envelope #2 \"pulse\""));
+    assert!(listing.contains("settings = 4 # data/004.settings"));
+    common::insta_settings().bind(|| insta::assert_snapshot!("mapdir_sample", listing));
+}

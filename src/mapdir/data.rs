@@ -83,9 +83,10 @@ pub(crate) fn to_file(data: &[u8], holds: Holds) -> Option<DataFile> {
             let text = data.strip_suffix(&[0])?;
             let text = std::str::from_utf8(text).ok()?;
             (!text.contains('\0')).then_some(())?;
+            // A line break at the end, as editors write one.
             DataFile {
                 ext: "txt",
-                bytes: text.as_bytes().to_vec(),
+                bytes: format!("{text}\n").into_bytes(),
             }
         }
         Holds::Settings => {
@@ -149,7 +150,8 @@ pub(crate) fn from_file(ext: &str, bytes: &[u8]) -> Result<Vec<u8>, Error> {
         || std::str::from_utf8(bytes).map_err(|e| Error::malformed(format!("not UTF-8 text: {e}")));
     Ok(match ext {
         "txt" => {
-            let mut data = text()?.as_bytes().to_vec();
+            let text = text()?;
+            let mut data = text.strip_suffix('\n').unwrap_or(text).as_bytes().to_vec();
             data.push(0);
             data
         }

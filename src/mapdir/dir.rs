@@ -48,25 +48,51 @@ pub fn unpack(bytes: &[u8], dir: &Path) -> Result<Unpacked, Error> {
     }
     let mut streams = Streams::of(&datafile)?;
     let context = decode_context(&datafile);
+    // Each item decoded, when the schema gives back exactly its ints.
+    let decoded: Vec<Option<MapItem>> = (datafile.items().iter().enumerate())
+        .map(|(index, item)| {
+            decode_item(&datafile, index, context)
+                .ok()
+                .filter(|decoded| decoded.encode().ok().as_ref() == Some(&item.data))
+        })
+        .collect();
     let mut holds: Vec<Option<Holds>> = vec![None; datafile.data_count()];
+    for item in decoded.iter().flatten() {
+        classify(item, &mut holds);
+    }
+    // The data files first: item files name them.
+    let data_dir = dir.join("data");
+    create(&data_dir)?;
+    let mut raw = 0;
+    let mut data_files = Vec::with_capacity(datafile.data_count());
+    for (index, entry) in streams.layout.data.iter_mut().enumerate() {
+        let bytes = datafile.data(index)?;
+        let file = holds[index].and_then(|holds| data::to_file(&bytes, holds));
+        let (ext, contents) = match &file {
+            Some(file) => (file.ext, &file.bytes[..]),
+            None => {
+                raw += 1;
+                ("bin", &bytes[..])
+            }
+        };
+        let name = format!("data/{index:03}.{ext}");
+        crate::write::save(dir.join(&name), contents)?;
+        entry.file = Some(name.clone());
+        data_files.push(name);
+    }
+    let names = Names::of(&datafile, &decoded, data_files);
     let mut items = Vec::new();
     let items_dir = dir.join("items");
     create(&items_dir)?;
-    for (index, item) in datafile.items().iter().enumerate() {
+    for (index, (item, decoded)) in datafile.items().iter().zip(&decoded).enumerate() {
         let kind = item_kind(&datafile, item.type_id());
-        let decoded = decode_item(&datafile, index, context)
-            .ok()
-            .filter(|decoded| decoded.encode().ok().as_ref() == Some(&item.data));
-        if let Some(decoded) = &decoded {
-            classify(decoded, &mut holds);
-        }
-        let text = match &decoded {
+        let text = match decoded {
             Some(decoded) => toml::to_string(decoded).ok(),
             None => None,
         };
         // What the schema cannot give back exactly is kept as its ints.
         let text = match text {
-            Some(text) => text,
+            Some(text) => names.annotate(&text),
             None => {
                 let raw = MapItem::Unknown {
                     ints: item.data.clone(),
@@ -91,23 +117,6 @@ pub fn unpack(bytes: &[u8], dir: &Path) -> Result<Unpacked, Error> {
             file: format!("items/{name}"),
         });
     }
-    let data_dir = dir.join("data");
-    create(&data_dir)?;
-    let mut raw = 0;
-    for (index, entry) in streams.layout.data.iter_mut().enumerate() {
-        let bytes = datafile.data(index)?;
-        let file = holds[index].and_then(|holds| data::to_file(&bytes, holds));
-        let (ext, contents) = match &file {
-            Some(file) => (file.ext, &file.bytes[..]),
-            None => {
-                raw += 1;
-                ("bin", &bytes[..])
-            }
-        };
-        let name = format!("{index:03}.{ext}");
-        crate::write::save(data_dir.join(&name), contents)?;
-        entry.file = Some(format!("data/{name}"));
-    }
     streams.layout.items = items;
     streams.layout.problems = crate::Map::parse(bytes).ok().map(|map| errors_of(&map));
     streams.save(dir)?;
@@ -122,6 +131,80 @@ pub fn unpack(bytes: &[u8], dir: &Path) -> Result<Unpacked, Error> {
 pub fn unpack_file(file: &Path, dir: &Path) -> Result<Unpacked, Error> {
     let bytes = std::fs::read(file).map_err(|e| Error::io("read", file, e))?;
     unpack(&bytes, dir).map_err(|e| e.with_path(file))
+}
+
+/// What reference fields point at, to say so beside them in the item files.
+struct Names {
+    /// Each data item's file, and its text when it is a short text.
+    data: Vec<String>,
+    images: Vec<String>,
+    envelopes: Vec<String>,
+    sounds: Vec<String>,
+    layers: Vec<String>,
+}
+
+impl Names {
+    fn of(datafile: &Datafile, decoded: &[Option<MapItem>], data_files: Vec<String>) -> Names {
+        let mut names = Names {
+            data: data_files,
+            images: Vec::new(),
+            envelopes: Vec::new(),
+            sounds: Vec::new(),
+            layers: Vec::new(),
+        };
+        for item in decoded.iter().flatten() {
+            let name = label(datafile, item).unwrap_or_default();
+            match item {
+                MapItem::Image(_) => names.images.push(name),
+                MapItem::Envelope(_) => names.envelopes.push(name),
+                MapItem::Sound(_) => names.sounds.push(name),
+                MapItem::Layer(_) => names.layers.push(name),
+                _ => {}
+            }
+        }
+        names
+    }
+
+    /// `text` with a comment after each reference field saying what it points at:
+    /// `image = 3 # image #3 "grass_main"`, `data = 17 # data/017.tiles`, `... # none`.
+    fn annotate(&self, text: &str) -> String {
+        let mut out = String::with_capacity(text.len() + 256);
+        for line in text.lines() {
+            out.push_str(line);
+            if let Some(comment) = self.comment(line) {
+                out.push_str(" # ");
+                out.push_str(&comment);
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    fn comment(&self, line: &str) -> Option<String> {
+        let (key, value) = line.split_once(" = ")?;
+        let value: i64 = value.trim().parse().ok()?;
+        let (list, what): (&[String], &str) = match key.trim() {
+            "data" | "name" | "author" | "map_version" | "credits" | "license" | "settings"
+            | "tele" | "speedup" | "front" | "switch" | "tune" => (&self.data, "data"),
+            "image" => (&self.images, "image"),
+            "color_envelope" | "position_envelope" | "sound_envelope" => {
+                (&self.envelopes, "envelope")
+            }
+            "sound" => (&self.sounds, "sound"),
+            "start_layer" => (&self.layers, "layer"),
+            _ => return None,
+        };
+        if value < 0 {
+            return Some("none".to_string());
+        }
+        let found = usize::try_from(value).ok().and_then(|i| list.get(i));
+        Some(match (found, what) {
+            (None, _) => format!("no {what} #{value}"),
+            (Some(file), "data") => file.clone(),
+            (Some(name), _) if name.is_empty() => format!("{what} #{value}"),
+            (Some(name), _) => format!("{what} #{value} {name:?}"),
+        })
+    }
 }
 
 /// The name of an item that has one (groups, layers, envelopes, images, sounds).

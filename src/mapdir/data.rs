@@ -133,11 +133,11 @@ pub(crate) fn to_file(data: &[u8], holds: Holds) -> Option<DataFile> {
         }
         Holds::Quads => DataFile {
             ext: "quads.toml",
-            bytes: records::<Quad>(data, "quad")?.into_bytes(),
+            bytes: records::<Quad, QuadText>(data, "quad")?.into_bytes(),
         },
         Holds::Sources => DataFile {
             ext: "sources.toml",
-            bytes: records::<SoundSource>(data, "source")?.into_bytes(),
+            bytes: records::<SoundSource, SoundSource>(data, "source")?.into_bytes(),
         },
     };
     // Only a form that gives back the same bytes is used.
@@ -166,8 +166,8 @@ pub(crate) fn from_file(ext: &str, bytes: &[u8]) -> Result<Vec<u8>, Error> {
         "png" => png_pixels(bytes)?,
         "opus" | "bin" => bytes.to_vec(),
         "tiles" => tiles_data(text()?)?,
-        "quads.toml" => records_data::<Quad>(text()?, "quad")?,
-        "sources.toml" => records_data::<SoundSource>(text()?, "source")?,
+        "quads.toml" => records_data::<Quad, QuadText>(text()?, "quad")?,
+        "sources.toml" => records_data::<SoundSource, SoundSource>(text()?, "source")?,
         other => return Err(Error::malformed(format!("no data file is .{other}"))),
     })
 }
@@ -270,27 +270,80 @@ fn tiles_data(text: &str) -> Result<Vec<u8>, Error> {
     })
 }
 
-/// `data` as `[[NAME]]` tables of `T`, when it is a whole number of them.
-fn records<T: bytemuck::Pod + serde::Serialize>(data: &[u8], name: &str) -> Option<String> {
+/// A quad as its file shows it: each point, color and texture coordinate an inline array, so
+/// that a quad is a few lines.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct QuadText {
+    /// Corners top-left, top-right, bottom-left, bottom-right, then the pivot: `[x, y]` in
+    /// 1/1024 world pixels.
+    points: [[i32; 2]; 5],
+    /// Corner colors `[r, g, b, a]`, 0..=255.
+    colors: [[i32; 4]; 4],
+    /// Corner texture coordinates `[u, v]`, 1024 = the whole picture.
+    texture_coords: [[i32; 2]; 4],
+    position_envelope: i32,
+    position_envelope_offset: i32,
+    color_envelope: i32,
+    color_envelope_offset: i32,
+}
+
+impl From<Quad> for QuadText {
+    fn from(quad: Quad) -> QuadText {
+        QuadText {
+            points: quad.points.map(|p| [p.x, p.y]),
+            colors: quad.colors.map(|c| [c.r, c.g, c.b, c.a]),
+            texture_coords: quad.texture_coords.map(|p| [p.x, p.y]),
+            position_envelope: quad.position_envelope,
+            position_envelope_offset: quad.position_envelope_offset,
+            color_envelope: quad.color_envelope,
+            color_envelope_offset: quad.color_envelope_offset,
+        }
+    }
+}
+
+impl From<QuadText> for Quad {
+    fn from(text: QuadText) -> Quad {
+        use twcodec_schema::map::{Color, Point};
+        Quad {
+            points: text.points.map(|[x, y]| Point { x, y }),
+            colors: text.colors.map(|[r, g, b, a]| Color { r, g, b, a }),
+            texture_coords: text.texture_coords.map(|[x, y]| Point { x, y }),
+            position_envelope: text.position_envelope,
+            position_envelope_offset: text.position_envelope_offset,
+            color_envelope: text.color_envelope,
+            color_envelope_offset: text.color_envelope_offset,
+        }
+    }
+}
+
+/// `data` as `[[NAME]]` tables, each record of `T` in its file form `F`, when it is a whole
+/// number of them.
+fn records<T, F>(data: &[u8], name: &str) -> Option<String>
+where
+    T: bytemuck::Pod,
+    F: From<T> + serde::Serialize,
+{
     let records: &[T] = bytemuck::try_cast_slice(data).ok()?;
+    let forms: Vec<F> = records.iter().map(|&r| F::from(r)).collect();
     let mut table = toml::Table::new();
-    let list = toml::Value::try_from(records.to_vec()).ok()?;
-    table.insert(name.to_string(), list);
+    table.insert(name.to_string(), toml::Value::try_from(forms).ok()?);
     toml::to_string(&table).ok()
 }
 
 /// The bytes of the `[[NAME]]` tables of `text`.
-fn records_data<T>(text: &str, name: &str) -> Result<Vec<u8>, Error>
+fn records_data<T, F>(text: &str, name: &str) -> Result<Vec<u8>, Error>
 where
-    T: bytemuck::Pod + serde::de::DeserializeOwned,
+    T: bytemuck::Pod,
+    F: serde::de::DeserializeOwned + Into<T>,
 {
     let table: toml::Table = toml::from_str(text).map_err(|e| super::toml_error(text, &e))?;
-    let records: Vec<T> = match table.get(name) {
+    let records: Vec<F> = match table.get(name) {
         Some(value) => value
             .clone()
             .try_into()
             .map_err(|e: toml::de::Error| Error::malformed(format!("[[{name}]]: {e}")))?,
         None => Vec::new(),
     };
+    let records: Vec<T> = records.into_iter().map(Into::into).collect();
     Ok(bytemuck::cast_slice(&records).to_vec())
 }

@@ -64,23 +64,36 @@ pub fn unpack(bytes: &[u8], dir: &Path) -> Result<Unpacked, Error> {
     let data_dir = dir.join("data");
     create(&data_dir)?;
     let mut raw = 0;
-    let mut data_files = Vec::with_capacity(datafile.data_count());
+    let mut files = Vec::with_capacity(datafile.data_count());
     for (index, entry) in streams.layout.data.iter_mut().enumerate() {
         let bytes = datafile.data(index)?;
         let file = holds[index].and_then(|holds| data::to_file(&bytes, holds));
-        let (ext, contents) = match &file {
-            Some(file) => (file.ext, &file.bytes[..]),
+        let (ext, contents) = match file {
+            Some(file) => (file.ext, file.bytes),
             None => {
                 raw += 1;
-                ("bin", &bytes[..])
+                ("bin", bytes.into_owned())
             }
         };
         let name = format!("data/{index:03}.{ext}");
-        crate::write::save(dir.join(&name), contents)?;
         entry.file = Some(name.clone());
-        data_files.push(name);
+        files.push((name, contents));
     }
-    let names = Names::of(&datafile, &decoded, data_files);
+    let names = Names::of(
+        &datafile,
+        &decoded,
+        files.iter().map(|f| f.0.clone()).collect(),
+    );
+    for (name, contents) in &files {
+        // Quads and sound sources say what their envelopes are, like the items.
+        let contents = match name.ends_with(".toml") {
+            true => names
+                .annotate(&String::from_utf8_lossy(contents))
+                .into_bytes(),
+            false => contents.clone(),
+        };
+        crate::write::save(dir.join(name), &contents)?;
+    }
     let mut items = Vec::new();
     let items_dir = dir.join("items");
     create(&items_dir)?;
@@ -182,6 +195,9 @@ impl Names {
 
     fn comment(&self, line: &str) -> Option<String> {
         let (key, value) = line.split_once(" = ")?;
+        if key == "points" {
+            return points_in_tiles(value);
+        }
         let value: i64 = value.trim().parse().ok()?;
         let (list, what): (&[String], &str) = match key.trim() {
             "data" | "name" | "author" | "map_version" | "credits" | "license" | "settings"
@@ -205,6 +221,34 @@ impl Names {
             (Some(name), _) => format!("{what} #{value} {name:?}"),
         })
     }
+}
+
+/// Quad points `[[x, y], ...]` (22.10 world pixels) in tiles: `tiles (0, 1) (2, 1) ...,
+/// pivot (1, 2)`.
+fn points_in_tiles(value: &str) -> Option<String> {
+    let numbers: Vec<f64> = value
+        .split(|c: char| !(c.is_ascii_digit() || c == '-'))
+        .filter(|n| !n.is_empty())
+        .map(|n| n.parse::<f64>().ok().map(|v| v / 1024.0 / 32.0))
+        .collect::<Option<_>>()?;
+    if numbers.len() != 10 {
+        return None;
+    }
+    let point = |i: usize| format!("({}, {})", round(numbers[2 * i]), round(numbers[2 * i + 1]));
+    Some(format!(
+        "tiles {} {} {} {}, pivot {}",
+        point(0),
+        point(1),
+        point(2),
+        point(3),
+        point(4)
+    ))
+}
+
+/// A number of tiles to at most three decimals.
+fn round(value: f64) -> String {
+    let text = format!("{value:.3}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 /// The name of an item that has one (groups, layers, envelopes, images, sounds).

@@ -398,3 +398,23 @@ fn the_unpacked_sample_reads_well() {
     assert!(listing.contains("settings = 4 # data/004.settings"));
     common::insta_settings().bind(|| insta::assert_snapshot!("mapdir_sample", listing));
 }
+
+#[test]
+fn without_the_streams_the_content_is_the_same() {
+    let (dir, original) = unpacked_sample();
+    std::fs::remove_dir_all(dir.path().join(".twcodec/streams")).unwrap();
+    let packed = twcodec::mapdir::pack(dir.path()).unwrap();
+    let (a, b) = (
+        Datafile::parse(&original).unwrap(),
+        Datafile::parse(&packed).unwrap(),
+    );
+    assert_eq!(a.items(), b.items());
+    assert_eq!(a.data_count(), b.data_count());
+    for index in 0..a.data_count() {
+        assert_eq!(
+            a.data(index).unwrap(),
+            b.data(index).unwrap(),
+            "data item {index}"
+        );
+    }
+}

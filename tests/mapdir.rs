@@ -139,15 +139,22 @@ fn unpacked_sample() -> (tempfile::TempDir, Vec<u8>) {
     (dir, original)
 }
 
-/// The one file under `dir/sub` whose name ends with `suffix`.
+/// The first file (by path) under `dir/sub`, at any depth, whose name ends with `suffix`.
 fn file_ending(dir: &std::path::Path, sub: &str, suffix: &str) -> std::path::PathBuf {
-    let mut found: Vec<_> = std::fs::read_dir(dir.join(sub))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.to_string_lossy().ends_with(suffix))
-        .collect();
+    let mut found = Vec::new();
+    let mut stack = vec![dir.join(sub)];
+    while let Some(path) = stack.pop() {
+        for entry in std::fs::read_dir(&path).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.to_string_lossy().ends_with(suffix) {
+                found.push(path);
+            }
+        }
+    }
     found.sort();
-    assert!(!found.is_empty(), "no {sub}/*{suffix}");
+    assert!(!found.is_empty(), "no {sub}/**/*{suffix}");
     found.remove(0)
 }
 
@@ -274,7 +281,7 @@ fn quads_and_layers_added_and_deleted_in_the_directory() {
     std::fs::write(&quads, format!("{text}\n[[quad]]{first}")).unwrap();
     edit(
         dir.path(),
-        "items",
+        "groups",
         "layer Quads.toml",
         "num_quads = 2",
         "num_quads = 3",
@@ -291,16 +298,9 @@ fn quads_and_layers_added_and_deleted_in_the_directory() {
     assert_eq!(after[..2], before[..]);
     assert_eq!(after[2], before[0]);
 
-    // A layer deleted: its file removed, one layer less in its group.
+    // A layer deleted: its file removed from its group's folder.
     let (dir, _) = unpacked_sample();
-    std::fs::remove_file(file_ending(dir.path(), "items", "layer Tune.toml")).unwrap();
-    edit(
-        dir.path(),
-        "items",
-        "group Game.toml",
-        "num_layers = 7",
-        "num_layers = 6",
-    );
+    std::fs::remove_file(file_ending(dir.path(), "groups", "layer Tune.toml")).unwrap();
     let map = pack_strict(dir.path());
     assert!(layer(&map, "Tune").is_none());
     assert_eq!(map.layers().len(), original.layers().len() - 1);
@@ -313,7 +313,7 @@ fn quads_and_layers_added_and_deleted_in_the_directory() {
     let (dir, _) = unpacked_sample();
     edit(
         dir.path(),
-        "items",
+        "groups",
         "layer Ground.toml",
         "image = 0",
         "image = 9",
@@ -321,6 +321,25 @@ fn quads_and_layers_added_and_deleted_in_the_directory() {
     let message = twcodec::mapdir::pack(dir.path()).unwrap_err().to_string();
     assert!(message.contains("layer Ground.toml:"), "{message}");
     assert!(message.contains("image"), "{message}");
+
+    // A layer moved to another group: its file moved to that group's folder.
+    let (dir, _) = unpacked_sample();
+    let ground = file_ending(dir.path(), "groups", "layer Ground.toml");
+    let background = file_ending(dir.path(), "groups", "group Background.toml");
+    let moved = background.with_file_name(ground.file_name().unwrap());
+    std::fs::rename(&ground, &moved).unwrap();
+    let map = pack_strict(dir.path());
+    let in_group = |map: &twcodec::Map, group: usize| -> Vec<String> {
+        let group = map.group_refs().nth(group).unwrap();
+        (map.group(group).unwrap().layers(map))
+            .map(|l| map.layer(l).unwrap().name())
+            .collect()
+    };
+    assert_eq!(in_group(&map, 0), ["Quads", "Sounds", "Ground"]);
+    assert_eq!(
+        in_group(&map, 1),
+        ["Game", "Front", "Tele", "Speedup", "Switch", "Tune"]
+    );
 }
 
 #[test]

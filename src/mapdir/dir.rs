@@ -94,9 +94,13 @@ pub fn unpack(bytes: &[u8], dir: &Path) -> Result<Unpacked, Error> {
         };
         crate::write::save(dir.join(name), &contents)?;
     }
+    // Where each group's folder is, and which group holds each layer, when the groups' ranges
+    // cover the layers in order.
+    let folders = group_folders(&datafile, &decoded);
     let mut items = Vec::new();
     let items_dir = dir.join("items");
     create(&items_dir)?;
+    let (mut group, mut layer) = (0, 0);
     for (index, (item, decoded)) in datafile.items().iter().zip(&decoded).enumerate() {
         let kind = item_kind(&datafile, item.type_id());
         let text = match decoded {
@@ -123,13 +127,40 @@ pub fn unpack(bytes: &[u8], dir: &Path) -> Result<Unpacked, Error> {
             ),
             None => format!("{index:03} {}.toml", kind.name()),
         };
-        crate::write::save(items_dir.join(&name), text.as_bytes())?;
+        // Groups and layers in the group folders: the group's layer range is the folder's.
+        let folder = match (&folders, decoded) {
+            (Some(folders), Some(MapItem::Group(_))) => {
+                group += 1;
+                folders.groups.get(group - 1)
+            }
+            (Some(folders), Some(MapItem::Layer(_))) => {
+                layer += 1;
+                (folders.layer_group.get(layer - 1)).and_then(|&g| folders.groups.get(g))
+            }
+            _ => None,
+        };
+        let text = match (folder, decoded) {
+            (Some(_), Some(MapItem::Group(_))) => (text.lines())
+                .filter(|l| !l.starts_with("start_layer =") && !l.starts_with("num_layers ="))
+                .map(|l| format!("{l}\n"))
+                .collect(),
+            _ => text,
+        };
+        let file = match folder {
+            Some(folder) => format!("groups/{folder}/{name}"),
+            None => format!("items/{name}"),
+        };
+        if let Some(parent) = dir.join(&file).parent() {
+            create(parent)?;
+        }
+        crate::write::save(dir.join(&file), text.as_bytes())?;
         items.push(ItemEntry {
             type_id: item.type_id(),
             id: item.id(),
-            file: format!("items/{name}"),
+            file,
         });
     }
+    streams.layout.groups_hold_layers = folders.is_some();
     streams.layout.items = items;
     streams.layout.problems = crate::Map::parse(bytes).ok().map(|map| errors_of(&map));
     streams.save(dir)?;
@@ -144,6 +175,48 @@ pub fn unpack(bytes: &[u8], dir: &Path) -> Result<Unpacked, Error> {
 pub fn unpack_file(file: &Path, dir: &Path) -> Result<Unpacked, Error> {
     let bytes = std::fs::read(file).map_err(|e| Error::io("read", file, e))?;
     unpack(&bytes, dir).map_err(|e| e.with_path(file))
+}
+
+/// The group folders of a map whose groups' layer ranges cover its layers in order.
+struct Folders {
+    /// Each group's folder name, `NN NAME`.
+    groups: Vec<String>,
+    /// The group of each layer.
+    layer_group: Vec<usize>,
+}
+
+/// The [`Folders`] of the items, when every group and layer decodes and the groups' ranges
+/// run one after another over all the layers.
+fn group_folders(datafile: &Datafile, decoded: &[Option<MapItem>]) -> Option<Folders> {
+    let group_type = twcodec_schema::map::MapItemKind::Group.type_id()?;
+    let layer_type = twcodec_schema::map::MapItemKind::Layer.type_id()?;
+    let mut groups = Vec::new();
+    let mut layer_group = Vec::new();
+    let mut layers = 0usize;
+    for (item, decoded) in datafile.items().iter().zip(decoded) {
+        match (item.type_id(), decoded) {
+            (t, Some(MapItem::Group(group))) if t == group_type => {
+                if usize::try_from(group.start_layer).ok()? != layer_group.len() {
+                    return None;
+                }
+                let count = usize::try_from(group.num_layers).ok()?;
+                let index = groups.len();
+                layer_group.extend(std::iter::repeat_n(index, count));
+                let name = group.name.as_ref().map(|n| n.to_string_lossy());
+                groups.push(format!(
+                    "{index:02} {}",
+                    crate::assets::safe_name(name.as_deref(), "group", index)
+                ));
+            }
+            (t, Some(MapItem::Layer(_))) if t == layer_type => layers += 1,
+            (t, _) if t == group_type || t == layer_type => return None,
+            _ => {}
+        }
+    }
+    (layers == layer_group.len() && !groups.is_empty()).then_some(Folders {
+        groups,
+        layer_group,
+    })
 }
 
 /// What reference fields point at, to say so beside them in the item files.
@@ -355,21 +428,16 @@ pub fn pack(dir: &Path) -> Result<Vec<u8>, Error> {
     let streams = Streams::load(dir)?;
     let layout = streams.layout();
     let mut writer = layout.writer();
-    // Items in the layout's order; a deleted file removes its item.
-    for entry in &layout.items {
-        let path = inside(dir, &entry.file)?;
-        let text = match std::fs::read_to_string(&path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-            Err(e) => return Err(Error::io("read", &path, e)),
-        };
-        let item: MapItem = toml::from_str(&text).map_err(|e| {
-            Error::malformed(format!("{}{}", path.display(), super::toml_at(&text, &e)))
-        })?;
-        let ints = item
-            .encode()
-            .map_err(|e| Error::from_binrw(e, "item").with_path(&path))?;
-        writer.add_item(entry.type_id, entry.id, ints);
+    if layout.groups_hold_layers {
+        add_grouped_items(dir, layout, &mut writer)?;
+    } else {
+        // Items in the layout's order; a deleted file removes its item.
+        for entry in &layout.items {
+            let path = inside(dir, &entry.file)?;
+            if let Some(item) = read_item(&path, None)? {
+                writer.add_item(entry.type_id, entry.id, item);
+            }
+        }
     }
     // Data items in order of their file names' numbers, which must run 0, 1, 2, ...
     let data_dir = dir.join("data");
@@ -482,6 +550,119 @@ fn check(dir: &Path, layout: &super::Layout, bytes: &[u8]) -> Result<(), Error> 
         "the directory makes a map with errors (nothing written): {}",
         new.join("; ")
     )))
+}
+
+/// The ints of the item in the file at `path`, `None` when there is no such file; `range`
+/// sets a group's `start_layer` and `num_layers`.
+fn read_item(path: &Path, range: Option<(usize, usize)>) -> Result<Option<Vec<i32>>, Error> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Error::io("read", path, e)),
+    };
+    let at = |e: &toml::de::Error| {
+        Error::malformed(format!("{}{}", path.display(), super::toml_at(&text, e)))
+    };
+    let mut table: toml::Table = toml::from_str(&text).map_err(|e| at(&e))?;
+    if let Some((start, count)) = range {
+        let int = |n: usize| toml::Value::Integer(i64::try_from(n).unwrap_or(i64::MAX));
+        table.insert("start_layer".into(), int(start));
+        table.insert("num_layers".into(), int(count));
+    }
+    let item: MapItem = table.try_into().map_err(|e| at(&e))?;
+    let ints = item
+        .encode()
+        .map_err(|e| Error::from_binrw(e, "item").with_path(path))?;
+    Ok(Some(ints))
+}
+
+/// The items of a directory whose group folders hold their layers: groups in folder order,
+/// each with the range of the layers in its folder, layers in that order, the other items as
+/// the layout lists them. A layer file moved to another folder moves the layer; a deleted
+/// one deletes it.
+fn add_grouped_items(
+    dir: &Path,
+    layout: &super::Layout,
+    writer: &mut crate::DatafileWriter,
+) -> Result<(), Error> {
+    let group_type = twcodec_schema::map::MapItemKind::Group
+        .type_id()
+        .unwrap_or(4);
+    let layer_type = twcodec_schema::map::MapItemKind::Layer
+        .type_id()
+        .unwrap_or(5);
+    // Each layout entry by its file name, wherever the file is now.
+    let file_name = |file: &str| file.rsplit('/').next().unwrap_or(file).to_string();
+    let by_name: std::collections::HashMap<String, &ItemEntry> = (layout.items.iter())
+        .map(|entry| (file_name(&entry.file), entry))
+        .collect();
+    for entry in &layout.items {
+        if entry.type_id != group_type && entry.type_id != layer_type {
+            let path = inside(dir, &entry.file)?;
+            if let Some(ints) = read_item(&path, None)? {
+                writer.add_item(entry.type_id, entry.id, ints);
+            }
+        }
+    }
+    let groups_dir = dir.join("groups");
+    let mut folders = sorted_entries(&groups_dir)?;
+    folders.retain(|p| p.is_dir());
+    let mut layers: Vec<(&ItemEntry, PathBuf)> = Vec::new();
+    let mut groups: Vec<(&ItemEntry, PathBuf, usize, usize)> = Vec::new();
+    for folder in &folders {
+        let mut group = None;
+        let start = layers.len();
+        for path in sorted_entries(folder)? {
+            let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+            let entry = name.as_deref().and_then(|n| by_name.get(n));
+            match entry {
+                Some(entry) if entry.type_id == layer_type => layers.push((entry, path)),
+                Some(entry) if entry.type_id == group_type && group.is_none() => {
+                    group = Some((*entry, path))
+                }
+                _ => {
+                    return Err(Error::malformed(format!(
+                        "{}: not a group or layer item of this map (new items cannot be added \
+                         in the item form yet)",
+                        path.display()
+                    )))
+                }
+            }
+        }
+        let (entry, path) = group.ok_or_else(|| {
+            Error::malformed(format!(
+                "{}: a group folder without its group file",
+                folder.display()
+            ))
+        })?;
+        groups.push((entry, path, start, layers.len() - start));
+    }
+    for (entry, path, start, count) in groups {
+        if let Some(ints) = read_item(&path, Some((start, count)))? {
+            writer.add_item(entry.type_id, entry.id, ints);
+        }
+    }
+    for (entry, path) in layers {
+        if let Some(ints) = read_item(&path, None)? {
+            writer.add_item(entry.type_id, entry.id, ints);
+        }
+    }
+    Ok(())
+}
+
+/// The entries of `dir`, sorted by name.
+fn sorted_entries(dir: &Path) -> Result<Vec<PathBuf>, Error> {
+    let listing = std::fs::read_dir(dir).map_err(|e| Error::io("read the directory", dir, e))?;
+    let mut paths = Vec::new();
+    for entry in listing {
+        paths.push(
+            entry
+                .map_err(|e| Error::io("read the directory", dir, e))?
+                .path(),
+        );
+    }
+    paths.sort();
+    Ok(paths)
 }
 
 /// `dir/relative`, refusing paths that leave `dir`.

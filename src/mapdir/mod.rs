@@ -77,6 +77,10 @@ pub struct Layout {
     /// Whether the header has the old version-4 size fields (docs/format-notes.md,
     /// "Datafile container").
     pub old_size_fields: bool,
+    /// Whether each group's folder holds its layers (`groups/NN NAME/`): the groups' layer
+    /// ranges cover the layers in order, so `pack` derives them from the folders.
+    #[serde(default)]
+    pub groups_hold_layers: bool,
     /// The problems the original map has (`Map::problems`, errors only), which `pack`
     /// accepts again; `None` when the file is not a map that loads.
     #[serde(default)]
@@ -166,6 +170,7 @@ impl Streams {
                 _ => "DATA".to_string(),
             },
             old_size_fields: datafile.size_fields() == SizeFields::OldVersion4,
+            groups_hold_layers: false,
             problems: None,
             items: Vec::new(),
             data,

@@ -109,7 +109,12 @@ pub fn unpack(bytes: &[u8], dir: &Path) -> Result<Unpacked, Error> {
         };
         // What the schema cannot give back exactly is kept as its ints.
         let text = match text {
-            Some(text) => names.annotate(&text),
+            Some(text) => match decoded {
+                Some(MapItem::EnvPoints(_) | MapItem::EnvPointsBezier(_)) => {
+                    names.mark_envelopes(&names.annotate(&text))
+                }
+                _ => names.annotate(&text),
+            },
             None => {
                 let raw = MapItem::Unknown {
                     ints: item.data.clone(),
@@ -227,6 +232,8 @@ struct Names {
     envelopes: Vec<String>,
     sounds: Vec<String>,
     layers: Vec<String>,
+    /// Each envelope's first point and point count, to mark its points.
+    envelope_points: Vec<(i32, i32)>,
 }
 
 impl Names {
@@ -237,12 +244,16 @@ impl Names {
             envelopes: Vec::new(),
             sounds: Vec::new(),
             layers: Vec::new(),
+            envelope_points: Vec::new(),
         };
         for item in decoded.iter().flatten() {
             let name = label(datafile, item).unwrap_or_default();
             match item {
                 MapItem::Image(_) => names.images.push(name),
-                MapItem::Envelope(_) => names.envelopes.push(name),
+                MapItem::Envelope(envelope) => {
+                    names.envelopes.push(name);
+                    (names.envelope_points).push((envelope.start_point, envelope.num_points));
+                }
                 MapItem::Sound(_) => names.sounds.push(name),
                 MapItem::Layer(_) => names.layers.push(name),
                 _ => {}
@@ -260,6 +271,35 @@ impl Names {
             if let Some(comment) = self.comment(line) {
                 out.push_str(" # ");
                 out.push_str(&comment);
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    /// `text` (an envelope points item) with a comment line before the first point of each
+    /// envelope, and point times in seconds.
+    fn mark_envelopes(&self, text: &str) -> String {
+        let mut out = String::with_capacity(text.len() + 1024);
+        let mut point = 0i32;
+        for line in text.lines() {
+            if line == "[[points]]" {
+                for (i, &(start, count)) in self.envelope_points.iter().enumerate() {
+                    if start == point && count > 0 {
+                        let name = self.envelopes.get(i).map(String::as_str).unwrap_or("");
+                        out.push_str(&format!(
+                            "# envelope #{i} {name:?}: {count} points from #{start}\n"
+                        ));
+                    }
+                }
+                point = point.saturating_add(1);
+            }
+            out.push_str(line);
+            if let Some(ms) = line
+                .strip_prefix("time = ")
+                .and_then(|v| v.parse::<f64>().ok())
+            {
+                out.push_str(&format!(" # {} s", round(ms / 1000.0)));
             }
             out.push('\n');
         }

@@ -28,13 +28,14 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use serde::Serialize;
-use twcodec_schema::map::common::{Color, Point};
+use twcodec_schema::map::common::Point;
 use twcodec_schema::map::envelope::{EnvPoint, EnvPointBezier, EnvelopeKind};
 use twcodec_schema::map::quad::Quad;
-use twcodec_schema::map::sound::{Shape, SoundSource};
+use twcodec_schema::map::sound::SoundSource;
 use twcodec_schema::map::tile::{Speedup, Switch, Tele, Tile, TileFlags, Tune};
 
 use crate::map::{Envelope, Grid, Group, Image, Layer, LayerContent, Ref, Sound};
+use crate::units::{self, color255, fixed, ints, number, point_values, quoted, seconds, tiles};
 use crate::Map;
 
 /// How many changes a section lists before it says how many more there are.
@@ -238,7 +239,7 @@ impl Names<'_> {
             None => (self.map, index),
         };
         let name = name(map, index).unwrap_or_default();
-        format!("{kind} #{index} {}", quoted(&name))
+        format!("{kind} {}", units::reference(Some((index, &name)), raw))
     }
 
     fn image(&self, r: Ref<Image>, raw: i32) -> String {
@@ -414,51 +415,6 @@ fn align<K: PartialEq>(a: &[K], b: &[K]) -> Vec<Pair> {
     pairs
 }
 
-fn quoted(text: &str) -> String {
-    format!("{text:?}")
-}
-
-/// A number in fixed point 22.10 (1024 is 1), exactly.
-fn fixed(raw: i32) -> String {
-    number(f64::from(raw) / 1024.0)
-}
-
-/// A number as short as it reads back exactly.
-fn number(value: f64) -> String {
-    format!("{value}")
-}
-
-/// A position in fixed point world units, in tiles.
-fn tiles(p: Point) -> String {
-    format!(
-        "({}, {})",
-        number(f64::from(p.x) / 32768.0),
-        number(f64::from(p.y) / 32768.0)
-    )
-}
-
-/// A color of 0..255 channels as 0..1.
-fn color255(c: Color) -> String {
-    let channel = |v: i32| match (0..=255).contains(&v) {
-        true => format!("{:.3}", f64::from(v) / 255.0)
-            .trim_end_matches('0')
-            .trim_end_matches('.')
-            .to_string(),
-        false => format!("raw {v}"),
-    };
-    format!(
-        "rgba({}, {}, {}, {})",
-        channel(c.r),
-        channel(c.g),
-        channel(c.b),
-        channel(c.a)
-    )
-}
-
-fn seconds(ms: i32) -> String {
-    format!("{}s", number(f64::from(ms) / 1000.0))
-}
-
 /// Ints past what an item's version defines: `none` when there are none.
 fn tail(values: &[i32]) -> String {
     match values.is_empty() {
@@ -470,10 +426,6 @@ fn tail(values: &[i32]) -> String {
 /// An optional field: its value, or `none`.
 fn opt<T: std::fmt::Debug>(value: Option<T>) -> String {
     value.map_or("none".into(), |v| format!("{v:?}"))
-}
-
-fn ints(values: &[i32]) -> String {
-    format!("{values:?}")
 }
 
 impl<'m> Differ<'m> {
@@ -1229,24 +1181,6 @@ fn int_diff(s: &mut SectionBuilder, what: &str, a: &[i32], b: &[i32]) {
     }
 }
 
-fn point_values(p: &EnvPoint, kind: EnvelopeKind) -> String {
-    let [x, y, z, w] = p.values;
-    match kind {
-        EnvelopeKind::Sound => format!("volume {}", fixed(x)),
-        EnvelopeKind::Position => {
-            format!("{} tiles, rotation {}°", tiles(Point { x, y }), fixed(z))
-        }
-        EnvelopeKind::Color => format!(
-            "rgba({}, {}, {}, {})",
-            fixed(x),
-            fixed(y),
-            fixed(z),
-            fixed(w)
-        ),
-        EnvelopeKind::Other(_) => ints(&p.values),
-    }
-}
-
 fn point_fields(
     p: &EnvPoint,
     bezier: Option<&EnvPointBezier>,
@@ -1378,22 +1312,7 @@ fn quad_fields(names: &Names, q: &Quad, skip_position: bool) -> Vec<(&'static st
 }
 
 fn source_fields(names: &Names, s: &SoundSource) -> Vec<(&'static str, String)> {
-    let shape = match s.shape.shape() {
-        // Rectangle sides are fixed point world units, a circle's radius whole world units
-        // (as the sample map and DDNet's editor write them).
-        Shape::Rectangle { width, height } => format!(
-            "rectangle {} x {} tiles",
-            number(f64::from(width) / 32768.0),
-            number(f64::from(height) / 32768.0)
-        ),
-        Shape::Circle { radius } => {
-            format!("circle, radius {} tiles", number(f64::from(radius) / 32.0))
-        }
-        Shape::Unknown(kind) => format!(
-            "unknown kind {kind} ({}, {})",
-            s.shape.value1, s.shape.value2
-        ),
-    };
+    let shape = units::sound_shape(&s.shape);
     vec![
         ("position", format!("{} tiles", tiles(s.position))),
         ("looping", (s.looping != 0).to_string()),

@@ -129,6 +129,7 @@ pub mod packet;
 pub mod render;
 pub mod sample;
 pub mod snap;
+mod units;
 pub mod write;
 mod zlib;
 

@@ -19,6 +19,11 @@ use crate::map::{
     Claims, DataItem, Envelope, Grid, Group, Image, ItemRef, Layer, LayerContent, Map, Problem,
     Ref, Sound, TilesLayer,
 };
+use crate::units;
+use twcodec_schema::map::common::Point;
+use twcodec_schema::map::envelope::EnvelopeKind;
+use twcodec_schema::map::quad::Quad;
+use twcodec_schema::map::sound::SoundSource;
 
 /// The legend of the game layer preview.
 pub(super) const PREVIEW_LEGEND: &str = "legend: # solid, % unhookable, x death, ~ freeze, \
@@ -38,6 +43,14 @@ const MAX_NAME: usize = 256;
 /// items of a Teeworlds 0.3 map, which the rest shows upgraded), `problems`, and
 /// `game_layer_preview` when asked for. Shared data items are inflated once.
 ///
+/// Units (src/units.rs): in the text form ([`map_text`](super::map_text)) positions, colors,
+/// times, envelope point values, texture coordinates and references are shown in human units
+/// in place of the raw values (`points: (0, 1) (2, 1) (0, 3) (2, 3), pivot (1, 2) tiles`,
+/// `color: rgba(1, 1, 1, 1)`, `image: #1 "checker"`, `position_envelope: none`); every one
+/// is exact or names its raw value, so nothing is lost. This view, as JSON, keeps every raw
+/// value and adds `<field>_name` beside references and `<field>_tiles` beside fixed point
+/// positions.
+///
 /// ```
 /// use twcodec::dump::{DumpOptions, MapView};
 ///
@@ -50,6 +63,8 @@ const MAX_NAME: usize = 256;
 pub struct MapView<'m> {
     map: &'m Map,
     options: DumpOptions,
+    /// Whether the values in human units replace the raw ones (the text form).
+    text: bool,
     cache: RefCell<DataCache>,
 }
 
@@ -59,7 +74,16 @@ impl<'m> MapView<'m> {
         MapView {
             map,
             options,
+            text: false,
             cache: RefCell::new(DataCache::default()),
+        }
+    }
+
+    /// The view of `map` for the text form: values in human units in place of the raw ones.
+    pub(super) fn text(map: &'m Map, options: DumpOptions) -> MapView<'m> {
+        MapView {
+            text: true,
+            ..MapView::new(map, options)
         }
     }
 
@@ -106,10 +130,10 @@ fn serialize_map_view<S: Serializer>(
     }
     out.serialize_entry("images", &Images(view))?;
     out.serialize_entry("sounds", &Sounds(view))?;
-    out.serialize_entry("envelopes", &Envelopes(map))?;
-    out.serialize_entry("groups", &Groups(map))?;
+    out.serialize_entry("envelopes", &Envelopes(view))?;
+    out.serialize_entry("groups", &Groups(view))?;
     if map.layer_refs().any(|r| map.group_of(r).is_none()) {
-        out.serialize_entry("layers_in_no_group", &Orphans(map))?;
+        out.serialize_entry("layers_in_no_group", &Orphans(view))?;
     }
     if !map.other_items().is_empty() {
         out.serialize_entry("other_items", &OtherItems(map))?;
@@ -133,13 +157,62 @@ fn flatten_into<M: SerializeMap, T: Serialize + ?Sized>(
     item: &T,
     skip: &'static [&'static str],
 ) -> Result<(), M::Error> {
-    item.serialize(Fields { map, skip })
+    item.serialize(Fields {
+        map,
+        skip,
+        human: None,
+    })
+}
+
+/// [`flatten_into`], with the fields `human` gives a [`Human`] value for shown in human units
+/// (see [`Human`]).
+fn flatten_human<M: SerializeMap, T: Serialize + ?Sized>(
+    map: &mut M,
+    item: &T,
+    skip: &'static [&'static str],
+    text: bool,
+    human: &HumanFields<'_>,
+) -> Result<(), M::Error> {
+    item.serialize(Fields {
+        map,
+        skip,
+        human: Some((text, human)),
+    })
 }
 
 /// See [`flatten_into`].
 struct Fields<'a, M> {
     map: &'a mut M,
     skip: &'static [&'static str],
+    /// Whether the form is text, and the fields in human units.
+    human: Option<(bool, &'a HumanFields<'a>)>,
+}
+
+/// The value in human units of each field that has one (see [`Human`]).
+type HumanFields<'f> = dyn Fn(&str) -> Option<Human> + 'f;
+
+/// A field in human units. The text form shows `text` in place of the raw value (unquoted:
+/// `image: #1 "checker"`); JSON keeps the raw value, and adds `extra` beside it as
+/// `<field>_<suffix>` when there is one (`"image_name": "checker"`,
+/// `"points_tiles": [[0, 1], ...]`).
+struct Human {
+    text: String,
+    extra: Option<(&'static str, serde_json::Value)>,
+}
+
+impl Human {
+    fn text(text: String) -> Option<Human> {
+        Some(Human { text, extra: None })
+    }
+}
+
+/// A string the text form writes unquoted.
+struct Bare<'t>(&'t str);
+
+impl Serialize for Bare<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_newtype_struct(super::text::BARE, self.0)
+    }
 }
 
 fn not_a_structure<E: ser::Error>() -> E {
@@ -268,6 +341,19 @@ impl<M: SerializeMap> ser::SerializeStruct for Fields<'_, M> {
         if self.skip.contains(&key) {
             return Ok(());
         }
+        if let Some((text, human)) = self.human {
+            if let Some(shown) = human(key) {
+                if text {
+                    return self.map.serialize_entry(key, &Bare(&shown.text));
+                }
+                self.map.serialize_entry(key, value)?;
+                if let Some((suffix, extra)) = shown.extra {
+                    self.map
+                        .serialize_entry(&format!("{key}_{suffix}"), &extra)?;
+                }
+                return Ok(());
+            }
+        }
         self.map.serialize_entry(key, value)
     }
 
@@ -334,6 +420,61 @@ impl MapView<'_> {
         });
         name.clone()
     }
+}
+
+/// References and positions in human units (src/units.rs gives the conventions).
+impl MapView<'_> {
+    /// A reference: `#1 "checker"`, `none`, `dangling 7`; in JSON the name beside the raw
+    /// value (`null` for none and dangling).
+    fn reference(target: Option<(usize, String)>, raw: i32) -> Option<Human> {
+        let text = units::reference(target.as_ref().map(|(i, n)| (*i, n.as_str())), raw);
+        let name = target.map_or(serde_json::Value::Null, |(_, n)| n.into());
+        Some(Human {
+            text,
+            extra: Some(("name", name)),
+        })
+    }
+
+    fn image_ref(&self, raw: i32) -> Option<Human> {
+        let map = self.map;
+        let target = match map.image_ref(raw) {
+            Ref::To(r) => map.image(r).map(|image| {
+                let name = self.name(map.data_ref(image.item().name));
+                (r.index(), name.unwrap_or_default())
+            }),
+            _ => None,
+        };
+        Self::reference(target, raw)
+    }
+
+    fn sound_ref(&self, raw: i32) -> Option<Human> {
+        let map = self.map;
+        let target = match map.sound_ref(raw) {
+            Ref::To(r) => map.sound(r).map(|sound| {
+                let name = self.name(map.data_ref(sound.item().name));
+                (r.index(), name.unwrap_or_default())
+            }),
+            _ => None,
+        };
+        Self::reference(target, raw)
+    }
+
+    fn envelope_ref(&self, raw: i32) -> Option<Human> {
+        let map = self.map;
+        let target = match map.envelope_ref(raw) {
+            Ref::To(r) => map
+                .envelopes()
+                .get(r.index())
+                .map(|e| (r.index(), e.name())),
+            _ => None,
+        };
+        Self::reference(target, raw)
+    }
+}
+
+/// Fixed point world units in tiles, for JSON: `[x, y]`.
+fn tiles_json(p: Point) -> serde_json::Value {
+    serde_json::json!([units::fixed_tiles(p.x), units::fixed_tiles(p.y)])
 }
 
 struct InfoView<'v, 'm>(&'v MapView<'m>);
@@ -441,15 +582,16 @@ impl Serialize for SoundView<'_, '_> {
     }
 }
 
-struct Envelopes<'m>(&'m Map);
+struct Envelopes<'v, 'm>(&'v MapView<'m>);
 
-impl Serialize for Envelopes<'_> {
+impl Serialize for Envelopes<'_, '_> {
     /// Each envelope with its points; an envelope whose points overlap an earlier one's (an
     /// error the problems name) shows whose instead, so that the dump of envelopes sharing
     /// their points stays as long as the points.
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut seq = serializer.serialize_seq(None)?;
-        let map = self.0;
+        let map = self.0.map;
+        let text = self.0.text;
         let count = map.envelope_points().map_or(0, |p| p.points().len());
         let mut claims = Claims::default();
         for (index, envelope) in map.envelopes().iter().enumerate() {
@@ -459,6 +601,7 @@ impl Serialize for Envelopes<'_> {
                 .map(|(_, other)| other);
             seq.serialize_element(&EnvelopeView {
                 map,
+                text,
                 index,
                 envelope,
                 overlaps,
@@ -470,6 +613,7 @@ impl Serialize for Envelopes<'_> {
 
 struct EnvelopeView<'m> {
     map: &'m Map,
+    text: bool,
     index: usize,
     envelope: &'m Envelope,
     overlaps: Option<usize>,
@@ -488,11 +632,14 @@ impl Serialize for EnvelopeView<'_> {
             None => {
                 let points = envelope.points(map);
                 let bezier = envelope.bezier(map);
+                let (text, kind) = (self.text, envelope.item().kind());
                 out.serialize_entry(
                     "points",
                     &Lazy(|| {
                         points.iter().enumerate().map(move |(i, point)| PointView {
                             point,
+                            text,
+                            kind,
                             bezier: bezier.and_then(|b| b.get(i)),
                         })
                     }),
@@ -505,15 +652,24 @@ impl Serialize for EnvelopeView<'_> {
 
 struct PointView<'m> {
     point: &'m EnvPoint,
+    text: bool,
+    kind: EnvelopeKind,
     bezier: Option<&'m EnvPointBezier>,
 }
 
 impl Serialize for PointView<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut out = serializer.serialize_map(None)?;
-        out.serialize_entry("time", &self.point.time)?;
-        out.serialize_entry("curve", &format_args!("{:?}", self.point.curve()))?;
-        out.serialize_entry("values", &self.point.values)?;
+        let point = self.point;
+        match self.text {
+            true => out.serialize_entry("time", &Bare(&units::seconds(point.time)))?,
+            false => out.serialize_entry("time", &point.time)?,
+        }
+        out.serialize_entry("curve", &format_args!("{:?}", point.curve()))?;
+        match self.text {
+            true => out.serialize_entry("values", &Bare(&units::point_values(point, self.kind)))?,
+            false => out.serialize_entry("values", &point.values)?,
+        }
         if let Some(bezier) = self.bezier.filter(|b| **b != EnvPointBezier::default()) {
             out.serialize_entry("bezier", bezier)?;
         }
@@ -521,12 +677,13 @@ impl Serialize for PointView<'_> {
     }
 }
 
-struct Groups<'m>(&'m Map);
+struct Groups<'v, 'm>(&'v MapView<'m>);
 
-impl Serialize for Groups<'_> {
+impl Serialize for Groups<'_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut seq = serializer.serialize_seq(None)?;
-        let map = self.0;
+        let view = self.0;
+        let map = view.map;
         // Each layer under the group it belongs to, in one pass over the layers.
         let mut members: Vec<Vec<ItemRef<Layer>>> = vec![Vec::new(); map.groups().len()];
         for l in map.layer_refs() {
@@ -536,7 +693,7 @@ impl Serialize for Groups<'_> {
         }
         for ((r, group), layers) in map.group_refs().zip(map.groups()).zip(&members) {
             seq.serialize_element(&GroupView {
-                map,
+                view,
                 group,
                 index: r.index(),
                 layers,
@@ -546,40 +703,58 @@ impl Serialize for Groups<'_> {
     }
 }
 
-struct GroupView<'m, 'l> {
-    map: &'m Map,
+struct GroupView<'v, 'm, 'l> {
+    view: &'v MapView<'m>,
     group: &'m Group,
     index: usize,
     layers: &'l [ItemRef<Layer>],
 }
 
-impl Serialize for GroupView<'_, '_> {
+impl Serialize for GroupView<'_, '_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut out = serializer.serialize_map(None)?;
         out.serialize_entry("index", &self.index)?;
         out.serialize_entry("id", &self.group.id())?;
-        flatten_into(&mut out, self.group.item(), &[])?;
-        let map = self.map;
+        let item = self.group.item();
+        let view = self.view;
+        flatten_human(&mut out, item, &[], view.text, &|key| match key {
+            "offset" => Human::text(units::pixels(item.offset.x, item.offset.y)),
+            "clip" => item.clip.map(|c| Human {
+                text: format!(
+                    "{} at {}, size {}",
+                    match c.enabled {
+                        0 => "off".to_string(),
+                        1 => "on".to_string(),
+                        other => format!("enabled {other}"),
+                    },
+                    units::pixels(c.x, c.y),
+                    units::pixels(c.width, c.height)
+                ),
+                extra: None,
+            }),
+            _ => None,
+        })?;
         out.serialize_entry(
             "layers",
-            &Lazy(|| self.layers.iter().map(|&r| LayerView { map, layer: r })),
+            &Lazy(|| self.layers.iter().map(|&r| LayerView { view, layer: r })),
         )?;
         out.end()
     }
 }
 
-struct Orphans<'m>(&'m Map);
+struct Orphans<'v, 'm>(&'v MapView<'m>);
 
-impl Serialize for Orphans<'_> {
+impl Serialize for Orphans<'_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let map = self.0;
+        let view = self.0;
+        let map = view.map;
         let orphans = map.layer_refs().filter(|&r| map.group_of(r).is_none());
-        serializer.collect_seq(orphans.map(|layer| LayerView { map, layer }))
+        serializer.collect_seq(orphans.map(|layer| LayerView { view, layer }))
     }
 }
 
-struct LayerView<'m> {
-    map: &'m Map,
+struct LayerView<'v, 'm> {
+    view: &'v MapView<'m>,
     layer: ItemRef<Layer>,
 }
 
@@ -598,10 +773,11 @@ impl Serialize for LayerName<'_> {
     }
 }
 
-impl Serialize for LayerView<'_> {
+impl Serialize for LayerView<'_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut out = serializer.serialize_map(None)?;
-        let map = self.map;
+        let view = self.view;
+        let map = view.map;
         let layer: &Layer = (map.layer(self.layer))
             .ok_or_else(|| serde::ser::Error::custom("a layer reference of another map"))?;
         let name = match layer.content() {
@@ -623,19 +799,37 @@ impl Serialize for LayerView<'_> {
         }
         match layer.content() {
             LayerContent::Tiles(t) | LayerContent::Game(t) | LayerContent::Front(t) => {
-                tile_layer(&mut out, t)?
+                tile_layer(&mut out, view, t)?
             }
-            LayerContent::Tele(t) => tile_layer(&mut out, t)?,
-            LayerContent::Speedup(t) => tile_layer(&mut out, t)?,
-            LayerContent::Switch(t) => tile_layer(&mut out, t)?,
-            LayerContent::Tune(t) => tile_layer(&mut out, t)?,
+            LayerContent::Tele(t) => tile_layer(&mut out, view, t)?,
+            LayerContent::Speedup(t) => tile_layer(&mut out, view, t)?,
+            LayerContent::Switch(t) => tile_layer(&mut out, view, t)?,
+            LayerContent::Tune(t) => tile_layer(&mut out, view, t)?,
             LayerContent::Quads(q) => {
-                flatten_into(&mut out, q.item(), ITEM_NAME)?;
-                out.serialize_entry("quads", &q.quads())?;
+                let item = q.item();
+                flatten_human(&mut out, item, ITEM_NAME, view.text, &|key| match key {
+                    "image" => view.image_ref(item.image),
+                    _ => None,
+                })?;
+                let quads = q.quads().map(|quads| {
+                    Lazy(move || quads.iter().map(move |quad| QuadView { view, quad }))
+                });
+                out.serialize_entry("quads", &quads)?;
             }
             LayerContent::Sounds(s) => {
-                flatten_into(&mut out, s.item(), ITEM_NAME)?;
-                out.serialize_entry("sources", &s.sources())?;
+                let item = s.item();
+                flatten_human(&mut out, item, ITEM_NAME, view.text, &|key| match key {
+                    "sound" => view.sound_ref(item.sound),
+                    _ => None,
+                })?;
+                let sources = s.sources().map(|sources| {
+                    Lazy(move || {
+                        sources
+                            .iter()
+                            .map(move |source| SourceView { view, source })
+                    })
+                });
+                out.serialize_entry("sources", &sources)?;
             }
             LayerContent::Unknown(ints) => out.serialize_entry("ints", ints)?,
         }
@@ -649,10 +843,86 @@ const ITEM_NAME: &[&str] = &["name"];
 /// A tile layer of any kind: its item's fields, then the summary of its tiles.
 fn tile_layer<M: SerializeMap, T: TileKind + TileId>(
     out: &mut M,
+    view: &MapView<'_>,
     layer: &TilesLayer<T>,
 ) -> Result<(), M::Error> {
-    flatten_into(out, layer.item(), ITEM_NAME)?;
+    let item = layer.item();
+    flatten_human(out, item, ITEM_NAME, view.text, &|key| match key {
+        "color" => Human::text(units::color255(item.color)),
+        "color_envelope" => view.envelope_ref(item.color_envelope),
+        "color_envelope_offset" => Human::text(units::seconds(item.color_envelope_offset)),
+        "image" => view.image_ref(item.image),
+        _ => None,
+    })?;
     out.serialize_entry("tiles", &TilesSummary(layer))
+}
+
+/// A quad with its positions in tiles, colors as `rgba`, texture coordinates as fractions of
+/// the image and its envelopes by name.
+struct QuadView<'v, 'm> {
+    view: &'v MapView<'m>,
+    quad: &'m Quad,
+}
+
+impl Serialize for QuadView<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(None)?;
+        let (view, quad) = (self.view, self.quad);
+        flatten_human(&mut out, quad, &[], view.text, &|key| match key {
+            "points" => {
+                let [c0, c1, c2, c3, pivot] = quad.points.map(units::tiles);
+                Some(Human {
+                    text: format!("{c0} {c1} {c2} {c3}, pivot {pivot} tiles"),
+                    extra: Some((
+                        "tiles",
+                        serde_json::Value::Array(quad.points.map(tiles_json).to_vec()),
+                    )),
+                })
+            }
+            "colors" => Human::text(quad.colors.map(units::color255).join(" ")),
+            "texture_coords" => Human::text(
+                quad.texture_coords
+                    .map(|p| format!("({}, {})", units::fixed(p.x), units::fixed(p.y)))
+                    .join(" "),
+            ),
+            "position_envelope" => view.envelope_ref(quad.position_envelope),
+            "color_envelope" => view.envelope_ref(quad.color_envelope),
+            "position_envelope_offset" => {
+                Human::text(units::seconds(quad.position_envelope_offset))
+            }
+            "color_envelope_offset" => Human::text(units::seconds(quad.color_envelope_offset)),
+            _ => None,
+        })?;
+        out.end()
+    }
+}
+
+/// A sound source with its position and shape in tiles, times in seconds and its envelopes
+/// by name.
+struct SourceView<'v, 'm> {
+    view: &'v MapView<'m>,
+    source: &'m SoundSource,
+}
+
+impl Serialize for SourceView<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(None)?;
+        let (view, s) = (self.view, self.source);
+        flatten_human(&mut out, s, &[], view.text, &|key| match key {
+            "position" => Some(Human {
+                text: format!("{} tiles", units::tiles(s.position)),
+                extra: Some(("tiles", tiles_json(s.position))),
+            }),
+            "delay" => Human::text(units::seconds(s.delay)),
+            "position_envelope" => view.envelope_ref(s.position_envelope),
+            "sound_envelope" => view.envelope_ref(s.sound_envelope),
+            "position_envelope_offset" => Human::text(units::seconds(s.position_envelope_offset)),
+            "sound_envelope_offset" => Human::text(units::seconds(s.sound_envelope_offset)),
+            "shape" => Human::text(units::sound_shape(&s.shape)),
+            _ => None,
+        })?;
+        out.end()
+    }
 }
 
 /// A tile layer's tiles in a few lines: size, layout, counts per tile id, a CRC-32.

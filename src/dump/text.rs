@@ -7,7 +7,7 @@
 //! - Anything else opens a block: `key:` and its fields one level deeper; an array of
 //!   structures lists its elements as `- ` entries, `- #index` for those that need a block.
 //! - Strings are quoted with Rust's escapes, absent values are `none`, unit variants their
-//!   quoted name.
+//!   quoted name; a newtype struct named [`BARE`] holding a string is written unquoted.
 //!
 //! Nothing is collected before it is written: an array is written element by element (whether
 //! it is an array of scalars is decided by its first element, as arrays of Rust values are
@@ -18,6 +18,11 @@ use std::fmt::{self, Write as _};
 use std::io::{self, Write};
 
 use serde::ser::{self, Impossible, Serialize};
+
+/// The name of a newtype struct whose string the text form writes as it is, without quotes:
+/// a value already in human units (`(0, 1) tiles`, `#3 "grass_main"`). Other serializers see
+/// the string.
+pub(crate) const BARE: &str = "$twcodec::bare";
 
 /// Longest line an inline structure may take.
 pub(crate) const INLINE_WIDTH: usize = 100;
@@ -572,9 +577,14 @@ macro_rules! scalar_methods {
         }
         fn serialize_newtype_struct<T: Serialize + ?Sized>(
             self,
-            _name: &'static str,
+            name: &'static str,
             value: &T,
         ) -> Result {
+            if name == BARE {
+                if let Ok(serde_json::Value::String(text)) = serde_json::to_value(value) {
+                    return self.$emit(format_args!("{text}"));
+                }
+            }
             value.serialize(self)
         }
     };

@@ -20,19 +20,6 @@ fn resave(df: &Datafile) -> Vec<u8> {
     out
 }
 
-/// Items and uncompressed data of two datafiles are equal.
-fn assert_same_content(a: &Datafile, b: &Datafile) {
-    assert_eq!(a.items(), b.items());
-    assert_eq!(a.data_count(), b.data_count());
-    for index in 0..a.data_count() {
-        assert_eq!(
-            a.data(index).unwrap(),
-            b.data(index).unwrap(),
-            "data #{index}"
-        );
-    }
-}
-
 #[test]
 fn small_v4_decodes_as_written() {
     let bytes = small_v4();
@@ -74,7 +61,7 @@ fn version_3_stores_data_as_is() {
     // The raw data block holds the author string verbatim.
     assert_eq!(&df.stored_data(0).unwrap()[..], b"author\0");
     assert_eq!(df.data_size(1), Some(64));
-    assert_same_content(&df, &Datafile::parse(&small_v4()).unwrap());
+    common::assert_same_content(&df, &Datafile::parse(&small_v4()).unwrap());
 
     assert_eq!(
         resave(&df),
@@ -98,7 +85,7 @@ fn atad_magic_reads_little_endian_and_is_kept() {
     assert_eq!(&bytes[..4], b"ATAD");
     let df = Datafile::parse(&bytes).unwrap();
     assert_eq!(df.magic(), Magic::Atad);
-    assert_same_content(&df, &Datafile::parse(&small_v4()).unwrap());
+    common::assert_same_content(&df, &Datafile::parse(&small_v4()).unwrap());
     assert_eq!(resave(&df), bytes);
 }
 
@@ -110,7 +97,7 @@ fn old_size_fields_are_a_warning_and_are_kept() {
     assert_eq!(kinds(&df), [WarningKind::OldSizeFields]);
     let table = 4 * df.header().num_data;
     assert_eq!(df.header().size as usize, bytes.len() - 16 - table as usize);
-    assert_same_content(&df, &Datafile::parse(&small_v4()).unwrap());
+    common::assert_same_content(&df, &Datafile::parse(&small_v4()).unwrap());
     assert_eq!(
         resave(&df),
         bytes,

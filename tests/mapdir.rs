@@ -139,23 +139,30 @@ fn unpacked_sample() -> (tempfile::TempDir, Vec<u8>) {
     (dir, original)
 }
 
-/// The first file (by path) under `dir/sub`, at any depth, whose name ends with `suffix`.
-fn file_ending(dir: &std::path::Path, sub: &str, suffix: &str) -> std::path::PathBuf {
-    let mut found = Vec::new();
-    let mut stack = vec![dir.join(sub)];
+/// Every file under `dir`, at any depth, sorted by path.
+fn files_under(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
     while let Some(path) = stack.pop() {
         for entry in std::fs::read_dir(&path).unwrap() {
             let path = entry.unwrap().path();
             if path.is_dir() {
                 stack.push(path);
-            } else if path.to_string_lossy().ends_with(suffix) {
-                found.push(path);
+            } else {
+                files.push(path);
             }
         }
     }
-    found.sort();
-    assert!(!found.is_empty(), "no {sub}/**/*{suffix}");
-    found.remove(0)
+    files.sort();
+    files
+}
+
+/// The first file (by path) under `dir/sub`, at any depth, whose name ends with `suffix`.
+fn file_ending(dir: &std::path::Path, sub: &str, suffix: &str) -> std::path::PathBuf {
+    let found = files_under(&dir.join(sub))
+        .into_iter()
+        .find(|p| p.to_string_lossy().ends_with(suffix));
+    found.unwrap_or_else(|| panic!("no {sub}/**/*{suffix}"))
 }
 
 /// Packs `dir` and loads the result strictly.
@@ -379,19 +386,7 @@ fn diff_reads_directories() {
 #[test]
 fn the_unpacked_sample_reads_well() {
     let (dir, _) = unpacked_sample();
-    let mut files = Vec::new();
-    let mut stack = vec![dir.path().to_path_buf()];
-    while let Some(path) = stack.pop() {
-        for entry in std::fs::read_dir(&path).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
+    let files = files_under(dir.path());
     let mut listing = String::new();
     for path in &files {
         let name = path.strip_prefix(dir.path()).unwrap().to_string_lossy();
@@ -423,17 +418,8 @@ fn without_the_streams_the_content_is_the_same() {
     let (dir, original) = unpacked_sample();
     std::fs::remove_dir_all(dir.path().join(".twcodec/streams")).unwrap();
     let packed = twcodec::mapdir::pack(dir.path()).unwrap();
-    let (a, b) = (
-        Datafile::parse(&original).unwrap(),
-        Datafile::parse(&packed).unwrap(),
+    common::assert_same_content(
+        &Datafile::parse(&original).unwrap(),
+        &Datafile::parse(&packed).unwrap(),
     );
-    assert_eq!(a.items(), b.items());
-    assert_eq!(a.data_count(), b.data_count());
-    for index in 0..a.data_count() {
-        assert_eq!(
-            a.data(index).unwrap(),
-            b.data(index).unwrap(),
-            "data item {index}"
-        );
-    }
 }

@@ -311,3 +311,16 @@ pub fn every_item_writer(teeworlds_07: bool) -> DatafileWriter {
     w.add_item(9, 0, vec![1, 2, 3]);
     w
 }
+
+/// Items and uncompressed data of two datafiles are equal.
+pub fn assert_same_content(a: &twcodec::Datafile, b: &twcodec::Datafile) {
+    assert_eq!(a.items(), b.items());
+    assert_eq!(a.data_count(), b.data_count());
+    for index in 0..a.data_count() {
+        assert_eq!(
+            a.data(index).unwrap(),
+            b.data(index).unwrap(),
+            "data #{index}"
+        );
+    }
+}

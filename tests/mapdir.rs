@@ -423,3 +423,34 @@ fn without_the_streams_the_content_is_the_same() {
         &Datafile::parse(&packed).unwrap(),
     );
 }
+
+#[test]
+fn envelopes_hold_their_points() {
+    let original = twcodec::sample::map().unwrap();
+    let (dir, _) = unpacked_sample();
+    // No file for the shared points items: each envelope lists its own.
+    assert!(files_under(dir.path())
+        .iter()
+        .all(|p| !p.to_string_lossy().contains("envpoints")));
+    // A point added to the first envelope: the later envelopes keep their points.
+    let volume = file_ending(dir.path(), "items", "envelope volume.toml");
+    let text = std::fs::read_to_string(&volume).unwrap();
+    std::fs::write(
+        &volume,
+        format!("{text}\n[[points]]\ntime = 2000\ncurve_type = 1\nvalues = [512, 0, 0, 0]\n"),
+    )
+    .unwrap();
+    let map = pack_strict(dir.path());
+    let points = |map: &twcodec::Map, i: usize| map.envelopes()[i].points(map).to_vec();
+    assert_eq!(points(&map, 0).len(), points(&original, 0).len() + 1);
+    assert_eq!(points(&map, 0).last().unwrap().time, 2000);
+    assert_eq!(points(&map, 1), points(&original, 1));
+    assert_eq!(points(&map, 2), points(&original, 2));
+    // The bezier tangents stay with their points.
+    let bezier = |map: &twcodec::Map, i: usize| map.envelopes()[i].bezier(map).unwrap().to_vec();
+    assert_eq!(bezier(&map, 2), bezier(&original, 2));
+    // The new point got zero tangents, as the editor gives them.
+    let tangents = bezier(&map, 0);
+    assert_eq!(tangents.len(), points(&map, 0).len());
+    assert_eq!(*tangents.last().unwrap(), Default::default());
+}

@@ -12,6 +12,7 @@ use twcodec_schema::map::layer::LayerBody;
 use twcodec_schema::map::MapItem;
 
 use super::data::{self, Holds, TileType};
+use super::points::{self, Gather};
 use super::{ItemEntry, Streams};
 use crate::datafile::Datafile;
 use crate::error::Error;
@@ -97,6 +98,9 @@ pub fn unpack(bytes: &[u8], dir: &Path) -> Result<Unpacked, Error> {
     // Where each group's folder is, and which group holds each layer, when the groups' ranges
     // cover the layers in order.
     let folders = group_folders(&datafile, &decoded);
+    // Each envelope's points, when the envelopes hold them in order.
+    let split = points::split(&datafile, &decoded);
+    let mut envelope = 0;
     let mut items = Vec::new();
     let items_dir = dir.join("items");
     create(&items_dir)?;
@@ -151,6 +155,31 @@ pub fn unpack(bytes: &[u8], dir: &Path) -> Result<Unpacked, Error> {
                 .collect(),
             _ => text,
         };
+        // Envelopes with their points; the points items are rebuilt from them.
+        let text = match (&split, decoded) {
+            (Some(split), Some(MapItem::Envelope(_))) => {
+                envelope += 1;
+                let section = split
+                    .sections
+                    .get(envelope - 1)
+                    .cloned()
+                    .unwrap_or_default();
+                let own: String = (text.lines())
+                    .filter(|l| !l.starts_with("start_point =") && !l.starts_with("num_points ="))
+                    .map(|l| format!("{l}\n"))
+                    .collect();
+                format!("{own}\n{}", seconds(&section))
+            }
+            (Some(split), _) if split.layout.rebuilds(item.type_id(), item.id()) => {
+                items.push(ItemEntry {
+                    type_id: item.type_id(),
+                    id: item.id(),
+                    file: String::new(),
+                });
+                continue;
+            }
+            _ => text,
+        };
         let file = match folder {
             Some(folder) => format!("groups/{folder}/{name}"),
             None => format!("items/{name}"),
@@ -166,6 +195,7 @@ pub fn unpack(bytes: &[u8], dir: &Path) -> Result<Unpacked, Error> {
         });
     }
     streams.layout.groups_hold_layers = folders.is_some();
+    streams.layout.envelope_points = split.map(|split| split.layout);
     streams.layout.items = items;
     streams.layout.problems = crate::Map::parse(bytes).ok().map(|map| errors_of(&map));
     streams.save(dir)?;
@@ -336,6 +366,22 @@ impl Names {
     }
 }
 
+/// `text` with each `time = MS` line followed by its time in seconds.
+fn seconds(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 256);
+    for line in text.lines() {
+        out.push_str(line);
+        if let Some(ms) = line
+            .strip_prefix("time = ")
+            .and_then(|v| v.parse::<f64>().ok())
+        {
+            out.push_str(&format!(" # {} s", round(ms / 1000.0)));
+        }
+        out.push('\n');
+    }
+    out
+}
+
 /// Quad points `[[x, y], ...]` (22.10 world pixels) in tiles: `tiles (0, 1) (2, 1) ...,
 /// pivot (1, 2)`.
 fn points_in_tiles(value: &str) -> Option<String> {
@@ -468,15 +514,31 @@ pub fn pack(dir: &Path) -> Result<Vec<u8>, Error> {
     let streams = Streams::load(dir)?;
     let layout = streams.layout();
     let mut writer = layout.writer();
+    let mut gather = layout.envelope_points.as_ref().map(Gather::new);
     if layout.groups_hold_layers {
-        add_grouped_items(dir, layout, &mut writer)?;
+        add_grouped_items(dir, layout, &mut writer, &mut gather)?;
     } else {
         // Items in the layout's order; a deleted file removes its item.
         for entry in &layout.items {
+            if rebuilt(layout, entry) {
+                continue;
+            }
             let path = inside(dir, &entry.file)?;
-            if let Some(item) = read_item(&path, None)? {
+            let gather = gather.as_mut().filter(|_| entry.type_id == ENVELOPE);
+            if let Some(item) = read_item(&path, None, gather)? {
                 writer.add_item(entry.type_id, entry.id, item);
             }
+        }
+    }
+    if let (Some(gather), Some(points)) = (gather, &layout.envelope_points) {
+        let (items, bezier) = gather.items(points)?;
+        let encode = |item: &MapItem| {
+            item.encode()
+                .map_err(|e| Error::from_binrw(e, "envelope points").with_path(dir))
+        };
+        writer.add_item(points.points_item.0, points.points_item.1, encode(&items)?);
+        if let (Some((type_id, id)), Some(bezier)) = (points.bezier_item, bezier) {
+            writer.add_item(type_id, id, encode(&bezier)?);
         }
     }
     // Data items in order of their file names' numbers, which must run 0, 1, 2, ...
@@ -593,8 +655,12 @@ fn check(dir: &Path, layout: &super::Layout, bytes: &[u8]) -> Result<(), Error> 
 }
 
 /// The ints of the item in the file at `path`, `None` when there is no such file; `range`
-/// sets a group's `start_layer` and `num_layers`.
-fn read_item(path: &Path, range: Option<(usize, usize)>) -> Result<Option<Vec<i32>>, Error> {
+/// sets a group's `start_layer` and `num_layers`; `gather` takes an envelope's points.
+fn read_item(
+    path: &Path,
+    range: Option<(usize, usize)>,
+    gather: Option<&mut Gather>,
+) -> Result<Option<Vec<i32>>, Error> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -608,6 +674,9 @@ fn read_item(path: &Path, range: Option<(usize, usize)>) -> Result<Option<Vec<i3
         let int = |n: usize| toml::Value::Integer(i64::try_from(n).unwrap_or(i64::MAX));
         table.insert("start_layer".into(), int(start));
         table.insert("num_layers".into(), int(count));
+    }
+    if let Some(gather) = gather {
+        gather.take(&mut table).map_err(|e| at(&e))?;
     }
     let item: MapItem = table.try_into().map_err(|e| at(&e))?;
     let ints = item
@@ -624,6 +693,7 @@ fn add_grouped_items(
     dir: &Path,
     layout: &super::Layout,
     writer: &mut crate::DatafileWriter,
+    gather: &mut Option<Gather>,
 ) -> Result<(), Error> {
     let group_type = twcodec_schema::map::MapItemKind::Group
         .type_id()
@@ -637,9 +707,10 @@ fn add_grouped_items(
         .map(|entry| (file_name(&entry.file), entry))
         .collect();
     for entry in &layout.items {
-        if entry.type_id != group_type && entry.type_id != layer_type {
+        if entry.type_id != group_type && entry.type_id != layer_type && !rebuilt(layout, entry) {
             let path = inside(dir, &entry.file)?;
-            if let Some(ints) = read_item(&path, None)? {
+            let gather = gather.as_mut().filter(|_| entry.type_id == ENVELOPE);
+            if let Some(ints) = read_item(&path, None, gather)? {
                 writer.add_item(entry.type_id, entry.id, ints);
             }
         }
@@ -678,16 +749,24 @@ fn add_grouped_items(
         groups.push((entry, path, start, layers.len() - start));
     }
     for (entry, path, start, count) in groups {
-        if let Some(ints) = read_item(&path, Some((start, count)))? {
+        if let Some(ints) = read_item(&path, Some((start, count)), None)? {
             writer.add_item(entry.type_id, entry.id, ints);
         }
     }
     for (entry, path) in layers {
-        if let Some(ints) = read_item(&path, None)? {
+        if let Some(ints) = read_item(&path, None, None)? {
             writer.add_item(entry.type_id, entry.id, ints);
         }
     }
     Ok(())
+}
+
+/// The envelope item type.
+const ENVELOPE: u16 = 3;
+
+/// Whether `pack` rebuilds this item from the envelope files rather than reading a file.
+fn rebuilt(layout: &super::Layout, entry: &ItemEntry) -> bool {
+    (layout.envelope_points.as_ref()).is_some_and(|p| p.rebuilds(entry.type_id, entry.id))
 }
 
 /// The entries of `dir`, sorted by name.

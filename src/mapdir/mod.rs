@@ -29,7 +29,10 @@
 
 mod data;
 mod dir;
+mod points;
 pub mod tiles;
+
+pub use points::PointsLayout;
 
 pub use dir::{load, pack, unpack, unpack_file, Unpacked};
 
@@ -81,6 +84,9 @@ pub struct Layout {
     /// ranges cover the layers in order, so `pack` derives them from the folders.
     #[serde(default)]
     pub groups_hold_layers: bool,
+    /// Where the envelope points items are when each envelope's file holds its points.
+    #[serde(default)]
+    pub envelope_points: Option<PointsLayout>,
     /// The problems the original map has (`Map::problems`, errors only), which `pack`
     /// accepts again; `None` when the file is not a map that loads.
     #[serde(default)]
@@ -171,6 +177,7 @@ impl Streams {
             },
             old_size_fields: datafile.size_fields() == SizeFields::OldVersion4,
             groups_hold_layers: false,
+            envelope_points: None,
             problems: None,
             items: Vec::new(),
             data,

@@ -149,11 +149,19 @@ pub fn image_png(map: &Map, image: &Image) -> Result<Vec<u8>, Error> {
         (Ok(width), Ok(height)) => (width, height),
         _ => (0, 0),
     };
-    png_rgba(width, height, &pixels.bytes, None)
+    encode_png(width, height, &pixels.bytes, png::ColorType::Rgba, None)
 }
 
 /// RGBA8 pixels as a PNG file.
-fn png_rgba(width: u32, height: u32, rgba: &[u8], level: Option<u8>) -> Result<Vec<u8>, Error> {
+/// 8-bit pixels of `color` (RGBA or RGB) as a PNG file, at zlib `level` with adaptive
+/// filters, or at the png crate's default.
+pub(crate) fn encode_png(
+    width: u32,
+    height: u32,
+    pixels: &[u8],
+    color: png::ColorType,
+    level: Option<u8>,
+) -> Result<Vec<u8>, Error> {
     if width == 0 || height == 0 {
         return Err(Error::malformed(format!(
             "an image of {width}x{height} pixels has no PNG form"
@@ -161,7 +169,7 @@ fn png_rgba(width: u32, height: u32, rgba: &[u8], level: Option<u8>) -> Result<V
     }
     let mut png = Vec::new();
     let mut encoder = png::Encoder::new(&mut png, width, height);
-    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_color(color);
     encoder.set_depth(png::BitDepth::Eight);
     if let Some(level) = level {
         encoder.set_deflate_compression(png::DeflateCompression::Level(level));
@@ -169,7 +177,7 @@ fn png_rgba(width: u32, height: u32, rgba: &[u8], level: Option<u8>) -> Result<V
     }
     let png_error = |e: png::EncodingError| Error::new(ErrorKind::Io, format!("PNG: {e}"));
     let mut writer = encoder.write_header().map_err(png_error)?;
-    writer.write_image_data(rgba).map_err(png_error)?;
+    writer.write_image_data(pixels).map_err(png_error)?;
     writer.finish().map_err(png_error)?;
     Ok(png)
 }
@@ -204,7 +212,13 @@ impl Picture {
     /// a 2048 x 2335 render of a big map, 4x quicker than the png crate's default for a file
     /// 1.45x larger (76 ms and 3.0 MB against 300 ms and 2.1 MB).
     pub fn to_png(&self) -> Result<Vec<u8>, Error> {
-        png_rgba(self.width, self.height, &self.rgba, Some(2))
+        encode_png(
+            self.width,
+            self.height,
+            &self.rgba,
+            png::ColorType::Rgba,
+            Some(2),
+        )
     }
 
     /// Whether the picture can be a tileset: the editor draws tiles from a 16 x 16 grid, and
@@ -219,6 +233,17 @@ impl Picture {
 /// to their high byte, gray copied to red, green and blue, opaque alpha added where there is
 /// none. Its size is bounded by `limits`' largest data item.
 pub fn decode_png(bytes: &[u8], limits: crate::Limits) -> Result<Picture, Error> {
+    decode_png_as(bytes, limits, false)
+}
+
+/// The pixels of a PNG as a map stores them: RGB pictures as RGB (3 bytes a pixel),
+/// anything else as RGBA8.
+pub(crate) fn decode_png_stored(bytes: &[u8], limits: crate::Limits) -> Result<Vec<u8>, Error> {
+    decode_png_as(bytes, limits, true).map(|picture| picture.rgba)
+}
+
+/// [`decode_png`]; with `keep_rgb`, RGB pictures keep 3 bytes a pixel in `Picture::rgba`.
+fn decode_png_as(bytes: &[u8], limits: crate::Limits, keep_rgb: bool) -> Result<Picture, Error> {
     let png_error = |e: png::DecodingError| Error::malformed(format!("PNG: {e}"));
     let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
     decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
@@ -241,6 +266,20 @@ pub fn decode_png(bytes: &[u8], limits: crate::Limits) -> Result<Picture, Error>
     let mut buffer = vec![0; size];
     let frame = reader.next_frame(&mut buffer).map_err(png_error)?;
     buffer.truncate(frame.buffer_size());
+    if keep_rgb && frame.color_type == png::ColorType::Rgb {
+        let rgb_len = rgba_len / 4 * 3;
+        if buffer.len() != rgb_len {
+            return Err(Error::malformed(format!(
+                "PNG: {} bytes of pixels for {width}x{height}",
+                buffer.len()
+            )));
+        }
+        return Ok(Picture {
+            width,
+            height,
+            rgba: buffer,
+        });
+    }
     let rgba: Vec<u8> = match frame.color_type {
         png::ColorType::Rgba => buffer,
         png::ColorType::Rgb => (buffer.chunks_exact(3))
@@ -280,6 +319,15 @@ pub fn default_mapres() -> Option<PathBuf> {
     std::env::var_os("TWCODEC_MAPRES")
         .filter(|dir| !dir.is_empty())
         .map(PathBuf::from)
+}
+
+/// The game's picture of an external image named `name`: `mapres/NAME.png`, when the name is
+/// a plain file name (not empty, `.` or `..`, without `/`, `\\`, `:` or NUL), so that it
+/// cannot name a file outside `mapres`.
+pub fn mapres_png(mapres: &Path, name: &str) -> Option<std::path::PathBuf> {
+    let plain =
+        !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\', ':', '\0']);
+    plain.then(|| mapres.join(format!("{name}.png")))
 }
 
 /// The first image of the map named `name`; an error listing the names it has (at most
@@ -564,15 +612,10 @@ pub fn embed(map: &mut Map, mapres: &Path) -> Result<Embedding, Error> {
             leave("it has no name".to_string());
             continue;
         };
-        let plain = !file.is_empty()
-            && file != "."
-            && file != ".."
-            && !file.contains(['/', '\\', ':', '\0']);
-        if !plain {
+        let Some(path) = mapres_png(mapres, file) else {
             leave("its name is not a plain file name".to_string());
             continue;
-        }
-        let path = mapres.join(format!("{file}.png"));
+        };
         let picture = match std::fs::read(&path) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 leave(format!("no {}", path.display()));

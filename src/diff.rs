@@ -1382,23 +1382,9 @@ trait TileText: Copy + PartialEq + bytemuck::Pod {
     fn text(&self) -> String;
 }
 
+/// A tile's flags by name, as the dump shows them (`x_flip|rotate`).
 fn flags_text(flags: u8) -> String {
-    let flags = TileFlags::from_byte(flags);
-    let mut names = Vec::new();
-    for (on, name) in [
-        (flags.x_flip(), "x_flip"),
-        (flags.y_flip(), "y_flip"),
-        (flags.opaque(), "opaque"),
-        (flags.rotate(), "rotate"),
-    ] {
-        if on {
-            names.push(name.to_string());
-        }
-    }
-    if flags.unknown() != 0 {
-        names.push(format!("{:#x}", flags.unknown() << 4));
-    }
-    names.join("|")
+    TileFlags::from_byte(flags).names().join("|")
 }
 
 impl TileText for Tile {

@@ -129,6 +129,8 @@ fn every_corpus_map_unpacks_and_packs_byte_for_byte() {
     eprintln!("{raw} of {data} corpus data items unpacked as raw bytes");
     // Almost every data item has a readable form.
     assert!(raw * 50 < data, "{raw} of {data} data items as raw bytes");
+    // Almost every data item has a readable form.
+    assert!(raw * 50 < data, "{raw} of {data} data items as raw bytes");
 }
 
 /// The sample unpacked into a new directory.

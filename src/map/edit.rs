@@ -417,8 +417,10 @@ fn bump(raw: &mut i32, by: i32) -> bool {
     changed
 }
 
-/// The default parallax zoom of DDNet's group extension: the larger parallax, within 0..=100.
-fn parallax_zoom(parallax: Point) -> i32 {
+/// DDNet's parallax zoom of a group (0..=100): the larger parallax, within 0..=100. The
+/// default of its group extension item when written, and what the client uses whatever the
+/// item says (docs/format-notes.md, "Drawing a map").
+pub(crate) fn parallax_zoom(parallax: Point) -> i32 {
     parallax.x.max(parallax.y).clamp(0, 100)
 }
 

@@ -180,42 +180,12 @@ fn pixels_png(data: &[u8], width: u32, height: u32) -> Option<Vec<u8>> {
         n if Some(n) == pixels.checked_mul(3) => png::ColorType::Rgb,
         _ => return None,
     };
-    let mut out = Vec::new();
-    let mut encoder = png::Encoder::new(&mut out, width, height);
-    encoder.set_color(color);
-    encoder.set_depth(png::BitDepth::Eight);
-    let mut writer = encoder.write_header().ok()?;
-    writer.write_image_data(data).ok()?;
-    writer.finish().ok()?;
-    Some(out)
+    crate::assets::encode_png(width, height, data, color, None).ok()
 }
 
-/// The pixels of a PNG as stored: RGBA stays RGBA, RGB stays RGB, anything else becomes RGBA.
+/// The pixels of a PNG as stored: RGB stays RGB, anything else becomes RGBA.
 fn png_pixels(bytes: &[u8]) -> Result<Vec<u8>, Error> {
-    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
-    decoder.set_transformations(png::Transformations::IDENTITY);
-    let reader = decoder
-        .read_info()
-        .map_err(|e| Error::malformed(format!("PNG: {e}")))?;
-    let info = reader.info();
-    let eight = info.bit_depth == png::BitDepth::Eight;
-    if eight && matches!(info.color_type, png::ColorType::Rgb | png::ColorType::Rgba) {
-        let mut reader = reader;
-        let size = reader
-            .output_buffer_size()
-            .ok_or_else(|| Error::limit("PNG too large"))?;
-        let limit = crate::Limits::default().max_data_size();
-        if size > limit {
-            return Err(Error::limit(format!("a PNG of {size} bytes of pixels")));
-        }
-        let mut buffer = vec![0; size];
-        let frame = reader
-            .next_frame(&mut buffer)
-            .map_err(|e| Error::malformed(format!("PNG: {e}")))?;
-        buffer.truncate(frame.buffer_size());
-        return Ok(buffer);
-    }
-    Ok(crate::assets::decode_png(bytes, crate::Limits::default())?.rgba)
+    crate::assets::decode_png_stored(bytes, crate::Limits::default())
 }
 
 /// Tiles as text, when `data` is exactly a grid (or, with `skip`, its canonical compression).

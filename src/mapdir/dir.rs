@@ -47,7 +47,6 @@ pub fn unpack(bytes: &[u8], dir: &Path) -> Result<Unpacked, Error> {
             ));
         }
     }
-    let mut streams = Streams::of(&datafile)?;
     let context = decode_context(&datafile);
     // Each item decoded, when the schema gives back exactly its ints.
     let decoded: Vec<Option<MapItem>> = (datafile.items().iter().enumerate())
@@ -61,14 +60,15 @@ pub fn unpack(bytes: &[u8], dir: &Path) -> Result<Unpacked, Error> {
     for item in decoded.iter().flatten() {
         classify(item, &mut holds);
     }
-    // The data files first: item files name them.
+    // The data files first: item files name them. Each data item is inflated once, for its
+    // stream's content hash and its file.
     let data_dir = dir.join("data");
     create(&data_dir)?;
     let mut raw = 0;
     let mut files = Vec::with_capacity(datafile.data_count());
-    for (index, entry) in streams.layout.data.iter_mut().enumerate() {
-        let bytes = datafile.data(index)?;
-        let file = holds[index].and_then(|holds| data::to_file(&bytes, holds));
+    let mut streams = Streams::of_visiting(&datafile, |index, bytes| {
+        let holds = holds.get(index).copied().flatten();
+        let file = holds.and_then(|holds| data::to_file(&bytes, holds));
         let (ext, contents) = match file {
             Some(file) => (file.ext, file.bytes),
             None => {
@@ -76,13 +76,18 @@ pub fn unpack(bytes: &[u8], dir: &Path) -> Result<Unpacked, Error> {
                 ("bin", bytes.into_owned())
             }
         };
-        let name = format!("data/{index:03}.{ext}");
+        files.push((format!("data/{index:03}.{ext}"), contents));
+        Ok(())
+    })?;
+    for (entry, (name, _)) in streams.layout.data.iter_mut().zip(&files) {
         entry.file = Some(name.clone());
-        files.push((name, contents));
     }
+    let labels: Vec<Option<String>> = (decoded.iter())
+        .map(|d| d.as_ref().and_then(|d| label(&datafile, d)))
+        .collect();
     let names = Names::of(
-        &datafile,
         &decoded,
+        &labels,
         files.iter().map(|f| f.0.clone()).collect(),
     );
     for (name, contents) in &files {
@@ -127,12 +132,11 @@ pub fn unpack(bytes: &[u8], dir: &Path) -> Result<Unpacked, Error> {
             }
         };
         // The item's own name, when it has one, makes the file easy to find.
-        let label = decoded.as_ref().and_then(|d| label(&datafile, d));
-        let name = match label {
+        let name = match &labels[index] {
             Some(label) => format!(
                 "{index:03} {} {}.toml",
                 kind.name(),
-                crate::assets::safe_name(Some(&label), "", index)
+                crate::assets::safe_name(Some(label), "", index)
             ),
             None => format!("{index:03} {}.toml", kind.name()),
         };
@@ -267,7 +271,11 @@ struct Names {
 }
 
 impl Names {
-    fn of(datafile: &Datafile, decoded: &[Option<MapItem>], data_files: Vec<String>) -> Names {
+    fn of(
+        decoded: &[Option<MapItem>],
+        labels: &[Option<String>],
+        data_files: Vec<String>,
+    ) -> Names {
         let mut names = Names {
             data: data_files,
             images: Vec::new(),
@@ -276,8 +284,9 @@ impl Names {
             layers: Vec::new(),
             envelope_points: Vec::new(),
         };
-        for item in decoded.iter().flatten() {
-            let name = label(datafile, item).unwrap_or_default();
+        for (item, label) in decoded.iter().zip(labels) {
+            let Some(item) = item else { continue };
+            let name = label.clone().unwrap_or_default();
             match item {
                 MapItem::Image(_) => names.images.push(name),
                 MapItem::Envelope(envelope) => {
@@ -325,12 +334,7 @@ impl Names {
                 point = point.saturating_add(1);
             }
             out.push_str(line);
-            if let Some(ms) = line
-                .strip_prefix("time = ")
-                .and_then(|v| v.parse::<f64>().ok())
-            {
-                out.push_str(&format!(" # {} s", round(ms / 1000.0)));
-            }
+            out.push_str(&in_seconds(line));
             out.push('\n');
         }
         out
@@ -371,15 +375,18 @@ fn seconds(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 256);
     for line in text.lines() {
         out.push_str(line);
-        if let Some(ms) = line
-            .strip_prefix("time = ")
-            .and_then(|v| v.parse::<f64>().ok())
-        {
-            out.push_str(&format!(" # {} s", round(ms / 1000.0)));
-        }
+        out.push_str(&in_seconds(line));
         out.push('\n');
     }
     out
+}
+
+/// ` # S s` for a `time = MS` line, else nothing.
+fn in_seconds(line: &str) -> String {
+    (line.strip_prefix("time = "))
+        .and_then(|v| v.parse::<f64>().ok())
+        .map(|ms| format!(" # {} s", round(ms / 1000.0)))
+        .unwrap_or_default()
 }
 
 /// Quad points `[[x, y], ...]` (22.10 world pixels) in tiles: `tiles (0, 1) (2, 1) ...,

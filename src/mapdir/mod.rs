@@ -155,6 +155,15 @@ pub struct Streams {
 impl Streams {
     /// Every data item of `datafile`, decoded once to be hashed.
     pub fn of(datafile: &Datafile) -> Result<Streams, Error> {
+        Streams::of_visiting(datafile, |_, _| Ok(()))
+    }
+
+    /// [`Streams::of`], showing each data item's decoded bytes to `visit` as it goes, so that a
+    /// caller that needs them too (`unpack`) inflates each data item once.
+    pub(crate) fn of_visiting(
+        datafile: &Datafile,
+        mut visit: impl FnMut(usize, std::borrow::Cow<'_, [u8]>) -> Result<(), Error>,
+    ) -> Result<Streams, Error> {
         let v4 = datafile.version() == Version::V4;
         let mut data = Vec::with_capacity(datafile.data_count());
         let mut stored = Vec::with_capacity(datafile.data_count());
@@ -168,6 +177,7 @@ impl Streams {
                 file: None,
             });
             stored.push(if v4 { bytes } else { Bytes::new() });
+            visit(index, decoded)?;
         }
         let layout = Layout {
             version: if v4 { 4 } else { 3 },
@@ -194,14 +204,13 @@ impl Streams {
     /// `bytes` decodes from one (the one at `index` first, then any other), else `bytes` to
     /// be compressed anew. Returns whether a stream was reused.
     pub fn add_data(&self, writer: &mut DatafileWriter, index: usize, bytes: Vec<u8>) -> bool {
-        let reusable = |entry: &DataEntry| entry.size == bytes.len() && entry.stream.is_some();
+        let content = sha256_hex(&bytes);
+        let reusable =
+            |e: &DataEntry| e.size == bytes.len() && e.stream.is_some() && e.content == content;
         let hint = self.layout.data.get(index).filter(|e| reusable(e));
         let found = match hint {
-            Some(entry) if entry.content == sha256_hex(&bytes) => Some(index),
-            _ => {
-                let content = sha256_hex(&bytes);
-                (self.layout.data.iter()).position(|e| reusable(e) && e.content == content)
-            }
+            Some(_) => Some(index),
+            None => self.layout.data.iter().position(reusable),
         };
         match found.and_then(|i| self.stored.get(i)) {
             Some(stored) => {

@@ -231,15 +231,14 @@ fn render_with(files: &FileCache, map: &Map, options: &RenderOptions) -> Result<
                 op.draw(&mut band);
             }
         });
-    // Back to straight alpha, as PNG stores it.
-    let mut rgba = vec![0u8; pixels.len() * 4];
-    (rgba.par_chunks_mut(4 * 4096))
-        .zip(pixels.par_chunks(4096))
-        .for_each(|(out, pixels)| {
-            for (out, &pixel) in out.chunks_exact_mut(4).zip(pixels) {
-                out.copy_from_slice(&texture::straight(pixel));
-            }
-        });
+    // Back to straight alpha, as PNG stores it, in place.
+    pixels
+        .par_chunks_mut(4096)
+        .for_each(|chunk| chunk.iter_mut().for_each(|p| *p = texture::straight(*p)));
+    // [u8; 4] to u8 keeps alignment and bytes, so the cast reuses the buffer; the copy is
+    // never taken.
+    let rgba: Vec<u8> = bytemuck::allocation::try_cast_vec(pixels)
+        .unwrap_or_else(|(_, pixels)| pixels.into_iter().flatten().collect());
     Ok(Rendered {
         picture: Picture {
             width: width as u32,
@@ -347,7 +346,7 @@ impl Frame {
     fn group_window(&self, group: &Group) -> [f64; 4] {
         let item = group.item();
         let (px, py) = (item.parallax.x, item.parallax.y);
-        let parallax_zoom = f64::from(px.max(py).clamp(0, 100));
+        let parallax_zoom = f64::from(crate::map::edit::parallax_zoom(item.parallax));
         let offset = (f64::from(item.offset.x), f64::from(item.offset.y));
         self.window((f64::from(px), f64::from(py)), parallax_zoom, offset)
     }
@@ -524,12 +523,11 @@ fn scene<'m>(
             if !drawn(map, options, r.index(), layer) {
                 continue;
             }
-            let usage = match layer.content() {
-                LayerContent::Quads(_) => Use::Quads,
-                _ => Use::Tileset,
-            };
             let image = match layer.image(map) {
-                Ref::To(image) => textures.images.get(&(image.index(), usage)).cloned(),
+                Ref::To(image) => textures
+                    .images
+                    .get(&(image.index(), Use::of(layer)))
+                    .cloned(),
                 _ => None,
             };
             match layer.content() {

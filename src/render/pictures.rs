@@ -24,6 +24,16 @@ pub(super) enum Use {
 /// A texture, or why there is none.
 type Loaded = Result<Arc<Texture>, String>;
 
+impl Use {
+    /// What `layer` samples its image for.
+    pub(super) fn of(layer: &crate::map::Layer) -> Use {
+        match layer.content() {
+            LayerContent::Quads(_) => Use::Quads,
+            _ => Use::Tileset,
+        }
+    }
+}
+
 /// Files read as textures, kept for the next render.
 #[derive(Debug, Default)]
 pub(super) struct FileCache {
@@ -119,10 +129,7 @@ impl Textures {
     ) -> Textures {
         let mut wanted: Vec<(usize, Use)> = Vec::new();
         for (index, layer) in map.layers().iter().enumerate() {
-            let usage = match layer.content() {
-                LayerContent::Quads(_) => Use::Quads,
-                _ => Use::Tileset,
-            };
+            let usage = Use::of(layer);
             if let (true, Ref::To(image)) = (drawn(map, options, index, layer), layer.image(map)) {
                 if !wanted.contains(&(image.index(), usage)) {
                     wanted.push((image.index(), usage));
@@ -213,12 +220,9 @@ fn external_picture(
             "external image {name:?}: no mapres folder given (--mapres or TWCODEC_MAPRES)"
         ));
     };
-    let plain =
-        !name.is_empty() && !name.starts_with('.') && !name.contains(['/', '\\', ':', '\0']);
-    if !plain {
+    let Some(path) = crate::assets::mapres_png(dir, name) else {
         return Err(format!("external image {name:?}: not a plain file name"));
-    }
-    let path = dir.join(format!("{name}.png"));
+    };
     if !path.is_file() {
         return Err(format!(
             "external image {name:?}: no {} in the mapres folder",

@@ -163,7 +163,7 @@ impl TileFlags {
 
     /// The names of the set flags, then `unknown(0x..)` with the mask of bits 4 to 7 when any is
     /// set.
-    fn names(self) -> Vec<String> {
+    pub fn names(self) -> Vec<String> {
         flag_names(
             &[
                 (self.x_flip(), "x_flip"),

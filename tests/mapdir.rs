@@ -456,3 +456,180 @@ fn envelopes_hold_their_points() {
     assert_eq!(tangents.len(), points(&map, 0).len());
     assert_eq!(*tangents.last().unwrap(), Default::default());
 }
+
+#[test]
+fn new_items_added_in_the_directory() {
+    let original = twcodec::sample::map().unwrap();
+    let (dir, _) = unpacked_sample();
+    let path = dir.path();
+    let copy_as = |from: &std::path::Path, to: &std::path::Path, edits: &[(&str, &str)]| {
+        let mut text = std::fs::read_to_string(from).unwrap();
+        for (old, new) in edits {
+            assert!(text.contains(old), "no {old:?} in {}", from.display());
+            text = text.replacen(old, new, 1);
+        }
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::write(to, text).unwrap();
+    };
+    // A new image: its item file under items/, its name and pixels as new data files.
+    let checker = file_ending(path, "items", "image checker.toml");
+    let picture = twcodec::assets::Picture {
+        width: 16,
+        height: 16,
+        rgba: (0..16 * 16 * 4).map(|i| (i % 251) as u8).collect(),
+        ..twcodec::assets::decode_png(
+            &std::fs::read(file_ending(path, "data", ".png")).unwrap(),
+            Default::default(),
+        )
+        .unwrap()
+    };
+    std::fs::write(path.join("data/024.txt"), "stripes").unwrap();
+    std::fs::write(path.join("data/025.png"), picture.to_png().unwrap()).unwrap();
+    let old_image = std::fs::read_to_string(&checker).unwrap();
+    let name_line = old_image.lines().find(|l| l.starts_with("name =")).unwrap();
+    let data_line = old_image.lines().find(|l| l.starts_with("data =")).unwrap();
+    let width_line = old_image.lines().find(|l| l.starts_with("width =")).unwrap();
+    let height_line = old_image.lines().find(|l| l.starts_with("height =")).unwrap();
+    copy_as(
+        &checker,
+        &path.join("items/100 image stripes.toml"),
+        &[
+            (name_line, "name = 24"),
+            (data_line, "data = 25"),
+            (width_line, "width = 16"),
+            (height_line, "height = 16"),
+        ],
+    );
+    // A new envelope with its points.
+    std::fs::write(
+        path.join("items/101 envelope blink.toml"),
+        "kind = \"envelope\"\nversion = 2\nchannels = 4\nname = \"blink\"\nsynchronized = 0\n\n\
+         [[points]]\ntime = 0\ncurve_type = 0\nvalues = [1024, 1024, 1024, 1024]\n\n\
+         [[points]]\ntime = 500\ncurve_type = 0\nvalues = [1024, 1024, 1024, 0]\n",
+    )
+    .unwrap();
+    // A new tile layer in the game group, after Ground, using both: a copy of Ground's tiles.
+    let ground = file_ending(path, "groups", "layer Ground.toml");
+    let ground_data: usize = std::fs::read_to_string(&ground)
+        .unwrap()
+        .lines()
+        .find_map(|l| l.strip_prefix("data = "))
+        .and_then(|l| l.split(' ').next())
+        .unwrap()
+        .parse()
+        .unwrap();
+    std::fs::copy(
+        path.join(format!("data/{ground_data:03}.tiles")),
+        path.join("data/026.tiles"),
+    )
+    .unwrap();
+    copy_as(
+        &ground,
+        &ground.with_file_name("012a layer Stripes.toml"),
+        &[
+            ("image = 0", "image = 2"),
+            ("color_envelope = 2", "color_envelope = 3"),
+            (&format!("data = {ground_data}"), "data = 26"),
+            ("name = \"Ground\"", "name = \"Stripes\""),
+        ],
+    );
+    // A new group, last, holding a copy of the quads layer with its own data.
+    let background = file_ending(path, "groups", "group Background.toml");
+    copy_as(
+        &background,
+        &path.join("groups/02 Overlay/group Overlay.toml"),
+        &[],
+    );
+    let quads_layer = file_ending(path, "groups", "layer Quads.toml");
+    copy_as(
+        &file_ending(path, "data", ".quads.toml"),
+        &path.join("data/027.quads.toml"),
+        &[],
+    );
+    copy_as(
+        &quads_layer,
+        &path.join("groups/02 Overlay/layer Overlay quads.toml"),
+        &[("data = 10", "data = 27"), ("name = \"Quads\"", "name = \"Overlay\"")],
+    );
+
+    let map = pack_strict(path);
+    // The image, last, with its name and pixels.
+    assert_eq!(map.images().len(), original.images().len() + 1);
+    let image = map.images().last().unwrap();
+    assert_eq!(image.name(&map).unwrap(), "stripes");
+    assert_eq!(image.rgba8(&map).unwrap().bytes, picture.rgba);
+    // The envelope, last, with its points.
+    assert_eq!(map.envelopes().len(), original.envelopes().len() + 1);
+    let blink = map.envelopes().last().unwrap();
+    assert_eq!(blink.name(), "blink");
+    let times: Vec<i32> = blink.points(&map).iter().map(|p| p.time).collect();
+    assert_eq!(times, [0, 500]);
+    // The earlier envelopes keep their points.
+    for (a, b) in original.envelopes().iter().zip(map.envelopes()) {
+        assert_eq!(a.points(&original), b.points(&map));
+    }
+    // The layer, right after Ground, with the new image and envelope and Ground's tiles.
+    let names: Vec<String> = map.layers().iter().map(|l| l.name()).collect();
+    let ground_at = names.iter().position(|n| n == "Ground").unwrap();
+    assert_eq!(names[ground_at + 1], "Stripes");
+    assert_eq!(names.last().unwrap(), "Overlay");
+    let layer = |map: &twcodec::Map, name: &str| {
+        map.layers().iter().find(|l| l.name() == name).cloned().unwrap()
+    };
+    let (stripes, old_ground) = (layer(&map, "Stripes"), layer(&original, "Ground"));
+    let (twcodec::map::LayerContent::Tiles(new), twcodec::map::LayerContent::Tiles(old)) =
+        (stripes.content(), old_ground.content())
+    else {
+        panic!("not tile layers");
+    };
+    assert_eq!(new.item().image, i32::try_from(image_index(&map)).unwrap());
+    assert_eq!(new.item().color_envelope, 3);
+    assert_eq!(
+        new.grid().unwrap().tiles().to_vec(),
+        old.grid().unwrap().tiles().to_vec()
+    );
+    // The group, last, holding its layer.
+    assert_eq!(map.groups().len(), original.groups().len() + 1);
+    let last = map.group_refs().last().unwrap();
+    let in_last: Vec<String> = (map.group(last).unwrap().layers(&map))
+        .map(|l| map.layer(l).unwrap().name())
+        .collect();
+    assert_eq!(in_last, ["Overlay"]);
+    // Ids follow the highest of each type, and a diff shows exactly the additions.
+    let ids: Vec<u16> = map.layers().iter().map(|l| l.id()).collect();
+    let mut unique = ids.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), ids.len(), "layer ids {ids:?}");
+
+    // Errors: a new layer outside the group folders, a new image inside one.
+    let (dir, _) = unpacked_sample();
+    let ground = file_ending(dir.path(), "groups", "layer Ground.toml");
+    copy_as(&ground, &dir.path().join("items/100 layer Lost.toml"), &[]);
+    let message = pack_error(dir.path());
+    assert!(message.contains("100 layer Lost.toml: groups and layers"), "{message}");
+    let (dir, _) = unpacked_sample();
+    let checker = file_ending(dir.path(), "items", "image checker.toml");
+    let ground = file_ending(dir.path(), "groups", "layer Ground.toml");
+    copy_as(&checker, &ground.with_file_name("zz image.toml"), &[]);
+    let message = pack_error(dir.path());
+    assert!(message.contains("a new \"image\" item in a group folder"), "{message}");
+    // A new file without a kind.
+    let (dir, _) = unpacked_sample();
+    std::fs::write(dir.path().join("items/100 what.toml"), "version = 1\n").unwrap();
+    let message = pack_error(dir.path());
+    assert!(message.contains("100 what.toml: a new item file says what it is"), "{message}");
+}
+
+/// The index of the last image of `map`.
+fn image_index(map: &twcodec::Map) -> usize {
+    map.images().len() - 1
+}
+
+/// The error packing `dir` gives.
+fn pack_error(dir: &std::path::Path) -> String {
+    match twcodec::mapdir::pack(dir) {
+        Ok(bytes) => panic!("packed {} bytes", bytes.len()),
+        Err(e) => e.to_string(),
+    }
+}

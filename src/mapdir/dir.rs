@@ -9,10 +9,10 @@
 use std::path::{Path, PathBuf};
 
 use twcodec_schema::map::layer::LayerBody;
-use twcodec_schema::map::MapItem;
+use twcodec_schema::map::{MapItem, MapItemKind};
 
 use super::data::{self, Holds, TileType};
-use super::points::{self, Gather};
+use super::points::{self, Gather, PointsLayout};
 use super::{ItemEntry, Streams};
 use crate::datafile::Datafile;
 use crate::error::Error;
@@ -517,13 +517,20 @@ fn create(dir: &Path) -> Result<(), Error> {
 
 /// Builds the datafile the directory at `dir` describes: the original bytes when nothing was
 /// changed. Errors name the file (and the line, for text files); nothing is written.
+///
+/// Item files the layout does not list are new items (docs/mapdir.md, "New items"): each gets
+/// the next free id of its type and comes after the items of its type the layout lists; a new
+/// layer takes its place among its folder's layers, a new folder with a group file is a new
+/// group.
 pub fn pack(dir: &Path) -> Result<Vec<u8>, Error> {
     let streams = Streams::load(dir)?;
     let layout = streams.layout();
     let mut writer = layout.writer();
-    let mut gather = layout.envelope_points.as_ref().map(Gather::new);
+    let points_layout = points_layout(layout);
+    let mut gather = points_layout.as_ref().map(Gather::new);
+    let mut placed = Vec::new();
     if layout.groups_hold_layers {
-        add_grouped_items(dir, layout, &mut writer, &mut gather)?;
+        add_grouped_items(dir, layout, &mut writer, &mut gather, &mut placed)?;
     } else {
         // Items in the layout's order; a deleted file removes its item.
         for entry in &layout.items {
@@ -531,13 +538,15 @@ pub fn pack(dir: &Path) -> Result<Vec<u8>, Error> {
                 continue;
             }
             let path = inside(dir, &entry.file)?;
-            let gather = gather.as_mut().filter(|_| entry.type_id == ENVELOPE);
-            if let Some(item) = read_item(&path, None, gather)? {
-                writer.add_item(entry.type_id, entry.id, item);
+            if let Some(item) = read_item(&path, None, &mut gather)? {
+                writer.add_item(entry.type_id, entry.id, item.ints);
+                placed.push(entry.clone());
             }
         }
     }
-    if let (Some(gather), Some(points)) = (gather, &layout.envelope_points) {
+    add_new_items(dir, layout, &mut writer, &mut gather, &mut placed)?;
+    let gathered = gather.filter(|g| layout.envelope_points.is_some() || g.envelopes() > 0);
+    if let (Some(gather), Some(points)) = (gathered, &points_layout) {
         let (items, bezier) = gather.items(points)?;
         let encode = |item: &MapItem| {
             item.encode()
@@ -593,7 +602,7 @@ pub fn pack(dir: &Path) -> Result<Vec<u8>, Error> {
         streams.add_data(&mut writer, *index, data);
     }
     let bytes = writer.to_vec()?;
-    check(dir, layout, &bytes)?;
+    check(dir, layout, &placed, &bytes)?;
     Ok(bytes)
 }
 
@@ -618,7 +627,12 @@ fn errors_of(map: &crate::Map) -> Vec<String> {
 
 /// Refuses a packed map with errors the original did not have (a reference to an image that
 /// is not there, ...), naming the item's file and the field's line.
-fn check(dir: &Path, layout: &super::Layout, bytes: &[u8]) -> Result<(), Error> {
+fn check(
+    dir: &Path,
+    layout: &super::Layout,
+    placed: &[ItemEntry],
+    bytes: &[u8],
+) -> Result<(), Error> {
     let Some(known) = &layout.problems else {
         return Ok(());
     };
@@ -634,7 +648,7 @@ fn check(dir: &Path, layout: &super::Layout, bytes: &[u8]) -> Result<(), Error> 
             continue;
         }
         let entry = problem.item.and_then(|place| {
-            (layout.items.iter()).find(|e| e.type_id == place.type_id && e.id == place.id)
+            (placed.iter()).find(|e| e.type_id == place.type_id && e.id == place.id)
         });
         let at = match entry {
             Some(entry) => {
@@ -661,13 +675,19 @@ fn check(dir: &Path, layout: &super::Layout, bytes: &[u8]) -> Result<(), Error> 
     )))
 }
 
-/// The ints of the item in the file at `path`, `None` when there is no such file; `range`
-/// sets a group's `start_layer` and `num_layers`; `gather` takes an envelope's points.
+/// An item read from its file.
+struct ReadItem {
+    kind: MapItemKind,
+    ints: Vec<i32>,
+}
+
+/// The item in the file at `path`, `None` when there is no such file; `range` sets a group's
+/// `start_layer` and `num_layers`; `gather` takes an envelope's points.
 fn read_item(
     path: &Path,
     range: Option<(usize, usize)>,
-    gather: Option<&mut Gather>,
-) -> Result<Option<Vec<i32>>, Error> {
+    gather: &mut Option<Gather>,
+) -> Result<Option<ReadItem>, Error> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -682,32 +702,144 @@ fn read_item(
         table.insert("start_layer".into(), int(start));
         table.insert("num_layers".into(), int(count));
     }
-    if let Some(gather) = gather {
+    let envelope = table.get("kind").and_then(toml::Value::as_str) == Some("envelope");
+    if let Some(gather) = gather.as_mut().filter(|_| envelope) {
         gather.take(&mut table).map_err(|e| at(&e))?;
     }
     let item: MapItem = table.try_into().map_err(|e| at(&e))?;
     let ints = item
         .encode()
         .map_err(|e| Error::from_binrw(e, "item").with_path(path))?;
-    Ok(Some(ints))
+    Ok(Some(ReadItem {
+        kind: item.kind(),
+        ints,
+    }))
+}
+
+/// The `kind` of the item file at `path` (`"layer"`, `"group"`, ...), for a file the layout
+/// does not list.
+fn kind_of(path: &Path) -> Result<String, Error> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io("read", path, e))?;
+    let table: toml::Table = toml::from_str(&text).map_err(|e| {
+        Error::malformed(format!("{}{}", path.display(), super::toml_at(&text, &e)))
+    })?;
+    match table.get("kind").and_then(toml::Value::as_str) {
+        Some(kind) => Ok(kind.to_string()),
+        None => Err(Error::malformed(format!(
+            "{}: a new item file says what it is with `kind = \"...\"` (layer, group, image, \
+             envelope, sound, ...)",
+            path.display()
+        ))),
+    }
+}
+
+/// How `pack` rebuilds the envelope points: the layout's way, or, for a map that had no
+/// envelopes, DDNet's (six-int points, no bezier item) so that new envelopes can list theirs.
+/// `None` when the map's envelopes keep their points item as a file of its own.
+fn points_layout(layout: &super::Layout) -> Option<PointsLayout> {
+    if let Some(points) = &layout.envelope_points {
+        return Some(points.clone());
+    }
+    let points_type = MapItemKind::EnvPoints.type_id().unwrap_or(6);
+    let has_envelopes = (layout.items.iter()).any(|e| e.type_id == ENVELOPE || e.type_id == points_type);
+    (!has_envelopes).then_some(PointsLayout {
+        form22: false,
+        points_item: (points_type, 0),
+        bezier_item: None,
+    })
+}
+
+/// Adds `item`, read from the new file `file`, with the next free id of its type (a UUID
+/// type gets its internal type id, and its UUID index item, when the map has none yet).
+fn add_new_item(
+    writer: &mut crate::DatafileWriter,
+    file: String,
+    item: ReadItem,
+    placed: &mut Vec<ItemEntry>,
+) -> Result<(), Error> {
+    let known = match (item.kind.type_id(), item.kind.uuid()) {
+        (Some(type_id), _) => Some(type_id),
+        (None, Some(uuid)) => writer.uuid_type(uuid),
+        (None, None) => {
+            return Err(Error::malformed(format!(
+                "{file}: a new item of kind {:?} has no type id to be written with",
+                item.kind.name()
+            )))
+        }
+    };
+    let next = known.map_or(0, |type_id| {
+        (writer.items().iter())
+            .filter(|i| i.type_id() == type_id)
+            .map(|i| u32::from(i.id()) + 1)
+            .max()
+            .unwrap_or(0)
+    });
+    let id = u16::try_from(next)
+        .map_err(|_| Error::malformed(format!("{file}: every id of its item type is taken")))?;
+    let type_id = match (known, item.kind.uuid()) {
+        (None, Some(uuid)) => writer.add_uuid_item(uuid, id, item.ints)?,
+        (type_id, _) => {
+            let type_id = type_id.unwrap_or_default();
+            writer.add_item(type_id, id, item.ints);
+            type_id
+        }
+    };
+    placed.push(ItemEntry { type_id, id, file });
+    Ok(())
+}
+
+/// Adds the items of the files under `items/` the layout does not list, in name order.
+/// Groups and layers belong in group folders when the directory has them.
+fn add_new_items(
+    dir: &Path,
+    layout: &super::Layout,
+    writer: &mut crate::DatafileWriter,
+    gather: &mut Option<Gather>,
+    placed: &mut Vec<ItemEntry>,
+) -> Result<(), Error> {
+    let items_dir = dir.join("items");
+    if !items_dir.is_dir() {
+        return Ok(());
+    }
+    let listed: std::collections::HashSet<&str> =
+        layout.items.iter().map(|e| e.file.as_str()).collect();
+    for path in sorted_entries(&items_dir)? {
+        let Some(name) = path.file_name().map(|n| n.to_string_lossy().into_owned()) else {
+            continue;
+        };
+        let file = format!("items/{name}");
+        if listed.contains(file.as_str()) || !name.ends_with(".toml") {
+            continue;
+        }
+        if layout.groups_hold_layers && matches!(kind_of(&path)?.as_str(), "group" | "layer") {
+            return Err(Error::malformed(format!(
+                "{}: groups and layers of this directory live in the folders under groups/ \
+                 (a new layer file in its group's folder, a new group as a new folder with \
+                 its group file)",
+                path.display()
+            )));
+        }
+        if let Some(item) = read_item(&path, None, gather)? {
+            add_new_item(writer, file, item, placed)?;
+        }
+    }
+    Ok(())
 }
 
 /// The items of a directory whose group folders hold their layers: groups in folder order,
 /// each with the range of the layers in its folder, layers in that order, the other items as
 /// the layout lists them. A layer file moved to another folder moves the layer; a deleted
-/// one deletes it.
+/// one deletes it; a new one (a file the layout does not list, saying `kind = "layer"`) is
+/// a new layer, and a new folder with a new group file a new group.
 fn add_grouped_items(
     dir: &Path,
     layout: &super::Layout,
     writer: &mut crate::DatafileWriter,
     gather: &mut Option<Gather>,
+    placed: &mut Vec<ItemEntry>,
 ) -> Result<(), Error> {
-    let group_type = twcodec_schema::map::MapItemKind::Group
-        .type_id()
-        .unwrap_or(4);
-    let layer_type = twcodec_schema::map::MapItemKind::Layer
-        .type_id()
-        .unwrap_or(5);
+    let group_type = MapItemKind::Group.type_id().unwrap_or(4);
+    let layer_type = MapItemKind::Layer.type_id().unwrap_or(5);
     // Each layout entry by its file name, wherever the file is now.
     let file_name = |file: &str| file.rsplit('/').next().unwrap_or(file).to_string();
     let by_name: std::collections::HashMap<String, &ItemEntry> = (layout.items.iter())
@@ -716,35 +848,83 @@ fn add_grouped_items(
     for entry in &layout.items {
         if entry.type_id != group_type && entry.type_id != layer_type && !rebuilt(layout, entry) {
             let path = inside(dir, &entry.file)?;
-            let gather = gather.as_mut().filter(|_| entry.type_id == ENVELOPE);
-            if let Some(ints) = read_item(&path, None, gather)? {
-                writer.add_item(entry.type_id, entry.id, ints);
+            if let Some(item) = read_item(&path, None, gather)? {
+                writer.add_item(entry.type_id, entry.id, item.ints);
+                placed.push(entry.clone());
             }
         }
     }
+    // New groups and layers take ids after the highest their type has in the layout.
+    let next_id = |type_id: u16| {
+        (layout.items.iter())
+            .filter(|e| e.type_id == type_id)
+            .map(|e| u32::from(e.id) + 1)
+            .max()
+            .unwrap_or(0)
+    };
+    let mut next = [next_id(group_type), next_id(layer_type)];
+    let mut new_entry = |type_id: u16, path: &Path| -> Result<ItemEntry, Error> {
+        let slot = usize::from(type_id == layer_type);
+        let id = u16::try_from(next[slot]).map_err(|_| {
+            Error::malformed(format!("{}: every id of its item type is taken", path.display()))
+        })?;
+        next[slot] += 1;
+        let file = path.strip_prefix(dir).unwrap_or(path);
+        let file = file.to_string_lossy().replace('\\', "/");
+        Ok(ItemEntry { type_id, id, file })
+    };
     let groups_dir = dir.join("groups");
     let mut folders = sorted_entries(&groups_dir)?;
     folders.retain(|p| p.is_dir());
-    let mut layers: Vec<(&ItemEntry, PathBuf)> = Vec::new();
-    let mut groups: Vec<(&ItemEntry, PathBuf, usize, usize)> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut layers: Vec<(ItemEntry, PathBuf)> = Vec::new();
+    let mut groups: Vec<(ItemEntry, PathBuf, usize, usize)> = Vec::new();
     for folder in &folders {
-        let mut group = None;
+        let mut group: Option<(ItemEntry, PathBuf)> = None;
         let start = layers.len();
         for path in sorted_entries(folder)? {
             let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
             let entry = name.as_deref().and_then(|n| by_name.get(n));
-            match entry {
-                Some(entry) if entry.type_id == layer_type => layers.push((entry, path)),
-                Some(entry) if entry.type_id == group_type && group.is_none() => {
-                    group = Some((*entry, path))
+            let entry = match entry {
+                Some(entry) if entry.type_id == layer_type || entry.type_id == group_type => {
+                    if !seen.insert(*entry as *const ItemEntry) {
+                        return Err(Error::malformed(format!(
+                            "{}: a second file named {:?}: each item file is kept once, \
+                             so a new item needs a name of its own",
+                            path.display(),
+                            name.unwrap_or_default()
+                        )));
+                    }
+                    (*entry).clone()
                 }
-                _ => {
+                Some(_) => {
                     return Err(Error::malformed(format!(
-                        "{}: not a group or layer item of this map (new items cannot be added \
-                         in the item form yet)",
+                        "{}: not a group or layer file: only those live in group folders",
                         path.display()
                     )))
                 }
+                None => match kind_of(&path)?.as_str() {
+                    "layer" => new_entry(layer_type, &path)?,
+                    "group" => new_entry(group_type, &path)?,
+                    other => {
+                        return Err(Error::malformed(format!(
+                            "{}: a new {other:?} item in a group folder, which holds only \
+                             its group and layers (other new items go under items/)",
+                            path.display()
+                        )))
+                    }
+                },
+            };
+            if entry.type_id == layer_type {
+                layers.push((entry, path));
+            } else if let Some((_, first)) = &group {
+                return Err(Error::malformed(format!(
+                    "{}: a second group file in the folder of {}",
+                    path.display(),
+                    first.display()
+                )));
+            } else {
+                group = Some((entry, path));
             }
         }
         let (entry, path) = group.ok_or_else(|| {
@@ -756,13 +936,15 @@ fn add_grouped_items(
         groups.push((entry, path, start, layers.len() - start));
     }
     for (entry, path, start, count) in groups {
-        if let Some(ints) = read_item(&path, Some((start, count)), None)? {
-            writer.add_item(entry.type_id, entry.id, ints);
+        if let Some(item) = read_item(&path, Some((start, count)), &mut None)? {
+            writer.add_item(entry.type_id, entry.id, item.ints);
+            placed.push(entry);
         }
     }
     for (entry, path) in layers {
-        if let Some(ints) = read_item(&path, None, None)? {
-            writer.add_item(entry.type_id, entry.id, ints);
+        if let Some(item) = read_item(&path, None, &mut None)? {
+            writer.add_item(entry.type_id, entry.id, item.ints);
+            placed.push(entry);
         }
     }
     Ok(())

@@ -87,13 +87,14 @@ pub(crate) fn split(datafile: &Datafile, decoded: &[Option<MapItem>]) -> Option<
     if let Some((_, item)) = bezier {
         (item.unknown_tail.is_empty() && item.points.len() == total).then_some(())?;
     }
-    // The ranges run one after another over all the points; an empty map has none.
+    // The ranges run one after another over all the points (none for a points item without
+    // envelopes, which `pack` rebuilds empty, so that new envelopes can list their points).
     let mut next = 0;
     for &(start, count) in &ranges {
         (start == next).then_some(())?;
         next = start.checked_add(count)?;
     }
-    (next == total && !ranges.is_empty()).then_some(())?;
+    (next == total).then_some(())?;
     let mut sections = Vec::with_capacity(ranges.len());
     for &(start, count) in &ranges {
         let range = start..start + count;
@@ -137,6 +138,7 @@ pub(crate) struct Gather {
     points6: Vec<EnvPoint>,
     points22: Vec<EnvPoint22>,
     bezier: Vec<EnvPointBezier>,
+    envelopes: usize,
 }
 
 impl Gather {
@@ -147,13 +149,20 @@ impl Gather {
             points6: Vec::new(),
             points22: Vec::new(),
             bezier: Vec::new(),
+            envelopes: 0,
         }
+    }
+
+    /// How many envelopes gave their points.
+    pub fn envelopes(&self) -> usize {
+        self.envelopes
     }
 
     /// Takes the `points` and `bezier` arrays out of an envelope's table and sets its
     /// `start_point` and `num_points`.
     pub fn take(&mut self, table: &mut toml::Table) -> Result<(), toml::de::Error> {
         let start = self.len();
+        self.envelopes += 1;
         let points = table
             .remove("points")
             .unwrap_or(toml::Value::Array(Vec::new()));

@@ -76,6 +76,11 @@ pub(crate) fn color255(c: Color) -> String {
     )
 }
 
+/// Milliseconds as seconds.
+pub(crate) fn in_seconds(ms: i32) -> f64 {
+    f64::from(ms) / 1000.0
+}
+
 /// Milliseconds in seconds: `1.5s`.
 pub(crate) fn seconds(ms: i32) -> String {
     format!("{}s", number(f64::from(ms) / 1000.0))
@@ -113,6 +118,29 @@ pub(crate) fn point_values(p: &EnvPoint, kind: EnvelopeKind) -> String {
             fixed(w)
         ),
         EnvelopeKind::Other(_) => ints(&p.values),
+    }
+}
+
+/// The values of an envelope point in the units of its envelope's kind, for JSON beside the
+/// raw values: `("tiles_degrees", [x, y, rotation])`, `("rgba", [r, g, b, a])` (1 is full),
+/// `("volume", v)`; `None` for an unknown kind.
+pub(crate) fn point_values_json(
+    p: &EnvPoint,
+    kind: EnvelopeKind,
+) -> Option<(&'static str, serde_json::Value)> {
+    let [x, y, z, w] = p.values;
+    let fixed = |v: i32| f64::from(v) / 1024.0;
+    match kind {
+        EnvelopeKind::Sound => Some(("volume", serde_json::json!(fixed(x)))),
+        EnvelopeKind::Position => Some((
+            "tiles_degrees",
+            serde_json::json!([fixed_tiles(x), fixed_tiles(y), fixed(z)]),
+        )),
+        EnvelopeKind::Color => Some((
+            "rgba",
+            serde_json::json!([fixed(x), fixed(y), fixed(z), fixed(w)]),
+        )),
+        EnvelopeKind::Other(_) => None,
     }
 }
 
@@ -187,5 +215,19 @@ mod tests {
             point_values(&point, EnvelopeKind::Color),
             "rgba(32, -16, 90, 0.5)"
         );
+        let json = |kind| point_values_json(&point, kind).unwrap();
+        assert_eq!(
+            json(EnvelopeKind::Position),
+            ("tiles_degrees", serde_json::json!([1.0, -0.5, 90.0]))
+        );
+        assert_eq!(
+            json(EnvelopeKind::Color),
+            ("rgba", serde_json::json!([32.0, -16.0, 90.0, 0.5]))
+        );
+        assert_eq!(
+            json(EnvelopeKind::Sound),
+            ("volume", serde_json::json!(32.0))
+        );
+        assert_eq!(point_values_json(&point, EnvelopeKind::Other(9)), None);
     }
 }

@@ -477,19 +477,20 @@ fn new_items_added_in_the_directory() {
         width: 16,
         height: 16,
         rgba: (0..16 * 16 * 4).map(|i| (i % 251) as u8).collect(),
-        ..twcodec::assets::decode_png(
-            &std::fs::read(file_ending(path, "data", ".png")).unwrap(),
-            Default::default(),
-        )
-        .unwrap()
     };
     std::fs::write(path.join("data/024.txt"), "stripes").unwrap();
     std::fs::write(path.join("data/025.png"), picture.to_png().unwrap()).unwrap();
     let old_image = std::fs::read_to_string(&checker).unwrap();
     let name_line = old_image.lines().find(|l| l.starts_with("name =")).unwrap();
     let data_line = old_image.lines().find(|l| l.starts_with("data =")).unwrap();
-    let width_line = old_image.lines().find(|l| l.starts_with("width =")).unwrap();
-    let height_line = old_image.lines().find(|l| l.starts_with("height =")).unwrap();
+    let width_line = old_image
+        .lines()
+        .find(|l| l.starts_with("width ="))
+        .unwrap();
+    let height_line = old_image
+        .lines()
+        .find(|l| l.starts_with("height ="))
+        .unwrap();
     copy_as(
         &checker,
         &path.join("items/100 image stripes.toml"),
@@ -549,7 +550,10 @@ fn new_items_added_in_the_directory() {
     copy_as(
         &quads_layer,
         &path.join("groups/02 Overlay/layer Overlay quads.toml"),
-        &[("data = 10", "data = 27"), ("name = \"Quads\"", "name = \"Overlay\"")],
+        &[
+            ("data = 10", "data = 27"),
+            ("name = \"Quads\"", "name = \"Overlay\""),
+        ],
     );
 
     let map = pack_strict(path);
@@ -574,7 +578,11 @@ fn new_items_added_in_the_directory() {
     assert_eq!(names[ground_at + 1], "Stripes");
     assert_eq!(names.last().unwrap(), "Overlay");
     let layer = |map: &twcodec::Map, name: &str| {
-        map.layers().iter().find(|l| l.name() == name).cloned().unwrap()
+        map.layers()
+            .iter()
+            .find(|l| l.name() == name)
+            .cloned()
+            .unwrap()
     };
     let (stripes, old_ground) = (layer(&map, "Stripes"), layer(&original, "Ground"));
     let (twcodec::map::LayerContent::Tiles(new), twcodec::map::LayerContent::Tiles(old)) =
@@ -607,18 +615,27 @@ fn new_items_added_in_the_directory() {
     let ground = file_ending(dir.path(), "groups", "layer Ground.toml");
     copy_as(&ground, &dir.path().join("items/100 layer Lost.toml"), &[]);
     let message = pack_error(dir.path());
-    assert!(message.contains("100 layer Lost.toml: groups and layers"), "{message}");
+    assert!(
+        message.contains("100 layer Lost.toml: groups and layers"),
+        "{message}"
+    );
     let (dir, _) = unpacked_sample();
     let checker = file_ending(dir.path(), "items", "image checker.toml");
     let ground = file_ending(dir.path(), "groups", "layer Ground.toml");
     copy_as(&checker, &ground.with_file_name("zz image.toml"), &[]);
     let message = pack_error(dir.path());
-    assert!(message.contains("a new \"image\" item in a group folder"), "{message}");
+    assert!(
+        message.contains("a new \"image\" item in a group folder"),
+        "{message}"
+    );
     // A new file without a kind.
     let (dir, _) = unpacked_sample();
     std::fs::write(dir.path().join("items/100 what.toml"), "version = 1\n").unwrap();
     let message = pack_error(dir.path());
-    assert!(message.contains("100 what.toml: a new item file says what it is"), "{message}");
+    assert!(
+        message.contains("100 what.toml: a new item file says what it is"),
+        "{message}"
+    );
 }
 
 /// The index of the last image of `map`.

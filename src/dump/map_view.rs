@@ -473,6 +473,15 @@ impl MapView<'_> {
 }
 
 /// Fixed point world units in tiles, for JSON: `[x, y]`.
+/// Milliseconds as seconds: `1.5s` in text, `"<field>_seconds": 1.5` beside the raw value in
+/// JSON.
+fn seconds(ms: i32) -> Option<Human> {
+    Some(Human {
+        text: units::seconds(ms),
+        extra: Some(("seconds", serde_json::json!(units::in_seconds(ms)))),
+    })
+}
+
 fn tiles_json(p: Point) -> serde_json::Value {
     serde_json::json!([units::fixed_tiles(p.x), units::fixed_tiles(p.y)])
 }
@@ -663,12 +672,20 @@ impl Serialize for PointView<'_> {
         let point = self.point;
         match self.text {
             true => out.serialize_entry("time", &Bare(&units::seconds(point.time)))?,
-            false => out.serialize_entry("time", &point.time)?,
+            false => {
+                out.serialize_entry("time", &point.time)?;
+                out.serialize_entry("time_seconds", &units::in_seconds(point.time))?;
+            }
         }
         out.serialize_entry("curve", &format_args!("{:?}", point.curve()))?;
         match self.text {
             true => out.serialize_entry("values", &Bare(&units::point_values(point, self.kind)))?,
-            false => out.serialize_entry("values", &point.values)?,
+            false => {
+                out.serialize_entry("values", &point.values)?;
+                if let Some((suffix, values)) = units::point_values_json(point, self.kind) {
+                    out.serialize_entry(&format!("values_{suffix}"), &values)?;
+                }
+            }
         }
         if let Some(bezier) = self.bezier.filter(|b| **b != EnvPointBezier::default()) {
             out.serialize_entry("bezier", bezier)?;
@@ -718,7 +735,17 @@ impl Serialize for GroupView<'_, '_, '_> {
         let item = self.group.item();
         let view = self.view;
         flatten_human(&mut out, item, &[], view.text, &|key| match key {
-            "offset" => Human::text(units::pixels(item.offset.x, item.offset.y)),
+            "offset" => Some(Human {
+                text: units::pixels(item.offset.x, item.offset.y),
+                extra: Some((
+                    "tiles",
+                    serde_json::json!([
+                        f64::from(item.offset.x) / units::TILE,
+                        f64::from(item.offset.y) / units::TILE
+                    ]),
+                )),
+            }),
+            "parallax" => Human::text(format!("({}%, {}%)", item.parallax.x, item.parallax.y)),
             "clip" => item.clip.map(|c| Human {
                 text: format!(
                     "{} at {}, size {}",
@@ -887,10 +914,8 @@ impl Serialize for QuadView<'_, '_> {
             ),
             "position_envelope" => view.envelope_ref(quad.position_envelope),
             "color_envelope" => view.envelope_ref(quad.color_envelope),
-            "position_envelope_offset" => {
-                Human::text(units::seconds(quad.position_envelope_offset))
-            }
-            "color_envelope_offset" => Human::text(units::seconds(quad.color_envelope_offset)),
+            "position_envelope_offset" => seconds(quad.position_envelope_offset),
+            "color_envelope_offset" => seconds(quad.color_envelope_offset),
             _ => None,
         })?;
         out.end()
@@ -913,11 +938,11 @@ impl Serialize for SourceView<'_, '_> {
                 text: format!("{} tiles", units::tiles(s.position)),
                 extra: Some(("tiles", tiles_json(s.position))),
             }),
-            "delay" => Human::text(units::seconds(s.delay)),
+            "delay" => seconds(s.delay),
             "position_envelope" => view.envelope_ref(s.position_envelope),
             "sound_envelope" => view.envelope_ref(s.sound_envelope),
-            "position_envelope_offset" => Human::text(units::seconds(s.position_envelope_offset)),
-            "sound_envelope_offset" => Human::text(units::seconds(s.sound_envelope_offset)),
+            "position_envelope_offset" => seconds(s.position_envelope_offset),
+            "sound_envelope_offset" => seconds(s.sound_envelope_offset),
             "shape" => Human::text(units::sound_shape(&s.shape)),
             _ => None,
         })?;

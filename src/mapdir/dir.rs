@@ -1,13 +1,15 @@
 //! `unpack` and `pack`: a map file to a directory and back (docs/mapdir.md).
 //!
-//! This first form is item by item: each item of the file is `items/NNN KIND.toml`, its schema
-//! type as TOML (or its ints, when the schema cannot give them back exactly), and each data
-//! item is `data/NNN.EXT` in the form that suits it (text, settings, PNG, Opus, tiles as text,
-//! quads and sound sources as TOML, raw bytes otherwise). Items still refer to data items and
-//! to each other by index, as the file does.
+//! Each item of the file is an item file, its schema type as TOML (or its ints, when the
+//! schema cannot give them back exactly): groups as folders holding their layers, envelopes
+//! holding their points, the rest under `items/`. Each data item is `data/NNN.EXT` in the form
+//! that suits it (text, settings, PNG, Opus, tiles as text, quads and sound sources as TOML,
+//! raw bytes otherwise). Items refer to data items and to each other by index, as the file
+//! does, with comments naming what they point at.
 
 use std::path::{Path, PathBuf};
 
+use twcodec_schema::map::envelope::{CurveType, EnvPoint, EnvelopeKind};
 use twcodec_schema::map::layer::LayerBody;
 use twcodec_schema::map::{MapItem, MapItemKind};
 
@@ -161,7 +163,7 @@ pub fn unpack(bytes: &[u8], dir: &Path) -> Result<Unpacked, Error> {
         };
         // Envelopes with their points; the points items are rebuilt from them.
         let text = match (&split, decoded) {
-            (Some(split), Some(MapItem::Envelope(_))) => {
+            (Some(split), Some(MapItem::Envelope(env))) => {
                 envelope += 1;
                 let section = split
                     .sections
@@ -172,7 +174,7 @@ pub fn unpack(bytes: &[u8], dir: &Path) -> Result<Unpacked, Error> {
                     .filter(|l| !l.starts_with("start_point =") && !l.starts_with("num_points ="))
                     .map(|l| format!("{l}\n"))
                     .collect();
-                format!("{own}\n{}", seconds(&section))
+                format!("{own}\n{}", in_units(&section, env.kind()))
             }
             (Some(split), _) if split.layout.rebuilds(item.type_id(), item.id()) => {
                 items.push(ItemEntry {
@@ -370,12 +372,33 @@ impl Names {
     }
 }
 
-/// `text` with each `time = MS` line followed by its time in seconds.
-fn seconds(text: &str) -> String {
+/// `text` (an envelope's points) with each `time = MS` line followed by its time in seconds,
+/// each `curve_type` by the curve's name, and each `values = [...]` line by the values in the units of the envelope's kind
+/// (`# (1, 0.5) tiles, rotation 90°`, `# rgba(1, 1, 1, 0.5)`, `# volume 1`).
+fn in_units(text: &str, kind: EnvelopeKind) -> String {
     let mut out = String::with_capacity(text.len() + 256);
     for line in text.lines() {
         out.push_str(line);
         out.push_str(&in_seconds(line));
+        let curve = (line.strip_prefix("curve_type = ")).and_then(|v| v.parse::<i32>().ok());
+        if let Some(curve) = curve {
+            let name = format!("{:?}", CurveType::from_i32(curve)).to_lowercase();
+            out.push_str(&format!(" # {name}"));
+        }
+        if let Some(values) = line.strip_prefix("values = ") {
+            let ints: Vec<i32> = (values.trim_matches(|c| c == '[' || c == ']').split(','))
+                .filter_map(|v| v.trim().parse().ok())
+                .collect();
+            let known = !matches!(kind, EnvelopeKind::Other(_));
+            if let (Ok(values), true) = (<[i32; 4]>::try_from(ints), known) {
+                let point = EnvPoint {
+                    values,
+                    ..EnvPoint::default()
+                };
+                out.push_str(" # ");
+                out.push_str(&crate::units::point_values(&point, kind));
+            }
+        }
         out.push('\n');
     }
     out
@@ -741,7 +764,8 @@ fn points_layout(layout: &super::Layout) -> Option<PointsLayout> {
         return Some(points.clone());
     }
     let points_type = MapItemKind::EnvPoints.type_id().unwrap_or(6);
-    let has_envelopes = (layout.items.iter()).any(|e| e.type_id == ENVELOPE || e.type_id == points_type);
+    let has_envelopes =
+        (layout.items.iter()).any(|e| e.type_id == ENVELOPE || e.type_id == points_type);
     (!has_envelopes).then_some(PointsLayout {
         form22: false,
         points_item: (points_type, 0),
@@ -866,7 +890,10 @@ fn add_grouped_items(
     let mut new_entry = |type_id: u16, path: &Path| -> Result<ItemEntry, Error> {
         let slot = usize::from(type_id == layer_type);
         let id = u16::try_from(next[slot]).map_err(|_| {
-            Error::malformed(format!("{}: every id of its item type is taken", path.display()))
+            Error::malformed(format!(
+                "{}: every id of its item type is taken",
+                path.display()
+            ))
         })?;
         next[slot] += 1;
         let file = path.strip_prefix(dir).unwrap_or(path);

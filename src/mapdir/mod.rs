@@ -1,12 +1,12 @@
 //! The map directory form (docs/mapdir.md): a map as files that people read, edit and
 //! review, built back into the same bytes.
 //!
-//! Built so far: the lossless core, and tile layers as text ([`tiles`]). [`Streams`] keeps the stored zlib stream of each data
-//! item keyed by the SHA-256 of what it decodes to, so that a map rebuilt from decoded content
-//! (as `pack` will do from the directory's files) reuses the original streams for data that did
-//! not change, and compresses only what did. [`Layout`] is what the files cannot say (the
-//! container's version and size fields, the data order) and is written as
-//! `.twcodec/layout.toml`, the streams beside it.
+//! [`unpack`] writes the directory and [`pack`] builds the map back; [`tiles`] is the text
+//! form of tile layers. [`Streams`] keeps the stored zlib stream of each data item keyed by
+//! the SHA-256 of what it decodes to, so that a map rebuilt from decoded content reuses the
+//! original streams for data that did not change, and compresses only what did. [`Layout`] is
+//! what the files cannot say (the container's version and size fields, item ids, the data
+//! order) and is written as `.twcodec/layout.toml`, the streams beside it.
 //!
 //! ```
 //! use twcodec::mapdir::Streams;

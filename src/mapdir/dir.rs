@@ -548,12 +548,16 @@ fn create(dir: &Path) -> Result<(), Error> {
 pub fn pack(dir: &Path) -> Result<Vec<u8>, Error> {
     let streams = Streams::load(dir)?;
     let layout = streams.layout();
-    let mut writer = layout.writer();
     let points_layout = points_layout(layout);
-    let mut gather = points_layout.as_ref().map(Gather::new);
-    let mut placed = Vec::new();
+    let mut packing = Packing {
+        dir,
+        layout,
+        writer: layout.writer(),
+        gather: points_layout.as_ref().map(Gather::new),
+        placed: Vec::new(),
+    };
     if layout.groups_hold_layers {
-        add_grouped_items(dir, layout, &mut writer, &mut gather, &mut placed)?;
+        packing.add_grouped_items()?;
     } else {
         // Items in the layout's order; a deleted file removes its item.
         for entry in &layout.items {
@@ -561,13 +565,18 @@ pub fn pack(dir: &Path) -> Result<Vec<u8>, Error> {
                 continue;
             }
             let path = inside(dir, &entry.file)?;
-            if let Some(item) = read_item(&path, None, &mut gather)? {
-                writer.add_item(entry.type_id, entry.id, item.ints);
-                placed.push(entry.clone());
+            if let Some(item) = read_item(&path, None, &mut packing.gather)? {
+                packing.place(entry.clone(), item.ints);
             }
         }
     }
-    add_new_items(dir, layout, &mut writer, &mut gather, &mut placed)?;
+    packing.add_new_items()?;
+    let Packing {
+        mut writer,
+        gather,
+        placed,
+        ..
+    } = packing;
     let gathered = gather.filter(|g| layout.envelope_points.is_some() || g.envelopes() > 0);
     if let (Some(gather), Some(points)) = (gathered, &points_layout) {
         let (items, bezier) = gather.items(points)?;
@@ -773,208 +782,210 @@ fn points_layout(layout: &super::Layout) -> Option<PointsLayout> {
     })
 }
 
-/// Adds `item`, read from the new file `file`, with the next free id of its type (a UUID
-/// type gets its internal type id, and its UUID index item, when the map has none yet).
-fn add_new_item(
-    writer: &mut crate::DatafileWriter,
-    file: String,
-    item: ReadItem,
-    placed: &mut Vec<ItemEntry>,
-) -> Result<(), Error> {
-    let known = match (item.kind.type_id(), item.kind.uuid()) {
-        (Some(type_id), _) => Some(type_id),
-        (None, Some(uuid)) => writer.uuid_type(uuid),
-        (None, None) => {
-            return Err(Error::malformed(format!(
-                "{file}: a new item of kind {:?} has no type id to be written with",
-                item.kind.name()
-            )))
-        }
-    };
-    let next = known.map_or(0, |type_id| {
-        (writer.items().iter())
-            .filter(|i| i.type_id() == type_id)
-            .map(|i| u32::from(i.id()) + 1)
-            .max()
-            .unwrap_or(0)
-    });
-    let id = u16::try_from(next)
-        .map_err(|_| Error::malformed(format!("{file}: every id of its item type is taken")))?;
-    let type_id = match (known, item.kind.uuid()) {
-        (None, Some(uuid)) => writer.add_uuid_item(uuid, id, item.ints)?,
-        (type_id, _) => {
-            let type_id = type_id.unwrap_or_default();
-            writer.add_item(type_id, id, item.ints);
-            type_id
-        }
-    };
-    placed.push(ItemEntry { type_id, id, file });
-    Ok(())
+/// What `pack` builds: the items written so far, the envelope points gathered from the
+/// envelope files, and the file of each item written (to name it in errors).
+struct Packing<'d> {
+    dir: &'d Path,
+    layout: &'d super::Layout,
+    writer: crate::DatafileWriter,
+    gather: Option<Gather>,
+    placed: Vec<ItemEntry>,
 }
 
-/// Adds the items of the files under `items/` the layout does not list, in name order.
-/// Groups and layers belong in group folders when the directory has them.
-fn add_new_items(
-    dir: &Path,
-    layout: &super::Layout,
-    writer: &mut crate::DatafileWriter,
-    gather: &mut Option<Gather>,
-    placed: &mut Vec<ItemEntry>,
-) -> Result<(), Error> {
-    let items_dir = dir.join("items");
-    if !items_dir.is_dir() {
-        return Ok(());
+impl Packing<'_> {
+    /// Writes the item of `entry` with `ints`.
+    fn place(&mut self, entry: ItemEntry, ints: Vec<i32>) {
+        self.writer.add_item(entry.type_id, entry.id, ints);
+        self.placed.push(entry);
     }
-    let listed: std::collections::HashSet<&str> =
-        layout.items.iter().map(|e| e.file.as_str()).collect();
-    for path in sorted_entries(&items_dir)? {
-        let Some(name) = path.file_name().map(|n| n.to_string_lossy().into_owned()) else {
-            continue;
+
+    /// Adds `item`, read from the new file `file`, with the next free id of its type (a UUID
+    /// type gets its internal type id, and its UUID index item, when the map has none yet).
+    fn add_new_item(&mut self, file: String, item: ReadItem) -> Result<(), Error> {
+        let writer = &mut self.writer;
+        let known = match (item.kind.type_id(), item.kind.uuid()) {
+            (Some(type_id), _) => Some(type_id),
+            (None, Some(uuid)) => writer.uuid_type(uuid),
+            (None, None) => {
+                return Err(Error::malformed(format!(
+                    "{file}: a new item of kind {:?} has no type id to be written with",
+                    item.kind.name()
+                )))
+            }
         };
-        let file = format!("items/{name}");
-        if listed.contains(file.as_str()) || !name.ends_with(".toml") {
-            continue;
+        let next = known.map_or(0, |type_id| {
+            (writer.items().iter())
+                .filter(|i| i.type_id() == type_id)
+                .map(|i| u32::from(i.id()) + 1)
+                .max()
+                .unwrap_or(0)
+        });
+        let id = u16::try_from(next)
+            .map_err(|_| Error::malformed(format!("{file}: every id of its item type is taken")))?;
+        let type_id = match (known, item.kind.uuid()) {
+            (None, Some(uuid)) => writer.add_uuid_item(uuid, id, item.ints)?,
+            (type_id, _) => {
+                let type_id = type_id.unwrap_or_default();
+                writer.add_item(type_id, id, item.ints);
+                type_id
+            }
+        };
+        self.placed.push(ItemEntry { type_id, id, file });
+        Ok(())
+    }
+
+    /// Adds the items of the files under `items/` the layout does not list, in name order.
+    /// Groups and layers belong in group folders when the directory has them.
+    fn add_new_items(&mut self) -> Result<(), Error> {
+        let (dir, layout) = (self.dir, self.layout);
+        let items_dir = dir.join("items");
+        if !items_dir.is_dir() {
+            return Ok(());
         }
-        if layout.groups_hold_layers && matches!(kind_of(&path)?.as_str(), "group" | "layer") {
-            return Err(Error::malformed(format!(
-                "{}: groups and layers of this directory live in the folders under groups/ \
+        let listed: std::collections::HashSet<&str> =
+            layout.items.iter().map(|e| e.file.as_str()).collect();
+        for path in sorted_entries(&items_dir)? {
+            let Some(name) = path.file_name().map(|n| n.to_string_lossy().into_owned()) else {
+                continue;
+            };
+            let file = format!("items/{name}");
+            if listed.contains(file.as_str()) || !name.ends_with(".toml") {
+                continue;
+            }
+            if layout.groups_hold_layers && matches!(kind_of(&path)?.as_str(), "group" | "layer") {
+                return Err(Error::malformed(format!(
+                    "{}: groups and layers of this directory live in the folders under groups/ \
                  (a new layer file in its group's folder, a new group as a new folder with \
                  its group file)",
-                path.display()
-            )));
-        }
-        if let Some(item) = read_item(&path, None, gather)? {
-            add_new_item(writer, file, item, placed)?;
-        }
-    }
-    Ok(())
-}
-
-/// The items of a directory whose group folders hold their layers: groups in folder order,
-/// each with the range of the layers in its folder, layers in that order, the other items as
-/// the layout lists them. A layer file moved to another folder moves the layer; a deleted
-/// one deletes it; a new one (a file the layout does not list, saying `kind = "layer"`) is
-/// a new layer, and a new folder with a new group file a new group.
-fn add_grouped_items(
-    dir: &Path,
-    layout: &super::Layout,
-    writer: &mut crate::DatafileWriter,
-    gather: &mut Option<Gather>,
-    placed: &mut Vec<ItemEntry>,
-) -> Result<(), Error> {
-    let group_type = MapItemKind::Group.type_id().unwrap_or(4);
-    let layer_type = MapItemKind::Layer.type_id().unwrap_or(5);
-    // Each layout entry by its file name, wherever the file is now.
-    let file_name = |file: &str| file.rsplit('/').next().unwrap_or(file).to_string();
-    let by_name: std::collections::HashMap<String, &ItemEntry> = (layout.items.iter())
-        .map(|entry| (file_name(&entry.file), entry))
-        .collect();
-    for entry in &layout.items {
-        if entry.type_id != group_type && entry.type_id != layer_type && !rebuilt(layout, entry) {
-            let path = inside(dir, &entry.file)?;
-            if let Some(item) = read_item(&path, None, gather)? {
-                writer.add_item(entry.type_id, entry.id, item.ints);
-                placed.push(entry.clone());
+                    path.display()
+                )));
+            }
+            if let Some(item) = read_item(&path, None, &mut self.gather)? {
+                self.add_new_item(file, item)?;
             }
         }
+        Ok(())
     }
-    // New groups and layers take ids after the highest their type has in the layout.
-    let next_id = |type_id: u16| {
-        (layout.items.iter())
-            .filter(|e| e.type_id == type_id)
-            .map(|e| u32::from(e.id) + 1)
-            .max()
-            .unwrap_or(0)
-    };
-    let mut next = [next_id(group_type), next_id(layer_type)];
-    let mut new_entry = |type_id: u16, path: &Path| -> Result<ItemEntry, Error> {
-        let slot = usize::from(type_id == layer_type);
-        let id = u16::try_from(next[slot]).map_err(|_| {
-            Error::malformed(format!(
-                "{}: every id of its item type is taken",
-                path.display()
-            ))
-        })?;
-        next[slot] += 1;
-        let file = path.strip_prefix(dir).unwrap_or(path);
-        let file = file.to_string_lossy().replace('\\', "/");
-        Ok(ItemEntry { type_id, id, file })
-    };
-    let groups_dir = dir.join("groups");
-    let mut folders = sorted_entries(&groups_dir)?;
-    folders.retain(|p| p.is_dir());
-    let mut seen = std::collections::HashSet::new();
-    let mut layers: Vec<(ItemEntry, PathBuf)> = Vec::new();
-    let mut groups: Vec<(ItemEntry, PathBuf, usize, usize)> = Vec::new();
-    for folder in &folders {
-        let mut group: Option<(ItemEntry, PathBuf)> = None;
-        let start = layers.len();
-        for path in sorted_entries(folder)? {
-            let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-            let entry = name.as_deref().and_then(|n| by_name.get(n));
-            let entry = match entry {
-                Some(entry) if entry.type_id == layer_type || entry.type_id == group_type => {
-                    if !seen.insert(*entry as *const ItemEntry) {
-                        return Err(Error::malformed(format!(
-                            "{}: a second file named {:?}: each item file is kept once, \
+
+    /// The items of a directory whose group folders hold their layers: groups in folder order,
+    /// each with the range of the layers in its folder, layers in that order, the other items as
+    /// the layout lists them. A layer file moved to another folder moves the layer; a deleted
+    /// one deletes it; a new one (a file the layout does not list, saying `kind = "layer"`) is
+    /// a new layer, and a new folder with a new group file a new group.
+    fn add_grouped_items(&mut self) -> Result<(), Error> {
+        let (dir, layout) = (self.dir, self.layout);
+        let group_type = MapItemKind::Group.type_id().unwrap_or(4);
+        let layer_type = MapItemKind::Layer.type_id().unwrap_or(5);
+        // Each layout entry by its file name, wherever the file is now.
+        let file_name = |file: &str| file.rsplit('/').next().unwrap_or(file).to_string();
+        let by_name: std::collections::HashMap<String, &ItemEntry> = (layout.items.iter())
+            .map(|entry| (file_name(&entry.file), entry))
+            .collect();
+        for entry in &layout.items {
+            if entry.type_id != group_type && entry.type_id != layer_type && !rebuilt(layout, entry)
+            {
+                let path = inside(dir, &entry.file)?;
+                if let Some(item) = read_item(&path, None, &mut self.gather)? {
+                    self.place(entry.clone(), item.ints);
+                }
+            }
+        }
+        // New groups and layers take ids after the highest their type has in the layout.
+        let next_id = |type_id: u16| {
+            (layout.items.iter())
+                .filter(|e| e.type_id == type_id)
+                .map(|e| u32::from(e.id) + 1)
+                .max()
+                .unwrap_or(0)
+        };
+        let mut next = [next_id(group_type), next_id(layer_type)];
+        let mut new_entry = |type_id: u16, path: &Path| -> Result<ItemEntry, Error> {
+            let slot = usize::from(type_id == layer_type);
+            let id = u16::try_from(next[slot]).map_err(|_| {
+                Error::malformed(format!(
+                    "{}: every id of its item type is taken",
+                    path.display()
+                ))
+            })?;
+            next[slot] += 1;
+            let file = path.strip_prefix(dir).unwrap_or(path);
+            let file = file.to_string_lossy().replace('\\', "/");
+            Ok(ItemEntry { type_id, id, file })
+        };
+        let groups_dir = dir.join("groups");
+        let mut folders = sorted_entries(&groups_dir)?;
+        folders.retain(|p| p.is_dir());
+        let mut seen = std::collections::HashSet::new();
+        let mut layers: Vec<(ItemEntry, PathBuf)> = Vec::new();
+        let mut groups: Vec<(ItemEntry, PathBuf, usize, usize)> = Vec::new();
+        for folder in &folders {
+            let mut group: Option<(ItemEntry, PathBuf)> = None;
+            let start = layers.len();
+            for path in sorted_entries(folder)? {
+                let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+                let entry = name.as_deref().and_then(|n| by_name.get(n));
+                let entry = match entry {
+                    Some(entry) if entry.type_id == layer_type || entry.type_id == group_type => {
+                        if !seen.insert(*entry as *const ItemEntry) {
+                            return Err(Error::malformed(format!(
+                                "{}: a second file named {:?}: each item file is kept once, \
                              so a new item needs a name of its own",
-                            path.display(),
-                            name.unwrap_or_default()
-                        )));
+                                path.display(),
+                                name.unwrap_or_default()
+                            )));
+                        }
+                        (*entry).clone()
                     }
-                    (*entry).clone()
-                }
-                Some(_) => {
-                    return Err(Error::malformed(format!(
-                        "{}: not a group or layer file: only those live in group folders",
-                        path.display()
-                    )))
-                }
-                None => match kind_of(&path)?.as_str() {
-                    "layer" => new_entry(layer_type, &path)?,
-                    "group" => new_entry(group_type, &path)?,
-                    other => {
+                    Some(_) => {
                         return Err(Error::malformed(format!(
-                            "{}: a new {other:?} item in a group folder, which holds only \
-                             its group and layers (other new items go under items/)",
+                            "{}: not a group or layer file: only those live in group folders",
                             path.display()
                         )))
                     }
-                },
-            };
-            if entry.type_id == layer_type {
-                layers.push((entry, path));
-            } else if let Some((_, first)) = &group {
-                return Err(Error::malformed(format!(
-                    "{}: a second group file in the folder of {}",
-                    path.display(),
-                    first.display()
-                )));
-            } else {
-                group = Some((entry, path));
+                    None => match kind_of(&path)?.as_str() {
+                        "layer" => new_entry(layer_type, &path)?,
+                        "group" => new_entry(group_type, &path)?,
+                        other => {
+                            return Err(Error::malformed(format!(
+                                "{}: a new {other:?} item in a group folder, which holds only \
+                             its group and layers (other new items go under items/)",
+                                path.display()
+                            )))
+                        }
+                    },
+                };
+                if entry.type_id == layer_type {
+                    layers.push((entry, path));
+                } else if let Some((_, first)) = &group {
+                    return Err(Error::malformed(format!(
+                        "{}: a second group file in the folder of {}",
+                        path.display(),
+                        first.display()
+                    )));
+                } else {
+                    group = Some((entry, path));
+                }
+            }
+            let (entry, path) = group.ok_or_else(|| {
+                Error::malformed(format!(
+                    "{}: a group folder without its group file",
+                    folder.display()
+                ))
+            })?;
+            groups.push((entry, path, start, layers.len() - start));
+        }
+        for (entry, path, start, count) in groups {
+            if let Some(item) = read_item(&path, Some((start, count)), &mut None)? {
+                self.place(entry, item.ints);
             }
         }
-        let (entry, path) = group.ok_or_else(|| {
-            Error::malformed(format!(
-                "{}: a group folder without its group file",
-                folder.display()
-            ))
-        })?;
-        groups.push((entry, path, start, layers.len() - start));
-    }
-    for (entry, path, start, count) in groups {
-        if let Some(item) = read_item(&path, Some((start, count)), &mut None)? {
-            writer.add_item(entry.type_id, entry.id, item.ints);
-            placed.push(entry);
+        for (entry, path) in layers {
+            if let Some(item) = read_item(&path, None, &mut None)? {
+                self.place(entry, item.ints);
+            }
         }
+        Ok(())
     }
-    for (entry, path) in layers {
-        if let Some(item) = read_item(&path, None, &mut None)? {
-            writer.add_item(entry.type_id, entry.id, item.ints);
-            placed.push(entry);
-        }
-    }
-    Ok(())
 }
 
 /// The envelope item type.

@@ -285,7 +285,8 @@ fn inflate(
 }
 
 /// Decodes a tile layer's data as tiles of one type: plain, or in the older layouts the type
-/// has; the game layer's tiles are checked as DDNet checks them.
+/// has; the bytes DDNet wants zero are checked where DDNet checks them (tiles, game and front
+/// tiles, skip-compressed entries, speedup tiles).
 fn decode_as<T: TileKind>(decoder: &mut TileDecoder<'_>, item: &TilemapLayer) -> Tiles<T> {
     use std::any::Any;
     let mut out: Option<Tiles<T>> = None;
@@ -293,9 +294,15 @@ fn decode_as<T: TileKind>(decoder: &mut TileDecoder<'_>, item: &TilemapLayer) ->
     if let Some(slot) = slot.downcast_mut::<Option<Tiles<Tile>>>() {
         let kind = effective_kind(item);
         let skip = item.uses_tile_skip() && matches!(kind, PhysicsKind::Tiles | PhysicsKind::Game);
+        if skip {
+            decoder.check_skip_entries(kind == PhysicsKind::Game);
+        }
         let tiles = decoder.tiles(skip);
-        if kind == PhysicsKind::Game && !item.uses_tile_skip() {
-            decoder.check_game_tiles(tiles.grid.as_ref());
+        match kind {
+            _ if item.uses_tile_skip() => {}
+            PhysicsKind::Game => decoder.check_game_tiles(tiles.grid.as_ref()),
+            PhysicsKind::Tiles | PhysicsKind::Front => decoder.check_plain_tiles(&tiles),
+            _ => {}
         }
         *slot = Some(tiles);
     } else if let Some(slot) = slot.downcast_mut::<Option<Tiles<Speedup>>>() {
@@ -607,6 +614,46 @@ impl TileDecoder<'_> {
         }
     }
 
+    /// DDNet drops the tiles of a tiles or front layer with a nonzero skip or reserved byte
+    /// outside skip compression, though it loads the map (the game layer's are an error,
+    /// [`TileDecoder::check_game_tiles`]).
+    fn check_plain_tiles(&mut self, tiles: &Tiles<Tile>) {
+        let odd = (tiles.grid.as_ref())
+            .and_then(|grid| (grid.tiles().iter()).position(|t| t.skip != 0 || t.reserved != 0));
+        if let Some(at) = odd {
+            self.problems.warning(
+                self.place,
+                Some(self.field),
+                format!(
+                    "tile {at} has a nonzero skip or reserved byte, which DDNet allows in no \
+                     uncompressed layer: it loads the map without this layer's tiles"
+                ),
+            );
+        }
+    }
+
+    /// DDNet refuses skip-compressed entries with a nonzero reserved byte: in the game layer
+    /// it refuses the map (an error), in a tiles layer it drops the layer's tiles (a warning).
+    fn check_skip_entries(&mut self, game: bool) {
+        let entries = self
+            .bytes
+            .as_deref()
+            .and_then(|b| cast_tiles::<Tile>(b).ok());
+        let Some(at) = entries.and_then(|e| e.iter().position(|t| t.reserved != 0)) else {
+            return;
+        };
+        let message = format!("skip-compressed entry {at} has a nonzero reserved byte");
+        if game {
+            let message = format!("{message}, which DDNet refuses in the game layer");
+            self.problems.error(self.place, Some(self.field), message);
+        } else {
+            let message = format!(
+                "{message}, which DDNet refuses: it loads the map without this layer's tiles"
+            );
+            self.problems.warning(self.place, Some(self.field), message);
+        }
+    }
+
     fn old_layout(&mut self, what: &str) {
         self.problems.warning(
             self.place,
@@ -617,6 +664,16 @@ impl TileDecoder<'_> {
 
     fn speedup(&mut self) -> Tiles<Speedup> {
         if let Some(tiles) = self.cast::<Speedup>() {
+            if let Some(at) = tiles.iter().position(|t| t.reserved != 0) {
+                self.problems.warning(
+                    self.place,
+                    Some(self.field),
+                    format!(
+                        "tile {at} has a nonzero reserved byte, which DDNet refuses in speedup \
+                         tiles: it loads the map without this layer's tiles"
+                    ),
+                );
+            }
             return self.grid(tiles, TileLayout::Plain);
         }
         if let Some(old) = self.cast::<OldSpeedup>() {

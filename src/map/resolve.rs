@@ -13,9 +13,11 @@
 //! | an envelope used for the wrong channels (color on a tilemap, position on a quad, ...) | warning |
 //! | group layer ranges out of range or overlapping | error |
 //! | a layer in no group | warning |
-//! | no game layer | error |
+//! | no game layer, or none in a group (DDNet looks for it in the groups only) | error |
 //! | several physics layers of one kind (the last wins, as in DDNet) | warning |
-//! | a tile layer of a version other than 2 to 4, a color channel of a non-physics tile layer outside 0 to 255, a game tile with a nonzero skip or reserved byte in an uncompressed layer (DDNet's `CMap::Load` refuses each) | error |
+//! | a tile layer of a version other than 2 to 4, a version-3 or 4 tile layer without its name, a tile layer name that is not UTF-8 as DDNet decodes it (an all-zero one included), fewer than 2 tiles across or down, more tiles than an `i32` counts, a color channel of a non-physics tile layer outside 0 to 255, a game tile with a nonzero skip or reserved byte in an uncompressed layer, a skip-compressed game layer entry with a nonzero reserved byte (DDNet's `CMap::Load` refuses each) | error |
+//! | two tile layers of the groups keeping their tiles in one data item (the field their kind reads: `data`, `physics.tele`, ...), a front, tele, speedup, switch or tune layer of fewer tiles than the game layer (DDNet's `CMap::Load` refuses each, visiting the layers group by group) | error |
+//! | bytes DDNet wants zero outside the game layer: the skip or reserved byte of tiles and front tiles in uncompressed layers, the reserved byte of speedup tiles and of skip-compressed tiles layer entries; skip compression (version 4) in a front, tele, speedup, switch or tune layer (DDNet loads the map without that layer's tiles) | warning |
 //! | a physics layer outside the game group | error |
 //! | a tilemap with several physics flags, or one whose item lacks its physics data index | error |
 //! | tile data of the wrong size (old speedup/switch layouts are read and upgraded) | error |
@@ -33,10 +35,14 @@
 //! | settings or texts beyond the string limits ([`Limits::max_strings`](crate::Limits::max_strings), [`Limits::max_string_bytes`](crate::Limits::max_string_bytes)); data past the byte limit is not inflated | warning |
 //! | RGB-sized data in a version-1 image | warning |
 //! | a sound's `data_size` field that differs from its data | warning |
-//! | a Teeworlds 0.3 map (no version item): upgraded to the 0.4+ model, which is resolved like any map; what does not carry over exactly is noted (module `legacy`, `src/map/legacy.rs`) | warning, or error where the 0.3 game could not read it either |
+//! | a Teeworlds 0.3 map (no version item, which DDNet refuses as it is: a warning): upgraded to the 0.4+ model, which is resolved like any map; what does not carry over exactly is noted (module `legacy`, `src/map/legacy.rs`) | warning, or error where the 0.3 game could not read it either |
+//!
+//! Strict loading refuses what DDNet's map loader refuses, as far as twcodec reads the map:
+//! docs/format-notes.md, "What DDNet refuses at load", says what that is and where the two
+//! differ.
 //!
 //! The checks of a layer's content (its tile data, quads and sound sources, the envelopes
-//! quads and sources use, the bytes of game tiles) are made where the content is decoded
+//! quads and sources use, the tile bytes DDNet wants zero) are made where the content is decoded
 //! (module `content`, `src/map/content.rs`): at load, in parallel (rayon), unless the map is
 //! loaded lazily, then when each layer is first read. Inflated tile data becomes the layer's
 //! tiles without a copy. Image and sound data is inflated when asked for (or at load with
@@ -45,6 +51,7 @@
 //! Before any of it, the datafile's [`Limits`](crate::Limits) on the number of layers and on
 //! the tiles of each tile layer are checked: exceeding one is an error in either mode.
 
+use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -171,6 +178,13 @@ impl Resolver<'_> {
         let upgraded = super::legacy::upgrade(self.df)?;
         // Lazy: the caller's options decide what is decoded, once the map is whole.
         let mut map = resolve(upgraded.datafile, LoadOptions::LAZY)?;
+        // Not an error: reading 0.3 maps is what this path is for, and the 0.3 game read them.
+        self.problems.warning(
+            None,
+            None,
+            "a Teeworlds 0.3 map (no version item), which DDNet refuses as it is; \
+             `resave --to ddnet` writes the upgraded map, which DDNet loads",
+        );
         self.problems.list.extend(upgraded.notes);
         self.problems.list.append(&mut map.problems);
         map.form = MapForm::Teeworlds03;
@@ -482,9 +496,11 @@ impl Resolver<'_> {
     fn layer_data(&mut self, raw: i32, field: &'static str, place: Option<ItemPlace>) {
         match self.map.data_ref(raw) {
             Ref::To(_) => {}
-            Ref::None => self
-                .problems
-                .error(place, Some(field), "= -1: the layer has no data"),
+            Ref::None => self.problems.error(
+                place,
+                Some(field),
+                format!("= {raw}: the layer has no data"),
+            ),
             Ref::Dangling(raw) => self.problems.error(
                 place,
                 Some(field),
@@ -977,12 +993,98 @@ impl Resolver<'_> {
             }
         }
         self.map.layers = layers;
+        self.check_tile_layers_in_groups();
     }
 
-    /// What DDNet's `CMap::Load` refuses in a tile layer beyond its data: versions it does not
-    /// know, colors outside a byte, and game tiles with the bytes only 0.7 compression uses.
+    /// The tile layers of the groups as DDNet's `CMap::Load` visits them (group by group, each
+    /// group's layers in order, each layer once), with what it checks across them: a game
+    /// layer among them (the last one counts), tile data items used by one layer each, and
+    /// physics layers of at least as many tiles as that game layer.
+    fn check_tile_layers_in_groups(&mut self) {
+        let layer_count = self.map.layers.len();
+        // Claimed group by group, so that groups covering each other cost no more than the
+        // layers; each group's new pieces come in layer order.
+        let mut claims = Claims::default();
+        let mut order = Vec::new();
+        for (index, group) in self.map.groups.iter().enumerate() {
+            let claim = claims.claim(group.layer_range(layer_count), index);
+            order.extend(claim.new.into_iter().flatten());
+        }
+        let tilemaps: Vec<(usize, &Layer, &TilemapLayer)> = (order.iter())
+            .filter_map(|&index| {
+                let layer = self.map.layers.get(index)?;
+                Some((index, layer, layer.tilemap()?))
+            })
+            .collect();
+        let game = (tilemaps.iter().rev())
+            .find(|(_, layer, _)| matches!(layer.content, LayerContent::Game(_)))
+            .map(|&(index, _, tilemap)| (index, tilemap.width, tilemap.height));
+        let mut found = Problems::default();
+        if let (None, Some((r, _))) = (game, self.map.game_layer()) {
+            found.error(
+                self.place("layer", r.index()),
+                None,
+                "is a game layer in no group, and no group holds one; DDNet looks for the game \
+                 layer in the groups and refuses the map",
+            );
+        }
+        // Data item -> the first layer keeping its tiles there.
+        let mut owners: HashMap<usize, usize> = HashMap::new();
+        for &(index, layer, tilemap) in &tilemaps {
+            let place = self.place("layer", index);
+            let (field, raw) = content::tile_data_field(tilemap);
+            if let Ref::To(data) = self.map.data_ref(raw) {
+                match owners.entry(data.index()) {
+                    Entry::Occupied(first) => found.error(
+                        place,
+                        Some(field),
+                        format!(
+                            "= {raw}: layer #{} keeps its tiles in this data item too; DDNet \
+                             refuses tile layers that share their tile data",
+                            first.get()
+                        ),
+                    ),
+                    Entry::Vacant(slot) => {
+                        slot.insert(index);
+                    }
+                }
+            }
+            let Some((game, width, height)) = game else {
+                continue;
+            };
+            let physics = layer.is_physics() && !matches!(layer.content, LayerContent::Game(_));
+            let counts = (
+                grid_len(tilemap.width, tilemap.height),
+                grid_len(width, height),
+            );
+            let smaller = match counts {
+                (Ok(count), Ok(game_count)) => count < game_count,
+                _ => false,
+            };
+            if physics && smaller {
+                found.error(
+                    place,
+                    Some("width"),
+                    format!(
+                        "and height = {}x{}: fewer tiles than the {width}x{height} game layer \
+                         (layer #{game}), which DDNet refuses in a {} layer",
+                        tilemap.width,
+                        tilemap.height,
+                        layer.kind_name()
+                    ),
+                );
+            }
+        }
+        self.problems.list.append(&mut found.list);
+    }
+
+    /// What DDNet's `CMap::Load` refuses in a tile layer item alone: versions it does not know,
+    /// a version-3 or 4 item without its name, a name that is not UTF-8, fewer than 2 tiles
+    /// across or down, more tiles than an int counts, colors outside a byte; and, as a
+    /// warning, skip compression in a layer whose tiles DDNet then drops (the map loads).
     fn check_tilemap(&mut self, layer: &Layer, tilemap: &TilemapLayer, place: Option<ItemPlace>) {
-        if !(2..=4).contains(&tilemap.version) {
+        let known = (2..=4).contains(&tilemap.version);
+        if !known {
             self.problems.error(
                 place,
                 Some("version"),
@@ -990,6 +1092,75 @@ impl Resolver<'_> {
                     "= {}: DDNet refuses tile layers of versions other than 2 to 4 (older DDNet \
                      read them as 3, as twcodec does)",
                     tilemap.version
+                ),
+            );
+        }
+        match &tilemap.name {
+            // Version 2 items have no name, DDNet reads no other versions, and the name of an
+            // item too short for its layout is padding.
+            _ if !known || tilemap.version == 2 || layer.verbatim.is_some() => {}
+            None => self.problems.error(
+                place,
+                Some("name"),
+                format!(
+                    "is missing: this version-{} item has {} ints and its name needs 18, which \
+                     DDNet refuses",
+                    tilemap.version,
+                    15 + tilemap.unknown_tail.len()
+                ),
+            ),
+            Some(name) if name.ddnet_text().is_none() => self.problems.error(
+                place,
+                Some("name"),
+                format!(
+                    "= {:?}: the bytes DDNet decodes from it are not UTF-8, which DDNet refuses \
+                     in a tile layer",
+                    name.ints
+                ),
+            ),
+            Some(_) => {}
+        }
+        for (field, value, across) in [
+            ("width", tilemap.width, "across"),
+            ("height", tilemap.height, "down"),
+        ] {
+            // Below 1, the dimensions are an error already (`tilemap`).
+            if value == 1 {
+                self.problems.error(
+                    place,
+                    Some(field),
+                    format!("= 1: DDNet refuses tile layers of fewer than 2 tiles {across}"),
+                );
+            }
+        }
+        let count = grid_len(tilemap.width, tilemap.height).ok();
+        if let Some(count) = count.filter(|&count| i32::try_from(count).is_err()) {
+            self.problems.error(
+                place,
+                Some("width"),
+                format!(
+                    "and height = {}x{}: {count} tiles, more than DDNet counts in an int ({}), \
+                     which it refuses",
+                    tilemap.width,
+                    tilemap.height,
+                    i32::MAX
+                ),
+            );
+        }
+        let kind = effective_kind(tilemap);
+        if known
+            && tilemap.uses_tile_skip()
+            && !matches!(kind, PhysicsKind::Tiles | PhysicsKind::Game)
+        {
+            self.problems.warning(
+                place,
+                Some("version"),
+                format!(
+                    "= {}: skip-compressed tiles, which DDNet reads only in tiles and game \
+                     layers; it loads the map without this {} layer's tiles (twcodec reads them \
+                     uncompressed)",
+                    tilemap.version,
+                    layer.kind_name()
                 ),
             );
         }

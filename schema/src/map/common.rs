@@ -97,6 +97,19 @@ impl<const N: usize> I32String<N> {
             .collect()
     }
 
+    /// The text as DDNet's `IntsToStr` reads it, or `None` where DDNet finds no text: the bytes
+    /// up to the first NUL must be UTF-8. Unlike [`I32String::bytes`], an all-zero array is
+    /// not the empty string here: it reads as bytes 0x80, which are not UTF-8
+    /// (docs/format-notes.md, "Strings (I32String)").
+    pub fn ddnet_text(&self) -> Option<String> {
+        let bytes: Vec<u8> = be_bytes_of_ints(&self.ints)
+            .take(Self::CAPACITY)
+            .map(|b| b.wrapping_sub(128))
+            .take_while(|&b| b != 0)
+            .collect();
+        String::from_utf8(bytes).ok()
+    }
+
     /// The text, with invalid UTF-8 replaced.
     pub fn to_string_lossy(&self) -> String {
         String::from_utf8_lossy(&self.bytes()).into_owned()
@@ -426,8 +439,16 @@ mod tests {
 
     #[test]
     fn i32_string_quirks() {
-        // An all-zero array is the empty string, not eleven 0x80 bytes.
+        // An all-zero array is the empty string, not eleven 0x80 bytes; DDNet reads no text
+        // from it.
         assert!(I32String::<3> { ints: [0; 3] }.is_empty());
+        assert_eq!(I32String::<3> { ints: [0; 3] }.ddnet_text(), None);
+        assert_eq!(
+            I32String::<3>::new(b"Game").ddnet_text().as_deref(),
+            Some("Game")
+        );
+        assert_eq!(I32String::<3>::default().ddnet_text().as_deref(), Some(""));
+        assert_eq!(I32String::<3>::new(b"a\xffb").ddnet_text(), None);
         // The empty string as DDNet writes it.
         assert_eq!(
             I32String::<3>::default().ints,

@@ -128,6 +128,7 @@ pub mod mapdir;
 pub mod packet;
 pub mod render;
 pub mod sample;
+pub mod scan;
 pub mod snap;
 mod units;
 pub mod write;

@@ -57,6 +57,24 @@ enum Command {
         #[arg(long)]
         tiles: bool,
     },
+    /// Every map and demo under the paths (recursively), in parallel, one row per file:
+    /// kind, versions, sizes, item and layer census, game layer size, images and sounds,
+    /// problems, hashes. A file that fails is a row with its error; rows keep the files'
+    /// order. A summary goes to standard error.
+    Scan {
+        /// Files and directories.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = RowFormat::Jsonl)]
+        format: RowFormat,
+        /// Threads (default: one per core).
+        #[arg(long, short = 'j')]
+        jobs: Option<usize>,
+        /// Also inflate and check all content: every data item and tile, every demo chunk.
+        #[arg(long)]
+        deep: bool,
+    },
     /// Check a map: list what the resolver finds; exit 1 on errors with --strict.
     Check {
         /// The map.
@@ -561,6 +579,12 @@ fn run(command: Option<Command>, out: Out<'_>) -> Result<ExitCode, Failure> {
             }
         }
         Some(Command::Check { file, strict }) => return check(&file, strict, out),
+        Some(Command::Scan {
+            paths,
+            format,
+            jobs,
+            deep,
+        }) => return scan(&paths, format, jobs, deep, out),
         Some(Command::Diff { files, format, git }) => return diff(&files, format, git, out),
         Some(Command::Resave {
             input,
@@ -1002,6 +1026,91 @@ fn check(file: &Path, strict: bool, out: Out<'_>) -> Result<ExitCode, Failure> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Rows of many files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum RowFormat {
+    /// One JSON object per line.
+    Jsonl,
+    /// Comma-separated values with a header line.
+    Csv,
+}
+
+/// `twcodec scan`: rows on standard output, a summary on standard error; exit 0 when every
+/// file was scanned (failed files are rows), 1 when the paths cannot be listed.
+fn scan(
+    paths: &[PathBuf],
+    format: RowFormat,
+    jobs: Option<usize>,
+    deep: bool,
+    out: Out<'_>,
+) -> Result<ExitCode, Failure> {
+    if jobs == Some(0) {
+        return Err(Failure::Usage("--jobs must be at least 1".into()));
+    }
+    let files = twcodec::scan::find(paths)?;
+    let options = twcodec::scan::ScanOptions { deep, jobs };
+    let progress = progress_bar(files.len() as u64, "scanning");
+    let (mut maps, mut demos, mut failed) = (0usize, 0usize, 0usize);
+    enum Sink<'o, 'w> {
+        Csv(Box<csv::Writer<&'o mut (dyn Write + 'w)>>),
+        Jsonl(&'o mut (dyn Write + 'w)),
+    }
+    let mut sink = match format {
+        RowFormat::Csv => Sink::Csv(Box::new(twcodec::scan::csv_writer(out))),
+        RowFormat::Jsonl => Sink::Jsonl(out),
+    };
+    for row in twcodec::scan::scan(&files, &options)? {
+        progress.inc(1);
+        match row.kind {
+            twcodec::scan::Kind::Map => maps += 1,
+            twcodec::scan::Kind::Demo => demos += 1,
+            twcodec::scan::Kind::Other => {}
+        }
+        failed += usize::from(row.failed());
+        match &mut sink {
+            Sink::Csv(writer) => row.write_csv(writer).map_err(csv_failure)?,
+            Sink::Jsonl(out) => {
+                serde_json::to_writer(&mut **out, &row).map_err(io::Error::from)?;
+                out.write_all(b"\n")?;
+            }
+        }
+    }
+    if let Sink::Csv(writer) = &mut sink {
+        writer.flush()?;
+    }
+    progress.finish_and_clear();
+    note!(
+        "{} files: {maps} maps, {demos} demos, {} other; {failed} failed or with errors",
+        files.len(),
+        files.len() - maps - demos
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A CSV error: writing standard output, or a row that cannot be a record.
+fn csv_failure(error: csv::Error) -> Failure {
+    match error.into_kind() {
+        csv::ErrorKind::Io(error) => Failure::Output(error),
+        other => Failure::Output(io::Error::other(format!("{other:?}"))),
+    }
+}
+
+/// A progress bar on standard error when it is a terminal and the work is more than a few
+/// steps; hidden otherwise.
+fn progress_bar(steps: u64, what: &str) -> indicatif::ProgressBar {
+    if !io::stderr().is_terminal() || steps < 2 {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(steps);
+    let style =
+        indicatif::ProgressStyle::with_template("{msg} {bar:30} {pos}/{len} {per_sec} eta {eta}");
+    if let Ok(style) = style {
+        bar.set_style(style);
+    }
+    bar.set_message(what.to_string());
+    bar
 }
 
 /// `twcodec diff`: exit 0 for equal maps, 1 for different ones (0 with --git), 2 on error.

@@ -138,6 +138,12 @@ pub struct DemoSummary {
 /// Every `.map` and `.demo` file under `paths` (recursively; a file given by name is taken
 /// whatever its name), sorted within each path, paths in the order given.
 pub fn find(paths: &[impl AsRef<Path>]) -> Result<Vec<PathBuf>, Error> {
+    find_with(paths, &["map", "demo"])
+}
+
+/// Every file under `paths` whose extension is one of `extensions` (recursively; a file given
+/// by name is taken whatever its name), sorted within each path, paths in the order given.
+pub fn find_with(paths: &[impl AsRef<Path>], extensions: &[&str]) -> Result<Vec<PathBuf>, Error> {
     let mut files = Vec::new();
     for path in paths {
         let path = path.as_ref();
@@ -156,7 +162,7 @@ pub fn find(paths: &[impl AsRef<Path>]) -> Result<Vec<PathBuf>, Error> {
             })?;
             let wanted = (entry.path().extension())
                 .and_then(|e| e.to_str())
-                .is_some_and(|e| e.eq_ignore_ascii_case("map") || e.eq_ignore_ascii_case("demo"));
+                .is_some_and(|e| extensions.iter().any(|x| e.eq_ignore_ascii_case(x)));
             if entry.file_type().is_file() && wanted {
                 files.push(entry.into_path());
             }
@@ -174,7 +180,18 @@ pub fn scan<'f>(
     files: &'f [PathBuf],
     options: &'f ScanOptions,
 ) -> Result<impl Iterator<Item = Row> + 'f, Error> {
-    let pool = match options.jobs {
+    in_order(files, options.jobs, move |path| scan_file(path, options))
+}
+
+/// `work` of each of `files`, in the files' order, computed in parallel on `jobs` threads
+/// (`None`: rayon's global pool, one per core), a batch at a time so that memory stays
+/// bounded by a batch. Fails only when the threads cannot be started.
+pub fn in_order<'f, T: Send + 'f>(
+    files: &'f [PathBuf],
+    jobs: Option<usize>,
+    work: impl Fn(&Path) -> T + Sync + 'f,
+) -> Result<impl Iterator<Item = T> + 'f, Error> {
+    let pool = match jobs {
         None => None,
         Some(jobs) => Some(
             rayon::ThreadPoolBuilder::new()
@@ -188,14 +205,14 @@ pub fn scan<'f>(
         .map_or_else(rayon::current_num_threads, |p| p.current_num_threads());
     let batch = BATCH_PER_THREAD * threads.max(1);
     Ok(files.chunks(batch).flat_map(move |chunk| {
-        let work = || {
+        let run = || {
             (chunk.par_iter())
-                .map(|path| scan_file(path, options))
+                .map(|path| work(path))
                 .collect::<Vec<_>>()
         };
         match &pool {
-            Some(pool) => pool.install(work),
-            None => work(),
+            Some(pool) => pool.install(run),
+            None => run(),
         }
     }))
 }

@@ -537,3 +537,72 @@ fn schema_prints_the_format_reference() {
     let output = twcodec(&["schema", "GroupItem", "--out-dir", "x"]);
     assert_eq!(output.status.code(), Some(2));
 }
+
+#[test]
+fn batch_check_resave_extract_and_scan_over_a_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = twcodec::sample::datafile();
+    std::fs::create_dir(dir.path().join("pool")).unwrap();
+    std::fs::create_dir(dir.path().join("pool/sub")).unwrap();
+    std::fs::write(dir.path().join("pool/a.map"), &sample).unwrap();
+    std::fs::write(dir.path().join("pool/sub/b.map"), &sample).unwrap();
+    let pool = dir.path().join("pool");
+    let pool = pool.to_str().unwrap();
+
+    // check: each map's lines in order, then the summary; exit 0.
+    let output = twcodec(&["check", "--strict", "-j", "2", pool]);
+    assert_no_panic(&output);
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].ends_with("a.map: 0 errors, 0 warnings"), "{text}");
+    assert!(lines[1].ends_with("b.map: 0 errors, 0 warnings"), "{text}");
+    assert_eq!(
+        lines[2],
+        "2 maps: 2 ok, 0 with warnings, 0 with errors, 0 unreadable"
+    );
+    assert_eq!(output.status.code(), Some(0));
+
+    // resave --out-dir keeps the tree below the directory given, byte for byte.
+    let out = dir.path().join("out");
+    let output = twcodec(&["resave", "--out-dir", out.to_str().unwrap(), pool]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(std::fs::read(out.join("a.map")).unwrap(), sample);
+    assert_eq!(std::fs::read(out.join("sub/b.map")).unwrap(), sample);
+    assert!(stdout(&output).ends_with("2 maps: 2 done, 0 failed\n"));
+
+    // extract --out-dir: a directory per map.
+    let assets = dir.path().join("assets");
+    let output = twcodec(&["extract", "--out-dir", assets.to_str().unwrap(), pool]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(assets.join("a").is_dir() && assets.join("sub/b").is_dir());
+
+    // A broken map: a line naming it, the summary counts it, exit 1; the others still run.
+    std::fs::write(dir.path().join("pool/c.map"), b"DATA cut short").unwrap();
+    let output = twcodec(&["check", pool]);
+    let text = stdout(&output);
+    assert!(text.contains("c.map: cannot be read:"), "{text}");
+    assert!(text.ends_with("3 maps: 2 ok, 0 with warnings, 0 with errors, 1 unreadable\n"));
+    assert_eq!(output.status.code(), Some(1));
+    let again = dir.path().join("again");
+    let output = twcodec(&["resave", "--out-dir", again.to_str().unwrap(), pool]);
+    assert!(stdout(&output).ends_with("3 maps: 2 done, 1 failed\n"));
+    assert_eq!(output.status.code(), Some(1));
+
+    // scan: a row per file; --jobs 0 is a usage error.
+    let output = twcodec(&["scan", "--format", "csv", pool]);
+    assert_eq!(stdout(&output).lines().count(), 4);
+    assert!(stderr(&output).contains("3 files: 3 maps, 0 demos, 0 other; 1 failed"));
+    let output = twcodec(&["scan", "-j", "0", pool]);
+    assert_eq!(output.status.code(), Some(2));
+
+    // Two inputs for one output are refused before anything is written.
+    let output = twcodec(&[
+        "resave",
+        "--out-dir",
+        again.to_str().unwrap(),
+        dir.path().join("pool/a.map").to_str().unwrap(),
+        dir.path().join("pool/a.map").to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("two inputs would be written to"));
+}

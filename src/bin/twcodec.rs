@@ -75,13 +75,19 @@ enum Command {
         #[arg(long)]
         deep: bool,
     },
-    /// Check a map: list what the resolver finds; exit 1 on errors with --strict.
+    /// Check maps: list what the resolver finds; exit 1 on errors with --strict, or when a
+    /// map cannot be read. With several maps (or directories, searched for .map files), they
+    /// are checked in parallel and a summary line ends the output.
     Check {
-        /// The map.
-        file: PathBuf,
+        /// Maps, or directories of maps.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
         /// Report broken references, ranges and data as errors (exit 1) instead of warnings.
         #[arg(long)]
         strict: bool,
+        /// Threads (default: one per core).
+        #[arg(long, short = 'j')]
+        jobs: Option<usize>,
     },
     /// Compare two maps (map files, or directories `unpack` wrote): what was added, removed
     /// and changed, by place, in human units; exit 0 when they are the same, 1 when they
@@ -100,11 +106,21 @@ enum Command {
     },
     /// Write every embedded image (as an RGBA PNG) and sound (as its .opus file) of a map into
     /// a directory, named after them; list the external ones, which the map only names.
+    ///
+    /// With --out-dir, every input (maps, and directories searched for .map files) is
+    /// extracted into DIR/<its path without .map>/, in parallel, and a summary line ends the
+    /// output; exit 1 when any failed.
     Extract {
-        /// The map.
-        file: PathBuf,
-        /// The directory to write into (created when missing).
-        dir: PathBuf,
+        /// The map, then the directory to write into (created when missing). With --out-dir:
+        /// the inputs.
+        #[arg(required = true, value_name = "MAP DIR | INPUTS")]
+        paths: Vec<PathBuf>,
+        /// Extract every input under this directory.
+        #[arg(long, value_name = "DIR")]
+        out_dir: Option<PathBuf>,
+        /// Threads with --out-dir (default: one per core).
+        #[arg(long, short = 'j', requires = "out_dir")]
+        jobs: Option<usize>,
         /// Only images or only sounds.
         #[arg(long, value_enum)]
         only: Option<OnlyAssets>,
@@ -253,13 +269,23 @@ enum Command {
     /// under DDNet's names (grass_main, winter_main, ...), so a map with external images looks
     /// different in a 0.7 client; --embed --mapres DIR puts DDNet's pictures in the map, as
     /// DDNet's map_convert_07 does, and the map keeps its look.
+    ///
+    /// With --out-dir, every input (maps, and directories searched for .map files) is written
+    /// under DIR at its path relative to the directory given (or by its name), in parallel,
+    /// and a summary line ends the output; exit 1 when any failed.
     Resave {
-        /// The datafile to read.
-        input: PathBuf,
-        /// Where to write it: a new or regular file is replaced atomically (a temporary file,
-        /// then a rename; a replaced file keeps its mode), a device or FIFO is written in
-        /// place, `-` is standard output.
-        output: PathBuf,
+        /// The datafile to read, then where to write it: a new or regular file is replaced
+        /// atomically (a temporary file, then a rename; a replaced file keeps its mode), a
+        /// device or FIFO is written in place, `-` is standard output. With --out-dir: the
+        /// inputs.
+        #[arg(required = true, value_name = "INPUT OUTPUT | INPUTS")]
+        paths: Vec<PathBuf>,
+        /// Write every input under this directory.
+        #[arg(long, value_name = "DIR")]
+        out_dir: Option<PathBuf>,
+        /// Threads with --out-dir (default: one per core).
+        #[arg(long, short = 'j', requires = "out_dir")]
+        jobs: Option<usize>,
         /// Datafile (container) version to write, 3 or 4 (default: the input's).
         #[arg(long, value_name = "3|4", value_parser = parse_version)]
         datafile_version: Option<Version>,
@@ -578,7 +604,11 @@ fn run(command: Option<Command>, out: Out<'_>) -> Result<ExitCode, Failure> {
                 Format::Json => dump::map_json(&map, options, out)?,
             }
         }
-        Some(Command::Check { file, strict }) => return check(&file, strict, out),
+        Some(Command::Check {
+            files,
+            strict,
+            jobs,
+        }) => return check(&files, strict, jobs, out),
         Some(Command::Scan {
             paths,
             format,
@@ -587,8 +617,9 @@ fn run(command: Option<Command>, out: Out<'_>) -> Result<ExitCode, Failure> {
         }) => return scan(&paths, format, jobs, deep, out),
         Some(Command::Diff { files, format, git }) => return diff(&files, format, git, out),
         Some(Command::Resave {
-            input,
-            output,
+            paths,
+            out_dir,
+            jobs,
             datafile_version,
             recompress,
             level,
@@ -596,67 +627,82 @@ fn run(command: Option<Command>, out: Out<'_>) -> Result<ExitCode, Failure> {
             embed,
             mapres,
         }) => {
-            let datafile = open(&input)?;
-            for warning in datafile.warnings() {
-                note!("twcodec: warning: {}: {warning}", input.display());
-            }
-            let writer = match to {
-                None => DatafileWriter::from_datafile(&datafile),
-                Some(target) => {
-                    let mut map = Map::from_datafile(&datafile).map_err(|e| e.with_path(&input))?;
-                    let form = match target {
-                        Target::Ddnet => MapForm::Ddnet,
-                        Target::Teeworlds07 => MapForm::Teeworlds07,
-                    };
-                    let mapres = if embed {
-                        Some(mapres_dir(mapres)?)
-                    } else {
-                        None
-                    };
-                    convert(&mut map, &input, form, mapres.as_deref())?;
-                    map.to_datafile()?
-                }
+            let options = ResaveOptions {
+                datafile_version,
+                recompress,
+                level,
+                to,
+                mapres: if embed {
+                    Some(mapres_dir(mapres)?)
+                } else {
+                    None
+                },
             };
-            let mut writer = writer.recompress(recompress).compression_level(level);
-            if let Some(version) = datafile_version {
-                writer = writer.version(version);
+            if let Some(out_dir) = out_dir {
+                return batch(
+                    &paths,
+                    &out_dir,
+                    jobs,
+                    "map",
+                    "resaving",
+                    out,
+                    |input, output| {
+                        let mut notes = Vec::new();
+                        let writer = resaved(input, &options, &mut notes)?;
+                        writer.save(output)?;
+                        notes.push(format!("wrote {}", output.display()));
+                        Ok(notes)
+                    },
+                );
             }
-            if is_stdout(&output) {
+            let [input, output] = &paths[..] else {
+                return Err(Failure::Usage(
+                    "resave takes INPUT OUTPUT, or --out-dir DIR and the inputs".into(),
+                ));
+            };
+            let mut notes = Vec::new();
+            let writer = resaved(input, &options, &mut notes);
+            for line in &notes {
+                note!("{line}");
+            }
+            let writer = writer?;
+            if is_stdout(output) {
                 refuse_terminal("a map")?;
                 writer.write(&mut *out)?;
             } else {
-                writer.save(&output)?;
+                writer.save(output)?;
                 writeln!(out, "wrote {}", output.display())?;
             }
         }
-        Some(Command::Extract { file, dir, only }) => {
-            let map = Map::load(&file)?;
+        Some(Command::Extract {
+            paths,
+            out_dir,
+            jobs,
+            only,
+        }) => {
             let only = match only {
                 None => twcodec::assets::Only::All,
                 Some(OnlyAssets::Images) => twcodec::assets::Only::Images,
                 Some(OnlyAssets::Sounds) => twcodec::assets::Only::Sounds,
             };
-            let assets = twcodec::assets::extract(&map, &dir, only)?;
-            for asset in &assets {
-                let kind = match asset.kind {
-                    twcodec::assets::AssetKind::Image => "image",
-                    twcodec::assets::AssetKind::Sound => "sound",
-                };
-                let name = asset.name.as_deref().unwrap_or("(no name)");
-                match &asset.file {
-                    Some(path) => writeln!(
-                        out,
-                        "{kind} #{} {name:?}: wrote {}",
-                        asset.index,
-                        dir.join(path).display()
-                    )?,
-                    None => writeln!(
-                        out,
-                        "{kind} #{} {name:?}: external (the game's own picture or sound; not in \
-                         the map)",
-                        asset.index
-                    )?,
-                }
+            if let Some(out_dir) = out_dir {
+                return batch(
+                    &paths,
+                    &out_dir,
+                    jobs,
+                    "",
+                    "extracting",
+                    out,
+                    |input, dir| extract_one(input, dir, only),
+                );
+            }
+            let [file, dir] = &paths[..] else {
+                return Err(Failure::Usage(
+                    "extract takes MAP DIR, or --out-dir DIR and the inputs".into(),
+                ));
+            };
+            for line in extract_one(file, dir, only)? {
+                writeln!(out, "{line}")?;
             }
         }
         Some(Command::AddImage {
@@ -998,19 +1044,34 @@ fn snap(command: SnapCommand, out: Out<'_>) -> Result<(), Failure> {
 
 /// `check`: everything the reader and the resolver found, a line each; errors only count in
 /// strict mode.
-fn check(file: &Path, strict: bool, out: Out<'_>) -> Result<ExitCode, Failure> {
+/// The maps `paths` name: the files, and the `.map` files under the directories. Refuses
+/// `--jobs 0`.
+fn maps_of(paths: &[PathBuf], jobs: Option<usize>) -> Result<Vec<PathBuf>, Failure> {
+    if jobs == Some(0) {
+        return Err(Failure::Usage("--jobs must be at least 1".into()));
+    }
+    Ok(twcodec::scan::find_with(paths, &["map"])?)
+}
+
+/// What checking one map found: its lines of output and its counts.
+struct Checked {
+    lines: Vec<String>,
+    errors: usize,
+    warnings: usize,
+}
+
+fn check_one(file: &Path, strict: bool) -> Result<Checked, Error> {
     let map = Map::load_with(file, LoadMode::Lenient)?;
+    let mut lines = Vec::new();
     let mut errors = 0;
     for problem in map.problems() {
         let is_error = strict && problem.severity == Severity::Error;
         errors += usize::from(is_error);
         let label = if is_error { "error" } else { "warning" };
-        writeln!(out, "{label}: {problem}")?;
+        lines.push(format!("{label}: {problem}"));
     }
     let warnings = map.problems().len() - errors;
-    let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
-    writeln!(
-        out,
+    lines.push(format!(
         "{}: {}, {}{}",
         file.display(),
         plural(errors, "error"),
@@ -1020,12 +1081,237 @@ fn check(file: &Path, strict: bool, out: Out<'_>) -> Result<ExitCode, Failure> {
         } else {
             " (lenient: use --strict to fail on errors)"
         }
-    )?;
-    Ok(if errors > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
+    ));
+    Ok(Checked {
+        lines,
+        errors,
+        warnings,
     })
+}
+
+/// `N things`, with the plural's `s` when N is not 1.
+fn plural(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
+/// `twcodec check`: one map as before; several in parallel, in order, then a summary line.
+fn check(
+    paths: &[PathBuf],
+    strict: bool,
+    jobs: Option<usize>,
+    out: Out<'_>,
+) -> Result<ExitCode, Failure> {
+    if let [file] = paths {
+        if !file.is_dir() {
+            let checked = check_one(file, strict)?;
+            for line in &checked.lines {
+                writeln!(out, "{line}")?;
+            }
+            return Ok(ExitCode::from(u8::from(checked.errors > 0)));
+        }
+    }
+    let files = maps_of(paths, jobs)?;
+    let progress = progress_bar(files.len() as u64, "checking");
+    let (mut ok, mut warned, mut failed, mut unreadable) = (0, 0, 0, 0);
+    for (file, result) in twcodec::scan::in_order(&files, jobs, |file| {
+        (file.to_path_buf(), check_one(file, strict))
+    })? {
+        progress.inc(1);
+        match result {
+            Ok(checked) => {
+                for line in &checked.lines {
+                    writeln!(out, "{line}")?;
+                }
+                match (checked.errors, checked.warnings) {
+                    (0, 0) => ok += 1,
+                    (0, _) => warned += 1,
+                    _ => failed += 1,
+                }
+            }
+            Err(error) => {
+                unreadable += 1;
+                writeln!(out, "{}: cannot be read: {}", file.display(), error)?;
+            }
+        }
+    }
+    progress.finish_and_clear();
+    writeln!(
+        out,
+        "{}: {ok} ok, {warned} with warnings, {failed} with errors, {unreadable} unreadable",
+        plural(files.len(), "map")
+    )?;
+    Ok(ExitCode::from(u8::from(failed + unreadable > 0)))
+}
+
+/// What `resave` does to each input.
+struct ResaveOptions {
+    datafile_version: Option<Version>,
+    recompress: bool,
+    level: u32,
+    to: Option<Target>,
+    /// With --embed: the folder of pictures.
+    mapres: Option<PathBuf>,
+}
+
+/// The writer of `input` resaved as `options` say, with what there is to say about it in
+/// `notes` (warnings, conversion notes).
+fn resaved(
+    input: &Path,
+    options: &ResaveOptions,
+    notes: &mut Vec<String>,
+) -> Result<DatafileWriter, Failure> {
+    let datafile = open(input)?;
+    for warning in datafile.warnings() {
+        notes.push(format!("twcodec: warning: {}: {warning}", input.display()));
+    }
+    let writer = match options.to {
+        None => DatafileWriter::from_datafile(&datafile),
+        Some(target) => {
+            let mut map = Map::from_datafile(&datafile).map_err(|e| e.with_path(input))?;
+            let form = match target {
+                Target::Ddnet => MapForm::Ddnet,
+                Target::Teeworlds07 => MapForm::Teeworlds07,
+            };
+            convert(&mut map, input, form, options.mapres.as_deref(), notes)?;
+            map.to_datafile()?
+        }
+    };
+    let mut writer = writer
+        .recompress(options.recompress)
+        .compression_level(options.level);
+    if let Some(version) = options.datafile_version {
+        writer = writer.version(version);
+    }
+    Ok(writer)
+}
+
+/// `extract` of one map into `dir`: the lines saying what was written.
+fn extract_one(
+    file: &Path,
+    dir: &Path,
+    only: twcodec::assets::Only,
+) -> Result<Vec<String>, Failure> {
+    let map = Map::load(file)?;
+    let assets = twcodec::assets::extract(&map, dir, only)?;
+    let mut lines = Vec::new();
+    for asset in &assets {
+        let kind = match asset.kind {
+            twcodec::assets::AssetKind::Image => "image",
+            twcodec::assets::AssetKind::Sound => "sound",
+        };
+        let name = asset.name.as_deref().unwrap_or("(no name)");
+        lines.push(match &asset.file {
+            Some(path) => format!(
+                "{kind} #{} {name:?}: wrote {}",
+                asset.index,
+                dir.join(path).display()
+            ),
+            None => format!(
+                "{kind} #{} {name:?}: external (the game's own picture or sound; not in the map)",
+                asset.index
+            ),
+        });
+    }
+    Ok(lines)
+}
+
+/// Each map `paths` name (files, and the `.map` files under directories) with its output
+/// under `out_dir`: its path relative to the directory given, or its name, with `extension`
+/// (`""`: none, for a directory of its own).
+fn outputs(
+    paths: &[PathBuf],
+    out_dir: &Path,
+    extension: &str,
+) -> Result<Vec<(PathBuf, PathBuf)>, Failure> {
+    let mut pairs = Vec::new();
+    for path in paths {
+        let found = twcodec::scan::find_with(std::slice::from_ref(path), &["map"])?;
+        for input in found {
+            let relative = match input.strip_prefix(path) {
+                Ok(relative) if !relative.as_os_str().is_empty() => relative.to_path_buf(),
+                _ => PathBuf::from(input.file_name().unwrap_or(input.as_os_str())),
+            };
+            let output = out_dir.join(relative).with_extension(extension);
+            pairs.push((input, output));
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    for (input, output) in &pairs {
+        if !seen.insert(output.clone()) {
+            return Err(Failure::Usage(format!(
+                "two inputs would be written to {} (the second is {})",
+                output.display(),
+                input.display()
+            )));
+        }
+        if output == input {
+            return Err(Failure::Usage(format!(
+                "{} would be written over itself: choose another --out-dir",
+                input.display()
+            )));
+        }
+    }
+    Ok(pairs)
+}
+
+/// Runs `work` on each input map and its output under `out_dir`, in parallel, printing each
+/// map's lines in order (`name: cannot ...` for one that fails) and a summary line; exit 1
+/// when any failed.
+fn batch(
+    paths: &[PathBuf],
+    out_dir: &Path,
+    jobs: Option<usize>,
+    extension: &str,
+    doing: &str,
+    out: Out<'_>,
+    work: impl Fn(&Path, &Path) -> Result<Vec<String>, Failure> + Sync,
+) -> Result<ExitCode, Failure> {
+    if jobs == Some(0) {
+        return Err(Failure::Usage("--jobs must be at least 1".into()));
+    }
+    let pairs = outputs(paths, out_dir, extension)?;
+    let inputs: Vec<PathBuf> = pairs.iter().map(|(input, _)| input.clone()).collect();
+    let outputs: std::collections::HashMap<&Path, &Path> = pairs
+        .iter()
+        .map(|(i, o)| (i.as_path(), o.as_path()))
+        .collect();
+    let progress = progress_bar(inputs.len() as u64, doing);
+    let (mut done, mut failed) = (0, 0);
+    let results = twcodec::scan::in_order(&inputs, jobs, |input| {
+        let output = outputs.get(input).copied().unwrap_or(input);
+        if let Some(parent) = output.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| Failure::Usage(format!("cannot create {}: {e}", parent.display())))?;
+        }
+        work(input, output)
+    })?;
+    for (input, result) in inputs.iter().zip(results) {
+        progress.inc(1);
+        match result {
+            Ok(lines) => {
+                done += 1;
+                for line in lines {
+                    writeln!(out, "{line}")?;
+                }
+            }
+            Err(Failure::Output(error)) => return Err(Failure::Output(error)),
+            Err(Failure::Input(error)) => {
+                failed += 1;
+                writeln!(out, "{}: failed: {error}", input.display())?;
+            }
+            Err(Failure::Usage(message)) => {
+                failed += 1;
+                writeln!(out, "{}: failed: {message}", input.display())?;
+            }
+        }
+    }
+    progress.finish_and_clear();
+    writeln!(
+        out,
+        "{}: {done} done, {failed} failed",
+        plural(inputs.len(), "map")
+    )?;
+    Ok(ExitCode::from(u8::from(failed > 0)))
 }
 
 /// Rows of many files.
@@ -1190,6 +1476,7 @@ fn convert(
     input: &Path,
     form: MapForm,
     mapres: Option<&Path>,
+    notes: &mut Vec<String>,
 ) -> Result<(), Failure> {
     let Some(mapres) = mapres else {
         let from = map.form();
@@ -1197,35 +1484,33 @@ fn convert(
         if form == MapForm::Teeworlds07 {
             let external = map.images().iter().filter(|i| i.is_external()).count();
             if external > 0 && from != MapForm::Teeworlds07 {
-                note!(
+                notes.push(format!(
                     "twcodec: note: {}: {external} external image{} stay{} external: a 0.7 \
                      client draws its own redrawn pictures of those names; --embed --mapres DIR \
                      keeps DDNet's look",
                     input.display(),
                     if external == 1 { "" } else { "s" },
                     if external == 1 { "s" } else { "" },
-                );
+                ));
             }
             for warning in twcodec::assets::tileset_warnings(map) {
-                note!(
+                notes.push(format!(
                     "twcodec: warning: {}: {warning}; Teeworlds 0.7 does not support it",
                     input.display()
-                );
+                ));
             }
         }
         return Ok(());
     };
     let embedding =
         twcodec::assets::convert_embedding(map, form, mapres).map_err(|e| e.with_path(input))?;
-    for line in embedding_notes(&embedding, input) {
-        note!("{line}");
-    }
+    notes.extend(embedding_notes(&embedding, input));
     let (done, left) = (embedding.embedded.len(), embedding.left_external.len());
-    note!(
+    notes.push(format!(
         "twcodec: embedded {done} of {} external images from {}",
         done + left,
         mapres.display()
-    );
+    ));
     Ok(())
 }
 

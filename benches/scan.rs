@@ -41,10 +41,7 @@ fn bench_scan(c: &mut Criterion) {
                 deep,
                 jobs: Some(jobs),
             };
-            let name = format!(
-                "{}/{jobs}_threads",
-                if deep { "deep" } else { "metadata" }
-            );
+            let name = format!("{}/{jobs}_threads", if deep { "deep" } else { "metadata" });
             group.bench_function(name, |b| {
                 b.iter(|| black_box(scan(&files, &options).unwrap().count()))
             });

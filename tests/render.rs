@@ -2264,3 +2264,26 @@ fn the_readme_picture_is_the_sample_rendered() {
         .contains("render sample.map -o sample.png --width 640 --entities-overlay 60 --time 0.3"));
     assert!(text.contains("![The built-in sample map, rendered by twcodec](docs/sample.png)"));
 }
+
+#[test]
+fn progress_reaches_every_band() {
+    let map = twcodec::sample::map().unwrap();
+    let options = whole(8.0);
+    let calls = std::sync::Mutex::new(Vec::new());
+    let rendered = twcodec::render::Renderer::new()
+        .render_with_progress(&map, &options, &|done, total| {
+            calls.lock().unwrap().push((done, total))
+        })
+        .unwrap();
+    let calls = calls.into_inner().unwrap();
+    // One call per band of 16 rows; the last says all are done.
+    let bands = (rendered.picture.height as usize).div_ceil(16);
+    assert_eq!(calls.len(), bands);
+    assert!(calls.iter().all(|&(_, total)| total == bands));
+    assert_eq!(calls.iter().map(|&(done, _)| done).max(), Some(bands));
+    // The same picture as without progress.
+    assert_eq!(
+        rendered.picture,
+        twcodec::render::render(&map, &options).unwrap().picture
+    );
+}

@@ -830,7 +830,17 @@ fn run(command: Option<Command>, out: Out<'_>) -> Result<ExitCode, Failure> {
                 entities_tileset,
                 ..defaults
             };
-            let rendered = twcodec::render::render(&map, &options)?;
+            // A bar on a terminal for big pictures: one step per band of 16 rows.
+            let bar = progress_bar(0, "drawing");
+            let rendered = twcodec::render::Renderer::new().render_with_progress(
+                &map,
+                &options,
+                &|done, total| {
+                    bar.set_length(total as u64);
+                    bar.set_position(done as u64);
+                },
+            )?;
+            bar.finish_and_clear();
             for warning in &rendered.warnings {
                 note!("twcodec: warning: {}: {warning}", file.display());
             }
@@ -1386,7 +1396,8 @@ fn csv_failure(error: csv::Error) -> Failure {
 /// A progress bar on standard error when it is a terminal and the work is more than a few
 /// steps; hidden otherwise.
 fn progress_bar(steps: u64, what: &str) -> indicatif::ProgressBar {
-    if !io::stderr().is_terminal() || steps < 2 {
+    // A length of 0 is set later (work whose size is known only once it starts).
+    if !io::stderr().is_terminal() || steps == 1 {
         return indicatif::ProgressBar::hidden();
     }
     let bar = indicatif::ProgressBar::new(steps);

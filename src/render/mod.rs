@@ -199,11 +199,27 @@ impl Renderer {
 
     /// Draws `map` as `options` say.
     pub fn render(&self, map: &Map, options: &RenderOptions) -> Result<Rendered, Error> {
-        render_with(&self.files, map, options)
+        render_with(&self.files, map, options, None)
+    }
+
+    /// [`Renderer::render`], calling `progress(done, total)` from the drawing threads as bands
+    /// of rows are finished (for a progress bar).
+    pub fn render_with_progress(
+        &self,
+        map: &Map,
+        options: &RenderOptions,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<Rendered, Error> {
+        render_with(&self.files, map, options, Some(progress))
     }
 }
 
-fn render_with(files: &FileCache, map: &Map, options: &RenderOptions) -> Result<Rendered, Error> {
+fn render_with(
+    files: &FileCache,
+    map: &Map,
+    options: &RenderOptions,
+    progress: Option<&(dyn Fn(usize, usize) + Sync)>,
+) -> Result<Rendered, Error> {
     if options.entities > 100 {
         return Err(Error::new(
             crate::ErrorKind::InvalidOptions,
@@ -218,6 +234,8 @@ fn render_with(files: &FileCache, map: &Map, options: &RenderOptions) -> Result<
     let (width, height) = (frame.width, frame.height);
     let mut pixels: Vec<Px> = vec![background; width * height];
     const ROWS: usize = 16;
+    let bands = height.div_ceil(ROWS);
+    let done = std::sync::atomic::AtomicUsize::new(0);
     pixels
         .par_chunks_mut(width * ROWS)
         .enumerate()
@@ -229,6 +247,10 @@ fn render_with(files: &FileCache, map: &Map, options: &RenderOptions) -> Result<
             };
             for op in &ops {
                 op.draw(&mut band);
+            }
+            if let Some(progress) = progress {
+                let finished = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                progress(finished, bands);
             }
         });
     // Back to straight alpha, as PNG stores it, in place.

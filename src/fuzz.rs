@@ -259,7 +259,8 @@ pub fn tiles_07(data: &[u8]) {
     assert!(expanded == tiles, "tiles change through compression");
 }
 
-/// Snapshots from ints and from packed ints; what reads writes back to the same input.
+/// Snapshots from ints and from packed ints; what reads writes back to the same input, and its
+/// objects of either protocol encode back to their items.
 pub fn snapshot(data: &[u8]) {
     let ints = whole_ints(data);
     if let Ok(snapshot) = Snapshot::from_ints(&ints) {
@@ -267,7 +268,13 @@ pub fn snapshot(data: &[u8]) {
         let _ = snapshot.checksum();
         assert_eq!(snapshot.sorted(), snapshot);
         let _ = snapshot.extended_types().count();
-        let _ = dump::snapshot_text(&snapshot, Some(snap::Protocol::Ddnet06), &mut io::sink());
+        for protocol in [snap::Protocol::Ddnet06, snap::Protocol::Teeworlds07] {
+            for (object, item) in snapshot.objects(protocol).zip(snapshot.items()) {
+                assert_eq!(object.encode().expect("an object encodes"), item.data);
+            }
+            let _ = dump::snapshot_text(&snapshot, Some(protocol), &mut io::sink());
+            let _ = dump::snapshot_json(&snapshot, Some(protocol), &mut io::sink());
+        }
     }
     if let Ok(snapshot) = Snapshot::from_packed(data) {
         let again = Snapshot::from_packed(&snapshot.to_packed()).expect("packed snapshots read");

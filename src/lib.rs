@@ -92,6 +92,7 @@
 //! - [`snap`] reads and writes snapshots and snapshot deltas (unpacked ints, or the packed ints
 //!   of the network and demos), creates and applies deltas as DDNet does, and checks DDNet's
 //!   rules; the schema's snapshot layouts take the protocol's pre-agreed sizes as binrw args.
+//!   `Snapshot::objects` decodes the items into the schema's object types (`netobj`).
 //! - [`demo`] reads demos: the header and markers (schema), the embedded map (through
 //!   [`Datafile`] and [`Map`]), the chunk stream (Huffman coding in [`huffman`]) and a replay
 //!   of every tick through [`snap`]. [`packet`] reads the snapshot messages of Teeworlds 0.7

@@ -163,9 +163,67 @@ pub(crate) fn sound_shape(shape: &SoundShape) -> String {
     }
 }
 
+/// A snapshot object's field with a unit hint of the schema
+/// ([`twcodec_schema::netobj::common::unit`]): the raw value, then the value in human units
+/// (`1056 (33 tiles)`, `256 (1 px/tick)`, `402 (90.02°)`); `None` for a name that is no unit
+/// hint, or a value that is not a whole number.
+pub(crate) fn unit_hint<T: serde::Serialize + ?Sized>(name: &str, value: &T) -> Option<String> {
+    use twcodec_schema::netobj::common::unit;
+    if !name.starts_with(unit::PREFIX) {
+        return None;
+    }
+    let raw = serde_json::to_value(value).ok()?.as_i64()?;
+    let v = raw as f64;
+    let human = match name {
+        unit::WORLD => format!("{} tiles", number(v / TILE)),
+        unit::CENTI_WORLD => format!("{} tiles", rounded(v / 100.0 / TILE, 3)),
+        unit::VELOCITY_256 => format!("{} px/tick", number(v / 256.0)),
+        unit::ANGLE_256 => format!("{}°", rounded((v / 256.0).to_degrees(), 2)),
+        unit::MICRO_RADIANS => format!("{}°", rounded((v / 1e6).to_degrees(), 2)),
+        _ => return None,
+    };
+    Some(format!("{raw} ({human})"))
+}
+
+/// A number rounded to `decimals` places, without trailing zeros.
+fn rounded(value: f64, decimals: usize) -> String {
+    let text = format!("{value:.decimals$}");
+    let text = match text.contains('.') {
+        true => text.trim_end_matches('0').trim_end_matches('.'),
+        false => &text,
+    };
+    match text {
+        "-0" => "0".into(),
+        text => text.into(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn snapshot_units_beside_the_raw_value() {
+        use twcodec_schema::netobj::common::unit;
+        assert_eq!(unit_hint(unit::WORLD, &1056).unwrap(), "1056 (33 tiles)");
+        assert_eq!(unit_hint(unit::WORLD, &-16).unwrap(), "-16 (-0.5 tiles)");
+        assert_eq!(
+            unit_hint(unit::CENTI_WORLD, &105601).unwrap(),
+            "105601 (33 tiles)"
+        );
+        assert_eq!(
+            unit_hint(unit::VELOCITY_256, &-384).unwrap(),
+            "-384 (-1.5 px/tick)"
+        );
+        assert_eq!(unit_hint(unit::ANGLE_256, &402).unwrap(), "402 (89.97°)");
+        assert_eq!(unit_hint(unit::ANGLE_256, &-1).unwrap(), "-1 (-0.22°)");
+        assert_eq!(
+            unit_hint(unit::MICRO_RADIANS, &-1570796).unwrap(),
+            "-1570796 (-90°)"
+        );
+        assert_eq!(unit_hint("$twcodec::unit::other", &1), None);
+        assert_eq!(unit_hint(unit::WORLD, &"text"), None);
+    }
 
     #[test]
     fn fixed_point_positions_in_tiles_and_pixels() {

@@ -324,6 +324,13 @@ fn snap_decode_and_apply_print_the_library_dumps() {
         });
         assert_eq!(stdout(&output), expected);
 
+        let output = with_flag(&["snap", "decode", &old_file, "--format", "json"]);
+        let expected =
+            twcodec::dump::to_string(|out| twcodec::dump::snapshot_json(&old, protocol, out));
+        assert_eq!(stdout(&output), expected);
+        let json: serde_json::Value = serde_json::from_str(&expected).unwrap();
+        assert_eq!(json["objects"].as_array().unwrap().len(), old.len());
+
         // 0.7 names the same types differently.
         let output = with_flag(&["snap", "decode", &old_file, "--sizes", "0.7"]);
         let expected = twcodec::dump::to_string(|out| {

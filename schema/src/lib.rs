@@ -11,6 +11,7 @@
 //! | map.md: every map item, tile and shared type | [`map`] and its modules |
 //! | docs/format-notes.md, "UUID item types"; map.md: big-endian values in i32s | [`packing`] |
 //! | snapshot.md: snapshots, deltas, pre-agreed sizes | [`snapshot`] |
+//! | snapshot.md, appendix; DDNet and Teeworlds `datasrc/network.py`: snapshot objects | [`netobj`] |
 //! | DDNet `demo.h`/`demo.cpp`: demo header, markers, SHA-256 extension, chunk headers | [`demo`] |
 //! | the format reference (`docs/format/`), read from these modules' binrw attributes | [`reference`](mod@reference) |
 //!
@@ -27,6 +28,7 @@ pub mod datafile;
 pub mod demo;
 mod error;
 pub mod map;
+pub mod netobj;
 pub mod packing;
 pub mod reference;
 pub mod snapshot;

@@ -26,6 +26,7 @@ use serde::Serialize;
 pub use twcodec_schema_derive::describe;
 
 use crate::map::MapItemKind;
+use crate::netobj::SnapObjectKind;
 
 /// A type that has a size on disk.
 pub trait OnDisk {
@@ -1021,6 +1022,26 @@ fn items<'a>(kinds: impl IntoIterator<Item = &'a MapItemKind>) -> Vec<Entry> {
         .collect()
 }
 
+/// The entries of snapshot object kinds, from the registry in [`crate::netobj`]: each
+/// structure once, leaving out those in `seen` (and adding the others to it).
+fn objects(kinds: &[SnapObjectKind], seen: &mut Vec<String>) -> Vec<Entry> {
+    let mut entries = Vec::new();
+    for kind in kinds {
+        let Some(describe) = kind.describe() else {
+            continue;
+        };
+        let name = describe().name;
+        if !seen.contains(&name) {
+            seen.push(name);
+            entries.push(Entry {
+                describe,
+                item: None,
+            });
+        }
+    }
+    entries
+}
+
 fn section(title: &'static str, intro: &'static str, entries: Vec<Entry>) -> Section {
     Section {
         title,
@@ -1032,7 +1053,8 @@ fn section(title: &'static str, intro: &'static str, entries: Vec<Entry>) -> Sec
 /// Every document of the reference, in order.
 pub fn documents() -> Vec<Document> {
     use crate::map::{common, envelope, group, image, layer, quad, sound, tile};
-    use crate::{datafile, demo, snapshot};
+    use crate::{datafile, demo, netobj, snapshot};
+    let mut seen = Vec::new();
     vec![
         Document {
             name: "datafile",
@@ -1162,6 +1184,40 @@ pub fn documents() -> Vec<Document> {
                         entry::<snapshot::SnapshotDeltaLayout>(),
                         entry::<snapshot::DeltaHeader>(),
                         entry::<snapshot::ItemDeltaHead>(),
+                    ],
+                ),
+                section(
+                    "Objects of Teeworlds 0.6 and DDNet",
+                    "What the items hold (docs/format-notes.md, \"Snapshot objects\"), from the \
+                     registry in the schema's `netobj` module, in type id order; each layout \
+                     once, for the first type that has it. Flags are i32 bit sets.",
+                    objects(SnapObjectKind::DDNET_06, &mut seen),
+                ),
+                section(
+                    "Objects of Teeworlds 0.7",
+                    "The layouts 0.7 does not share with 0.6.",
+                    objects(SnapObjectKind::TEEWORLDS_07, &mut seen),
+                ),
+                section(
+                    "DDNet's extended objects",
+                    "Named by a UUID that the snapshot announces (type 0). \"If the item holds \
+                     it\" marks a field a later DDNet version appended.",
+                    objects(SnapObjectKind::EXTENDED, &mut seen),
+                ),
+                section(
+                    "Values of object fields",
+                    "",
+                    vec![
+                        entry::<netobj::common::Weapon>(),
+                        entry::<netobj::common::Emote>(),
+                        entry::<netobj::common::Team>(),
+                        entry::<netobj::common::HookState>(),
+                        entry::<netobj::ddnet::Powerup>(),
+                        entry::<netobj::ddnet::AuthLevel>(),
+                        entry::<netobj::ddnet::LaserType>(),
+                        entry::<netobj::ddnet::EntityClass>(),
+                        entry::<netobj::seven::PickupKind>(),
+                        entry::<netobj::seven::SpecMode>(),
                     ],
                 ),
             ],

@@ -21,6 +21,7 @@ use bytemuck::{Pod, Zeroable};
 use serde::Serialize;
 
 use crate::error::to_i32;
+use crate::netobj::SnapObjectKind;
 use crate::reference::describe;
 use crate::SchemaError;
 
@@ -518,7 +519,8 @@ impl SizeTable {
         }
     }
 
-    /// Teeworlds 0.6 and DDNet: types 1 to 20.
+    /// Teeworlds 0.6 and DDNet: types 1 to 20. The sizes of the registered structs of
+    /// [`crate::netobj`] (a test checks that they agree).
     pub const fn ddnet_06() -> SizeTable {
         SizeTable::from_list(&[
             10, 6, 5, 4, 3, 8, 4, 15, 22, 5, 17, 3, 2, 2, 2, 2, 3, 3, 3, 3,
@@ -526,7 +528,8 @@ impl SizeTable {
     }
 
     /// Teeworlds 0.7: types 1 to 22 (`event_damage`, type 22, has 7 ints: docs/format-notes.md,
-    /// "Snapshots").
+    /// "Snapshots"). The sizes of the registered structs of [`crate::netobj`] (a test checks
+    /// that they agree).
     pub const fn teeworlds_07() -> SizeTable {
         SizeTable::from_list(&[
             10, 6, 5, 3, 3, 3, 2, 4, 15, 22, 3, 4, 58, 5, 32, 2, 2, 2, 2, 3, 3, 7,
@@ -567,68 +570,19 @@ impl SizeTable {
     }
 }
 
-/// Names of the 0.6/DDNet snapshot types 1 to 20 (snapshot.md, appendix; DDNet
-/// `datasrc/network.py`).
-const NAMES_06: [&str; 20] = [
-    "obj_player_input",
-    "obj_projectile",
-    "obj_laser",
-    "obj_pickup",
-    "obj_flag",
-    "obj_game_info",
-    "obj_game_data",
-    "obj_character_core",
-    "obj_character",
-    "obj_player_info",
-    "obj_client_info",
-    "obj_spectator_info",
-    "event_common",
-    "event_explosion",
-    "event_spawn",
-    "event_hammerhit",
-    "event_death",
-    "event_sound_global",
-    "event_sound_world",
-    "event_damage_indicator",
-];
-
-/// Names of the Teeworlds 0.7 snapshot types 1 to 22 (snapshot.md, appendix; Teeworlds 0.7
-/// `datasrc/network.py`). Types 13 to 15 (`De_ClientInfo`, `De_GameInfo`, `De_TuneParams`) are
-/// added by clients to the snapshots they record in demos; servers never send them (the
-/// document calls them `obj_client_info`, `obj_game_info`, `obj_tune_params`).
-const NAMES_07: [&str; 22] = [
-    "obj_player_input",
-    "obj_projectile",
-    "obj_laser",
-    "obj_pickup",
-    "obj_flag",
-    "obj_game_data",
-    "obj_game_data_team",
-    "obj_game_data_flag",
-    "obj_character_core",
-    "obj_character",
-    "obj_player_info",
-    "obj_spectator_info",
-    "obj_de_client_info",
-    "obj_de_game_info",
-    "obj_de_tune_params",
-    "event_common",
-    "event_explosion",
-    "event_spawn",
-    "event_hammerhit",
-    "event_death",
-    "event_sound_world",
-    "event_damage",
-];
-
-/// The name of a 0.6/DDNet snapshot type.
+/// The name of a 0.6/DDNet snapshot type (snapshot.md, appendix; DDNet `datasrc/network.py`),
+/// from the registry of [`crate::netobj`].
 pub fn type_name_06(type_id: u16) -> Option<&'static str> {
-    NAMES_06.get(usize::from(type_id).checked_sub(1)?).copied()
+    SnapObjectKind::of_ddnet_06(type_id).map(SnapObjectKind::name)
 }
 
-/// The name of a Teeworlds 0.7 snapshot type.
+/// The name of a Teeworlds 0.7 snapshot type (snapshot.md, appendix; Teeworlds 0.7
+/// `datasrc/network.py`), from the registry of [`crate::netobj`]. Types 13 to 15
+/// (`De_ClientInfo`, `De_GameInfo`, `De_TuneParams`) are added by clients to the snapshots they
+/// record in demos; servers never send them (the document calls them `obj_client_info`,
+/// `obj_game_info`, `obj_tune_params`).
 pub fn type_name_07(type_id: u16) -> Option<&'static str> {
-    NAMES_07.get(usize::from(type_id).checked_sub(1)?).copied()
+    SnapObjectKind::of_teeworlds_07(type_id).map(SnapObjectKind::name)
 }
 
 /// Type id of the items that announce extended types (DDNet `NETOBJTYPE_EX`): the id of such
@@ -644,31 +598,13 @@ pub const OFFSET_EXTENDED_TYPE: u16 = 0x4000;
 pub const MAX_TYPE: u16 = 0x7FFF;
 
 /// Names of the extended snapshot types DDNet registers (`datasrc/network.py`, `NetObjectEx`
-/// and `NetEventEx`); their UUIDs are [`crate::uuid::uuid_from_name`] of the name.
-pub const KNOWN_EXTENDED_TYPE_NAMES: &[&str] = &[
-    "my-own-object@heinrich5991.de",
-    "character@netobj.ddnet.tw",
-    "player@netobj.ddnet.tw",
-    "gameinfo@netobj.ddnet.tw",
-    "projectile@netobj.ddnet.tw",
-    "laser@netobj.ddnet.tw",
-    "ddnet-projectile@netobj.ddnet.tw",
-    "pickup@netobj.ddnet.tw",
-    "birthday@netevent.ddnet.org",
-    "finish@netevent.ddnet.org",
-    "my-own-event@heinrich5991.de",
-    "spec-char@netobj.ddnet.tw",
-    "switch-state@netobj.ddnet.tw",
-    "entity-ex@netobj.ddnet.tw",
-    "map-sound-world@netevent.ddnet.org",
-];
+/// and `NetEventEx`); their UUIDs are [`crate::uuid::uuid_from_name`] of the name. The extended
+/// section of the registry in [`crate::netobj`].
+pub const KNOWN_EXTENDED_TYPE_NAMES: &[&str] = SnapObjectKind::EXTENDED_UUID_NAMES;
 
 /// The name of a known extended snapshot type.
 pub fn known_extended_type_name(uuid: crate::uuid::Uuid) -> Option<&'static str> {
-    KNOWN_EXTENDED_TYPE_NAMES
-        .iter()
-        .copied()
-        .find(|name| crate::uuid::uuid_from_name(name) == uuid)
+    SnapObjectKind::of_extended(uuid)?.uuid_name()
 }
 
 impl Default for SizeTable {
@@ -927,9 +863,11 @@ mod tests {
     fn names() {
         assert_eq!(type_name_06(9), Some("obj_character"));
         assert_eq!(type_name_06(20), Some("event_damage_indicator"));
-        assert_eq!(type_name_06(0), None);
+        assert_eq!(type_name_06(0), Some("obj_ex"));
         assert_eq!(type_name_06(21), None);
         assert_eq!(type_name_07(22), Some("event_damage"));
+        assert_eq!(type_name_07(24), Some("obj_game_data_race"));
+        assert_eq!(type_name_07(25), None);
         assert_eq!(type_name_07(13), Some("obj_de_client_info"));
         let character = crate::uuid::uuid_from_name("character@netobj.ddnet.tw");
         assert_eq!(

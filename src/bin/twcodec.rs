@@ -374,7 +374,8 @@ enum DemoCommand {
 
 #[derive(Debug, Subcommand)]
 enum SnapCommand {
-    /// Print a snapshot or a snapshot delta, one item per line.
+    /// Print a snapshot or a snapshot delta: a snapshot's items as the objects of the
+    /// protocol (fields by name, positions also in tiles), a delta's items as ints.
     Decode {
         /// The snapshot or delta.
         file: PathBuf,
@@ -388,6 +389,9 @@ enum SnapCommand {
         /// What the file holds (default: a snapshot if it reads as one, else a delta).
         #[arg(long, value_enum)]
         kind: Option<Kind>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
     },
     /// Apply a delta to a snapshot; print the resulting snapshot and its checksum.
     Apply {
@@ -444,10 +448,10 @@ enum Kind {
     Delta,
 }
 
-/// Output formats of `dump`.
+/// Output formats of `dump` and `snap decode`.
 #[derive(Debug, Clone, Copy, ValueEnum)]
 enum Format {
-    /// One field per line.
+    /// Readable text (`dump`: one field per line).
     Text,
     /// JSON.
     Json,
@@ -1012,6 +1016,7 @@ fn snap(command: SnapCommand, out: Out<'_>) -> Result<(), Failure> {
             packed,
             sizes,
             kind,
+            format,
         } => {
             let (form, table, protocol) = (form(packed), sizes.table(), sizes.protocol());
             let decoded = match kind {
@@ -1019,9 +1024,17 @@ fn snap(command: SnapCommand, out: Out<'_>) -> Result<(), Failure> {
                 Some(Kind::Delta) => Decoded::Delta(SnapshotDelta::load(&file, form, &table)?),
                 None => snap::load(&file, form, &table)?,
             };
-            match decoded {
-                Decoded::Snapshot(snapshot) => dump::snapshot_text(&snapshot, protocol, out)?,
-                Decoded::Delta(delta) => dump::delta_text(&delta, &table, protocol, out)?,
+            match (decoded, format) {
+                (Decoded::Snapshot(snapshot), Format::Text) => {
+                    dump::snapshot_text(&snapshot, protocol, out)?
+                }
+                (Decoded::Snapshot(snapshot), Format::Json) => {
+                    dump::snapshot_json(&snapshot, protocol, out)?
+                }
+                (Decoded::Delta(delta), Format::Text) => {
+                    dump::delta_text(&delta, &table, protocol, out)?
+                }
+                (Decoded::Delta(delta), Format::Json) => dump::delta_json(&delta, &table, out)?,
             }
         }
         SnapCommand::Apply {

@@ -37,7 +37,7 @@ pub fn map_json(map: &crate::Map, options: DumpOptions, out: &mut dyn Write) -> 
 }
 
 /// The writer's error inside a serde_json error, or the serde_json error as an I/O error.
-fn io_error(error: serde_json::Error) -> io::Error {
+pub(super) fn io_error(error: serde_json::Error) -> io::Error {
     if error.is_io() {
         io::Error::from(error)
     } else {

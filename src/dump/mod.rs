@@ -31,7 +31,7 @@ pub use demo::{demo_info, demo_info_with, demo_ticks};
 pub use map::{map_json, map_text, DumpOptions};
 pub use map_view::MapView;
 pub use schema::{schema, schema_files, SchemaFormat, SchemaSelection, SCHEMA_COMMAND};
-pub use snapshot::{delta_text, snapshot_text};
+pub use snapshot::{delta_json, delta_text, snapshot_json, snapshot_text};
 
 /// A rendering collected into a string (invalid UTF-8, which no rendering writes, replaced).
 pub fn to_string<T>(render: impl FnOnce(&mut dyn Write) -> io::Result<T>) -> String {

@@ -7,7 +7,9 @@
 //! - Anything else opens a block: `key:` and its fields one level deeper; an array of
 //!   structures lists its elements as `- ` entries, `- #index` for those that need a block.
 //! - Strings are quoted with Rust's escapes, absent values are `none`, unit variants their
-//!   quoted name; a newtype struct named [`BARE`] holding a string is written unquoted.
+//!   quoted name; a newtype struct named [`BARE`] holding a string is written unquoted, and
+//!   one named by a unit hint of the schema (`twcodec_schema::netobj::common::unit`) holding a
+//!   number is written with its value in human units beside it (`1056 (33 tiles)`).
 //!
 //! Nothing is collected before it is written: an array is written element by element (whether
 //! it is an array of scalars is decided by its first element, as arrays of Rust values are
@@ -585,6 +587,9 @@ macro_rules! scalar_methods {
                     return self.$emit(format_args!("{text}"));
                 }
             }
+            if let Some(human) = crate::units::unit_hint(name, value) {
+                return self.$emit(format_args!("{human}"));
+            }
             value.serialize(self)
         }
     };
@@ -853,6 +858,147 @@ impl ser::SerializeMap for InlineMap<'_> {
     }
     fn end(self) -> Result {
         self.compound.close('}')
+    }
+}
+
+/// The fields of `value` (a struct or a map) as `key: value` texts, each value inline however
+/// long, leaving out the fields named in `skip`: what a caller lays out on lines of its own
+/// (the snapshot objects of `snap decode`). `None` for anything else.
+pub(crate) fn field_texts<T: Serialize + ?Sized>(
+    value: &T,
+    skip: &'static [&'static str],
+) -> Option<Vec<String>> {
+    let mut fields = Vec::new();
+    value
+        .serialize(FieldTexts {
+            fields: &mut fields,
+            skip,
+            key: String::new(),
+        })
+        .ok()?;
+    Some(fields)
+}
+
+/// Collects [`field_texts`].
+struct FieldTexts<'f> {
+    fields: &'f mut Vec<String>,
+    skip: &'static [&'static str],
+    key: String,
+}
+
+impl FieldTexts<'_> {
+    fn field<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result {
+        if self.skip.contains(&key) {
+            return Ok(());
+        }
+        let text = match inline(value, usize::MAX, Level::Field)? {
+            Some(text) => text,
+            None => inline(value, usize::MAX, Level::Structure)?.ok_or(TextError::NotInline)?,
+        };
+        self.fields.push(format!("{key}: {text}"));
+        Ok(())
+    }
+}
+
+impl<'f> ser::Serializer for FieldTexts<'f> {
+    type Ok = ();
+    type Error = TextError;
+    type SerializeSeq = Impossible<(), TextError>;
+    type SerializeTuple = Impossible<(), TextError>;
+    type SerializeTupleStruct = Impossible<(), TextError>;
+    type SerializeTupleVariant = Impossible<(), TextError>;
+    type SerializeMap = FieldTexts<'f>;
+    type SerializeStruct = FieldTexts<'f>;
+    type SerializeStructVariant = Impossible<(), TextError>;
+
+    scalar_methods!(refuse);
+
+    fn serialize_str(self, _v: &str) -> Result {
+        Err(TextError::NotInline)
+    }
+
+    fn serialize_bytes(self, _v: &[u8]) -> Result {
+        Err(TextError::NotInline)
+    }
+
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        _index: u32,
+        _variant: &'static str,
+        _value: &T,
+    ) -> Result {
+        Err(TextError::NotInline)
+    }
+
+    fn serialize_seq(self, _len: Option<usize>) -> Result<Self::SerializeSeq> {
+        Err(TextError::NotInline)
+    }
+
+    fn serialize_tuple(self, _len: usize) -> Result<Self::SerializeTuple> {
+        Err(TextError::NotInline)
+    }
+
+    fn serialize_tuple_struct(
+        self,
+        _name: &'static str,
+        _len: usize,
+    ) -> Result<Self::SerializeTupleStruct> {
+        Err(TextError::NotInline)
+    }
+
+    fn serialize_tuple_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        _variant: &'static str,
+        _len: usize,
+    ) -> Result<Self::SerializeTupleVariant> {
+        Err(TextError::NotInline)
+    }
+
+    fn serialize_map(self, _len: Option<usize>) -> Result<Self> {
+        Ok(self)
+    }
+
+    fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<Self> {
+        Ok(self)
+    }
+
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        _variant: &'static str,
+        _len: usize,
+    ) -> Result<Self::SerializeStructVariant> {
+        Err(TextError::NotInline)
+    }
+}
+
+impl FieldTexts<'_> {
+    /// What [`field_texts`] refuses: anything but a structure.
+    fn refuse(self, _text: fmt::Arguments<'_>) -> Result {
+        Err(TextError::NotInline)
+    }
+}
+
+structure_impls!(FieldTexts<'_>, |_fields| Ok(()); SerializeStruct);
+
+impl ser::SerializeMap for FieldTexts<'_> {
+    type Ok = ();
+    type Error = TextError;
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result {
+        key_text(key, &mut self.key)
+    }
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result {
+        let key = std::mem::take(&mut self.key);
+        let result = self.field(&key, value);
+        self.key = key;
+        result
+    }
+    fn end(self) -> Result {
+        Ok(())
     }
 }
 

@@ -81,12 +81,19 @@
 //! Types from [`OFFSET_EXTENDED_TYPE`] to [`MAX_TYPE`] are named by a UUID that the snapshot
 //! announces in an item of type 0 whose id is the type and whose 4 ints are the UUID
 //! ([`Snapshot::type_uuid`], [`Snapshot::uuid_type`], [`SnapshotBuilder::add_extended_item`]).
+//!
+//! # Objects
+//!
+//! [`Snapshot::objects`] gives the items as the objects of a protocol (characters, players,
+//! events, DDNet's extended objects), typed by the schema's registry; see [`ObjectItem`].
 
 mod delta;
+pub mod objects;
 pub mod packing;
 mod snapshot;
 
 pub use delta::SnapshotDelta;
+pub use objects::{Note, ObjectError, ObjectItem, SnapObject, SnapObjectKind};
 pub use snapshot::{SnapItem, Snapshot, SnapshotBuilder};
 pub use twcodec_schema::snapshot::{
     known_extended_type_name, type_name_06, type_name_07, SizeTable, SnapKey,
@@ -133,6 +140,26 @@ impl Protocol {
             Protocol::Ddnet06 => type_name_06(type_id),
             Protocol::Teeworlds07 => type_name_07(type_id),
         }
+    }
+
+    /// The kind of object of a numbered type of the protocol (below
+    /// [`OFFSET_EXTENDED_TYPE`]), from the schema's registry
+    /// ([`twcodec_schema::netobj`]).
+    pub fn object_kind(self, type_id: u16) -> Option<SnapObjectKind> {
+        match self {
+            Protocol::Ddnet06 => SnapObjectKind::of_ddnet_06(type_id),
+            Protocol::Teeworlds07 => SnapObjectKind::of_teeworlds_07(type_id),
+        }
+    }
+}
+
+impl std::fmt::Display for Protocol {
+    /// `0.6/DDNet` or `0.7`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Protocol::Ddnet06 => "0.6/DDNet",
+            Protocol::Teeworlds07 => "0.7",
+        })
     }
 }
 

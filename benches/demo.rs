@@ -2,6 +2,11 @@
 //! (every chunk Huffman-decoded and unpacked, every snapshot and delta applied, every message
 //! decoded). Criterion reports ticks per second.
 //!
+//! Demo export (issue "Game-level decoding"): `demo/export_jsonl` and `demo/export_csv` are
+//! `twcodec demo export` of the same demo (every object of every tick, JSONL; CSV with its
+//! column pass) into a sink, against `demo/replay` in the same run. The target, a 2-minute
+//! demo in well under a second, is checked by scaling: the demo's length is printed.
+//!
 //! `cargo bench --bench demo`.
 
 mod common;
@@ -35,8 +40,9 @@ fn bench_replay(c: &mut Criterion) {
     let ticks = demo.replay().count() as u64;
     let chunks = demo.chunks().count();
     eprintln!(
-        "{name}: {} bytes, {chunks} chunks, {ticks} ticks",
-        bytes.len()
+        "{name}: {} bytes, {chunks} chunks, {ticks} ticks, {} s long",
+        bytes.len(),
+        demo.header().length
     );
 
     let mut group = c.benchmark_group("demo");
@@ -50,6 +56,28 @@ fn bench_replay(c: &mut Criterion) {
                 items += frame.snapshot.map_or(0, |snapshot| snapshot.len());
             }
             black_box(items)
+        })
+    });
+    let filter = twcodec::export::ObjectFilter::all();
+    group.bench_function("export_jsonl", |b| {
+        b.iter(|| {
+            let demo = Demo::from_bytes(black_box(bytes.clone())).unwrap();
+            let mut out = std::io::sink();
+            for row in twcodec::export::ObjectRows::new(&demo, &filter) {
+                serde_json::to_writer(&mut out, &row.unwrap().to_json()).unwrap();
+            }
+        })
+    });
+    group.bench_function("export_csv", |b| {
+        b.iter(|| {
+            let demo = Demo::from_bytes(black_box(bytes.clone())).unwrap();
+            let columns = twcodec::export::columns(&demo, &filter).unwrap();
+            let mut out = csv::Writer::from_writer(std::io::sink());
+            out.write_record(&columns).unwrap();
+            for row in twcodec::export::ObjectRows::new(&demo, &filter) {
+                out.write_record(twcodec::export::cells(&row.unwrap(), &columns))
+                    .unwrap();
+            }
         })
     });
     group.finish();

@@ -120,6 +120,7 @@ pub mod demo;
 pub mod diff;
 pub mod dump;
 mod error;
+pub mod export;
 pub mod fuzz;
 pub mod huffman;
 pub mod items;

@@ -370,6 +370,19 @@ enum DemoCommand {
         /// Where to write the map (`-`: standard output).
         output: PathBuf,
     },
+    /// One row per snapshot object per tick (tick, time in seconds since the first tick,
+    /// type, id, the object's fields), streamed, for DuckDB, pandas or Spark.
+    Export {
+        /// The demo.
+        file: PathBuf,
+        /// Only these object types, comma-separated (`character,player_info`; with or
+        /// without the `obj_` / `event_` prefix).
+        #[arg(long, value_delimiter = ',')]
+        objects: Vec<String>,
+        /// Output format (CSV replays the demo twice: once for the columns).
+        #[arg(long, value_enum, default_value_t = RowFormat::Jsonl)]
+        format: RowFormat,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -988,6 +1001,18 @@ fn demo(command: DemoCommand, out: Out<'_>) -> Result<ExitCode, Failure> {
                 return Err(error.with_path(&file).into());
             }
         }
+        DemoCommand::Export {
+            file,
+            objects,
+            format,
+        } => {
+            let demo = Demo::open(&file)?;
+            let filter = twcodec::export::ObjectFilter::parse(&objects)?;
+            demo_export(&demo, &filter, format, out).map_err(|failure| match failure {
+                Failure::Input(error) => Failure::Input(error.with_path(&file)),
+                other => other,
+            })?;
+        }
         DemoCommand::Map { file, output } => {
             let demo = Demo::open(&file)?;
             if is_stdout(&output) {
@@ -1005,6 +1030,49 @@ fn demo(command: DemoCommand, out: Out<'_>) -> Result<ExitCode, Failure> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `demo export`: rows on standard output as they are made; a progress bar (by tick) on a
+/// terminal.
+fn demo_export(
+    demo: &Demo,
+    filter: &twcodec::export::ObjectFilter,
+    format: RowFormat,
+    out: Out<'_>,
+) -> Result<(), Failure> {
+    use twcodec::export::{cells, columns, ObjectRows};
+    let ticks = demo.header().length.max(0) as u64 * twcodec::export::TICKS_PER_SECOND as u64;
+    let bar = progress_bar(ticks, "exporting");
+    let mut last_tick = None;
+    let mut tick_progress = |tick: i32| {
+        let first = *last_tick.get_or_insert(tick);
+        bar.set_position(tick.saturating_sub(first).max(0) as u64);
+    };
+    match format {
+        RowFormat::Jsonl => {
+            for row in ObjectRows::new(demo, filter) {
+                let row = row?;
+                tick_progress(row.tick);
+                serde_json::to_writer(&mut *out, &row.to_json()).map_err(io::Error::from)?;
+                out.write_all(b"\n")?;
+            }
+        }
+        RowFormat::Csv => {
+            let columns = columns(demo, filter)?;
+            let mut writer = csv::Writer::from_writer(&mut *out);
+            writer.write_record(&columns).map_err(csv_failure)?;
+            for row in ObjectRows::new(demo, filter) {
+                let row = row?;
+                tick_progress(row.tick);
+                writer
+                    .write_record(cells(&row, &columns))
+                    .map_err(csv_failure)?;
+            }
+            writer.flush()?;
+        }
+    }
+    bar.finish_and_clear();
+    Ok(())
 }
 
 /// `snap decode` and `snap apply`.

@@ -12,6 +12,7 @@
 //! | docs/format-notes.md, "UUID item types"; map.md: big-endian values in i32s | [`packing`] |
 //! | snapshot.md: snapshots, deltas, pre-agreed sizes | [`snapshot`] |
 //! | DDNet `demo.h`/`demo.cpp`: demo header, markers, SHA-256 extension, chunk headers | [`demo`] |
+//! | docs/format-notes.md, "Messages": game and system messages, their registry | [`netmsg`] |
 //! | the format reference (`docs/format/`), read from these modules' binrw attributes | [`reference`](mod@reference) |
 //!
 //! Errors that the layout itself defines (bad magic, unsupported version, item sizes) are
@@ -27,6 +28,7 @@ pub mod datafile;
 pub mod demo;
 mod error;
 pub mod map;
+pub mod netmsg;
 pub mod packing;
 pub mod reference;
 pub mod snapshot;

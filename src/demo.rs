@@ -30,6 +30,9 @@
 //! - [`Demo::replay`]: a delta only after a snapshot to apply it to; every snapshot and delta
 //!   valid and every delta applicable (the checks of [`crate::snap`]); every message chunk's
 //!   payload decodes ([`Chunk::ints`]), as DDNet's demo player stops at one that does not.
+//! - [`Chunk::message`] and [`Demo::messages`]: the message's header and fields
+//!   (the checks of [`crate::netmsg`]); a message that does not decode is an error of its
+//!   chunk, which [`Demo::messages`] reports before it goes on.
 //!
 //! Errors name the chunk (index and tick) and its byte offset in the file.
 
@@ -241,6 +244,13 @@ impl Demo {
         }
     }
 
+    /// The messages the demo recorded, decoded in the protocol the net version names, with the
+    /// chunk of each; a message that does not decode gives its error and the next one follows
+    /// ([`DemoMessages`](crate::netmsg::DemoMessages)).
+    pub fn messages(&self) -> crate::netmsg::DemoMessages<'_> {
+        crate::netmsg::DemoMessages::new(self.chunks(), self.protocol().into())
+    }
+
     /// The snapshot at every tick, in the protocol the net version names.
     pub fn replay(&self) -> Replay<'_> {
         self.replay_with(self.protocol().sizes())
@@ -329,6 +339,20 @@ impl<'a> Chunk<'a> {
     /// wrote them (padded with zeros to a multiple of 4).
     pub fn message_bytes(&self) -> Result<Vec<u8>, Error> {
         Ok(crate::snap::ints_to_bytes(&self.ints()?))
+    }
+
+    /// The message of a message chunk, decoded in `protocol` ([`Demo::protocol`]) from its
+    /// [`Chunk::message_bytes`], padding and all ([`crate::netmsg::decode_padded`]). Errors
+    /// name the chunk, its tick and byte offset, and the message's field and byte.
+    pub fn message(
+        &self,
+        protocol: impl Into<crate::netmsg::Protocol>,
+    ) -> Result<crate::netmsg::NetMessage, Error> {
+        if !matches!(self.content, ChunkContent::Message(_)) {
+            return Err(self.error(format!("a {} is not a message", self.kind_name())));
+        }
+        crate::netmsg::decode_padded(&self.message_bytes()?, protocol.into())
+            .map_err(|error| self.error(format!("message: {}", error.message())))
     }
 
     /// An error about this chunk.
@@ -458,8 +482,8 @@ pub struct Frame<'a> {
     pub update: Update,
     /// The snapshot at this tick (none before the first snapshot).
     pub snapshot: Option<Arc<Snapshot>>,
-    /// The message chunks recorded in this tick, not decoded: [`Chunk::message_bytes`] gives
-    /// one's bytes. (Decoded, a message can take 32 times its chunk, and a tick can hold any
+    /// The message chunks recorded in this tick, not decoded: [`Chunk::message`] decodes one,
+    /// [`Chunk::message_bytes`] gives its bytes. (Decoded, a message can take 32 times its chunk, and a tick can hold any
     /// number of them.)
     pub messages: Vec<Chunk<'a>>,
     /// Index of the tick marker chunk.

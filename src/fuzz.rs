@@ -16,8 +16,8 @@
 //! | `delta` | [`SnapshotDelta`] from ints and packed, write -> read, apply, create -> apply |
 //! | `packing` | variable-int unpacking, pack -> unpack |
 //! | `huffman` | Huffman decoding, compress -> decompress |
-//! | `demo` | [`Demo`]: header, chunks, replay, the embedded map, the dumps |
-//! | `packet` | 0.7 packets: chunks, snapshot messages, joining, rebuilding |
+//! | `demo` | [`Demo`]: header, chunks, replay, the embedded map, the dumps, messages decode -> encode |
+//! | `packet` | 0.7 packets: chunks, snapshot messages, joining, rebuilding, messages decode -> encode |
 
 use std::io;
 use std::path::Path;
@@ -28,6 +28,7 @@ use crate::demo::{ChunkContent, Demo};
 use crate::dump::{self, DumpOptions};
 use crate::huffman;
 use crate::map::{LayerContent, LoadMode, Map, MapForm};
+use crate::netmsg;
 use crate::packet::{AssembledSnap, Packet7, SnapMessage};
 use crate::snap::{self, packing, SizeTable, Snapshot, SnapshotDelta};
 use crate::{Datafile, Limits};
@@ -371,11 +372,16 @@ pub fn demo(data: &[u8]) {
     let _ = dump::demo_info_with(&demo, FUZZ_LIMITS, &mut io::sink());
     // The replay, every snapshot's checksum.
     let _ = dump::demo_ticks(&demo, &mut io::sink());
-    // The messages, which the replay keeps undecoded.
+    // The messages, which the replay keeps undecoded: what decodes encodes back.
+    let protocol = demo.protocol().into();
     for chunk in demo.chunks() {
         let Ok(chunk) = chunk else { break };
         if let ChunkContent::Message(_) = chunk.content {
-            let _ = chunk.message_bytes();
+            if let (Ok(bytes), Ok(message)) = (chunk.message_bytes(), chunk.message(protocol)) {
+                let _ = netmsg::line(&message);
+                let again = netmsg::encode_padded(&message, protocol);
+                assert_eq!(again.ok(), Some(bytes), "a demo message encodes back");
+            }
         }
     }
 }
@@ -390,6 +396,15 @@ pub fn packet(data: &[u8]) {
     for chunk in packet.chunks() {
         let Ok(chunk) = chunk else { break };
         let _ = chunk.message();
+        let protocol = netmsg::Protocol::Teeworlds07;
+        if let Ok(message) = netmsg::decode(chunk.data, protocol) {
+            let again = netmsg::encode(&message, protocol);
+            assert_eq!(
+                again.ok().as_deref(),
+                Some(chunk.data),
+                "a message encodes back"
+            );
+        }
         if let Ok(Some(message)) = SnapMessage::parse(&chunk) {
             if let Ok(snap) = AssembledSnap::join(&[message]) {
                 let _ = snap.rebuild(&Snapshot::empty());

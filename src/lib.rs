@@ -96,7 +96,8 @@
 //! - [`demo`] reads demos: the header and markers (schema), the embedded map (through
 //!   [`Datafile`] and [`Map`]), the chunk stream (Huffman coding in [`huffman`]) and a replay
 //!   of every tick through [`snap`]. [`packet`] reads the snapshot messages of Teeworlds 0.7
-//!   packets.
+//!   packets. [`netmsg`] decodes game and system messages (chat, kills, 0.7 client info, ...)
+//!   of both protocols, each type a schema struct plus one registry line.
 //! - [`assets`] turns a map's images and sounds into files (PNG, Opus) and back: extract,
 //!   add, replace, embed from the game's `mapres`. [`render`] draws a map as the game does
 //!   (parallax, clipping, tilesets, quads, envelopes at a time, the entities view) on the
@@ -127,6 +128,7 @@ pub mod items;
 pub mod limits;
 pub mod map;
 pub mod mapdir;
+pub mod netmsg;
 pub mod packet;
 pub mod render;
 pub mod sample;

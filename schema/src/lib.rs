@@ -13,6 +13,7 @@
 //! | snapshot.md: snapshots, deltas, pre-agreed sizes | [`snapshot`] |
 //! | snapshot.md, appendix; DDNet and Teeworlds `datasrc/network.py`: snapshot objects | [`netobj`] |
 //! | DDNet `demo.h`/`demo.cpp`: demo header, markers, SHA-256 extension, chunk headers | [`demo`] |
+//! | docs/format-notes.md, "Messages": game and system messages, their registry | [`netmsg`] |
 //! | the format reference (`docs/format/`), read from these modules' binrw attributes | [`reference`](mod@reference) |
 //!
 //! Errors that the layout itself defines (bad magic, unsupported version, item sizes) are
@@ -28,6 +29,7 @@ pub mod datafile;
 pub mod demo;
 mod error;
 pub mod map;
+pub mod netmsg;
 pub mod netobj;
 pub mod packing;
 pub mod reference;

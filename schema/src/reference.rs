@@ -7,7 +7,8 @@
 //! themselves through [`OnDisk`] (implemented here for integers, arrays, `Option` and `Vec`, and
 //! by the attribute for every described structure), never from a table written by hand.
 //!
-//! [`documents`] lists the structures by document (datafile, map items, snapshots, demos);
+//! [`documents`] lists the structures by document (datafile, map items, snapshots, demos,
+//! messages);
 //! the `twcodec` crate renders them as Markdown (`docs/format/`) and JSON (`twcodec schema`).
 //! [`Structure::place`] evaluates a structure over real bytes: which fields a given item has
 //! and where, which the corpus test compares with what binrw reads.
@@ -1244,7 +1245,109 @@ pub fn documents() -> Vec<Document> {
                 ],
             )],
         },
+        messages(),
     ]
+}
+
+/// The document of game and system messages.
+fn messages() -> Document {
+    use crate::netmsg::{ddnet, game, game7, system};
+    Document {
+        name: "messages",
+        title: "Messages",
+        intro: "Game and system messages (docs/format-notes.md, \"Messages\"; DDNet \
+                `datasrc/network.py`, `datasrc/seven/network.py`, `src/engine/shared/packer.cpp`): \
+                the fields after a message's header, the packed int `(id << 1) | system` (for id \
+                0, DDNet's extended messages, a 16-byte UUID follows). Each message's ids in the \
+                0.6/DDNet and 0.7 protocols, or the name of its UUID, are its line in the \
+                registry, `net_message_types!` in `schema/src/netmsg/mod.rs`. A `VarInt` is a \
+                packed int of 1 to 5 bytes, so positions after one are counted from it; a \
+                `NetString` is its bytes up to and with a NUL; `SizedData` is a packed int, then \
+                that many bytes. Demos store a message padded with zeros to whole ints.",
+        unit: Unit::Byte,
+        sections: vec![
+            section(
+                "Game messages",
+                "Of 0.6/DDNet, and those 0.7 has with the same fields.",
+                vec![
+                    entry::<game::SvMotd>(),
+                    entry::<game::SvBroadcast>(),
+                    entry::<game::SvChat>(),
+                    entry::<game::SvKillMsg>(),
+                    entry::<game::SvSoundGlobal>(),
+                    entry::<game::NoFields>(),
+                    entry::<game::SvTuneParams>(),
+                    entry::<game::SvWeaponPickup>(),
+                    entry::<game::SvEmoticon>(),
+                    entry::<game::SvVoteOptionListAdd>(),
+                    entry::<game::SvVoteOptionAdd>(),
+                    entry::<game::SvVoteOptionRemove>(),
+                    entry::<game::SvVoteSet>(),
+                    entry::<game::SvVoteStatus>(),
+                    entry::<game::SvDDRaceTime>(),
+                    entry::<game::SvRecord>(),
+                    entry::<game::SvTeamsState>(),
+                ],
+            ),
+            section(
+                "Game messages of 0.7",
+                "",
+                vec![
+                    entry::<game7::SvChat7>(),
+                    entry::<game7::SvTeam7>(),
+                    entry::<game7::SvVoteOptionListAdd7>(),
+                    entry::<game7::SvVoteSet7>(),
+                    entry::<game7::SvServerSettings7>(),
+                    entry::<game7::SvClientInfo7>(),
+                    entry::<game7::SvGameInfo7>(),
+                    entry::<game7::SvClientDrop7>(),
+                    entry::<game7::SvGameMsg7>(),
+                    entry::<game7::DeClientEnter7>(),
+                    entry::<game7::DeClientLeave7>(),
+                    entry::<game7::SvSkinChange7>(),
+                    entry::<game7::SvRaceFinish>(),
+                    entry::<game7::SvCheckpoint7>(),
+                    entry::<game7::SvCommandInfo>(),
+                    entry::<game7::SvCommandInfoRemove>(),
+                ],
+            ),
+            section(
+                "DDNet's extended game messages",
+                "Named by a UUID; those with the fields of a message above use its structure.",
+                vec![
+                    entry::<ddnet::SvKillMsgTeam>(),
+                    entry::<ddnet::SvYourVote>(),
+                    entry::<ddnet::SvChangeInfoCooldown>(),
+                    entry::<ddnet::SvMapSoundGlobal>(),
+                    entry::<ddnet::SvPreInput>(),
+                    entry::<ddnet::SvSaveCode>(),
+                    entry::<ddnet::TextMessage>(),
+                ],
+            ),
+            section(
+                "System messages",
+                "",
+                vec![
+                    entry::<system::MapChange>(),
+                    entry::<system::MapChange7>(),
+                    entry::<system::MapData>(),
+                    entry::<system::MapData7>(),
+                    entry::<system::Snap>(),
+                    entry::<system::SnapEmpty>(),
+                    entry::<system::SnapSingle>(),
+                    entry::<system::InputTiming>(),
+                    entry::<system::RconAuthStatus>(),
+                    entry::<system::RconLine>(),
+                    entry::<system::RconCmdAdd>(),
+                    entry::<system::NameMessage>(),
+                    entry::<system::Capabilities>(),
+                    entry::<system::MapDetails>(),
+                    entry::<system::NumberMessage>(),
+                    entry::<system::PingEx>(),
+                ],
+            ),
+        ],
+    }
 }
 
 /// The structure of map items of kind `kind`, if the reference has one.

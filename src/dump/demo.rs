@@ -1,11 +1,12 @@
-//! Renderings of demos: `twcodec demo info` ([`demo_info`]) and `twcodec demo ticks`
-//! ([`demo_ticks`]).
+//! Renderings of demos: `twcodec demo info` ([`demo_info`]), `twcodec demo ticks`
+//! ([`demo_ticks`]) and the decoded messages ([`demo_messages`]).
 
 use std::io::{self, Write};
 
 use super::{hex, write_ints};
 use crate::demo::{ChunkContent, Demo, Update};
 use crate::error::Error;
+use crate::netmsg;
 use crate::snap::Protocol;
 
 /// Ticks per second of the game (DDNet `SERVER_TICK_SPEED`).
@@ -177,9 +178,11 @@ fn write_ticks(out: &mut dyn Write, ticks: &[i32]) -> io::Result<()> {
 }
 
 /// One line per tick of a replay: tick, how the snapshot came about, its items and checksum,
-/// and the messages of the tick; what `twcodec demo ticks` prints. A replay error ends the
-/// list with an `error:` line and is returned.
+/// and the messages of the tick, counted and named (`?` for one that does not decode); what
+/// `twcodec demo ticks` prints. A replay error ends the list with an `error:` line and is
+/// returned.
 pub fn demo_ticks(demo: &Demo, out: &mut dyn Write) -> io::Result<Option<Error>> {
+    let protocol = demo.protocol();
     writeln!(out, "tick     update     items  checksum     messages")?;
     for frame in demo.replay() {
         let frame = match frame {
@@ -200,7 +203,40 @@ pub fn demo_ticks(demo: &Demo, out: &mut dyn Write) -> io::Result<Option<Error>>
             Some(snapshot) => write!(out, " {:>5}  {:>11}", snapshot.len(), snapshot.checksum())?,
             None => write!(out, " {:>5}  {:>11}", "-", "-")?,
         }
-        writeln!(out, "  {}", frame.messages.len())?;
+        write!(out, "  {}", frame.messages.len())?;
+        for (i, chunk) in frame.messages.iter().enumerate() {
+            let name = chunk
+                .message(protocol)
+                .map_or("?", |message| message.name());
+            write!(out, "{}{name}", if i == 0 { " " } else { ", " })?;
+        }
+        writeln!(out)?;
     }
     Ok(None)
+}
+
+/// One line per message of a demo, decoded: tick, chunk index, then the message's name and
+/// fields ([`netmsg::write_line`]). A message that does not decode gives an `error:` line and
+/// the list goes on; a chunk that does not read ends it. Returns the first error.
+pub fn demo_messages(demo: &Demo, out: &mut dyn Write) -> io::Result<Option<Error>> {
+    writeln!(out, "tick     chunk   message")?;
+    let mut first = None;
+    for message in demo.messages() {
+        match message {
+            Ok(message) => {
+                let tick = message
+                    .chunk
+                    .tick
+                    .map_or("-".to_string(), |t| t.to_string());
+                write!(out, "{tick:<8} #{:<6} ", message.chunk.index)?;
+                netmsg::write_line(&message.message, out)?;
+                writeln!(out)?;
+            }
+            Err(error) => {
+                writeln!(out, "error: {error}")?;
+                first.get_or_insert(error);
+            }
+        }
+    }
+    Ok(first)
 }

@@ -27,7 +27,7 @@ mod text;
 use std::io::{self, Write};
 
 pub use datafile::{decoded_items, info, items, type_name, TypeFilter};
-pub use demo::{demo_info, demo_info_with, demo_ticks};
+pub use demo::{demo_info, demo_info_with, demo_messages, demo_ticks};
 pub use map::{map_json, map_text, DumpOptions};
 pub use map_view::MapView;
 pub use schema::{schema, schema_files, SchemaFormat, SchemaSelection, SCHEMA_COMMAND};

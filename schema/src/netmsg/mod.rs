@@ -1,0 +1,1221 @@
+//! Game and system messages: what a server tells its clients, and what demos record of it
+//! (docs/format-notes.md, "Messages"; DDNet `src/engine/shared/packer.cpp`,
+//! `src/engine/shared/protocol_ex.cpp`, `datasrc/network.py` and `datasrc/seven/network.py`).
+//!
+//! ```text
+//! message   packed int (id << 1) | system
+//!           [16 bytes: a UUID, when the id is 0 (DDNet's extended messages)]
+//!           fields: packed ints, NUL-terminated strings, raw bytes (sized by an int before them)
+//! ```
+//!
+//! Each message type is a binrw struct of its fields ([`fields`]: [`VarInt`], [`NetString`],
+//! [`SizedData`]) ending, where fields can follow, in `unknown_tail`: bytes after the fields are
+//! kept and written back. The registry below (`net_message_types!`) gives each type one line:
+//! its ids in the 0.6/DDNet and the 0.7 protocol (or the name its UUID is derived from), whether
+//! it is a system message, and a short name. From it follow [`MessageKind`], [`NetMessage`],
+//! reading and writing. Every other message is kept whole as [`UnknownMessage`].
+//!
+//! Values are kept as sent: DDNet's receivers range-check fields and sanitise strings, this
+//! module does neither; [`NetMessage::check`] lists the values outside the ranges the
+//! generators give.
+//!
+//! | messages | module |
+//! |---|---|
+//! | field types, and where they fail | [`fields`] |
+//! | game messages of 0.6/DDNet, and those 0.7 shares | [`game`] |
+//! | game messages of 0.7 only (client info, demo-only enter and leave, race) | [`game7`] |
+//! | DDNet's extended (UUID) game messages | [`ddnet`] |
+//! | system messages | [`system`] |
+
+pub mod ddnet;
+pub mod fields;
+pub mod game;
+pub mod game7;
+pub mod system;
+
+use std::borrow::Cow;
+use std::fmt;
+
+use binrw::io::{Cursor, Read, Seek, Write};
+use binrw::{BinRead, BinWrite, Endian};
+use serde::{Deserialize, Serialize};
+
+pub use fields::{FieldError, NetString, Sha256Bytes, SizedData, UuidBytes, VarInt};
+
+use crate::uuid::{uuid_from_name, Uuid};
+use ddnet::{
+    SvChangeInfoCooldown, SvKillMsgTeam, SvMapSoundGlobal, SvPreInput, SvSaveCode, SvYourVote,
+    TextMessage,
+};
+use game::{
+    NoFields, SvBroadcast, SvChat, SvDDRaceTime, SvEmoticon, SvKillMsg, SvMotd, SvRecord,
+    SvSoundGlobal, SvTeamsState, SvTuneParams, SvVoteOptionAdd, SvVoteOptionListAdd,
+    SvVoteOptionRemove, SvVoteSet, SvVoteStatus, SvWeaponPickup,
+};
+use game7::{
+    DeClientEnter7, DeClientLeave7, SvChat7, SvCheckpoint7, SvClientDrop7, SvClientInfo7,
+    SvCommandInfo, SvCommandInfoRemove, SvGameInfo7, SvGameMsg7, SvRaceFinish, SvServerSettings7,
+    SvSkinChange7, SvTeam7, SvVoteOptionListAdd7, SvVoteSet7,
+};
+use system::{
+    Capabilities, InputTiming, MapChange, MapChange7, MapData, MapData7, MapDetails, NameMessage,
+    NumberMessage, PingEx, RconAuthStatus, RconCmdAdd, RconLine, Snap, SnapEmpty, SnapSingle,
+};
+
+/// The message protocol: message ids and some layouts differ between Teeworlds 0.6 (which
+/// DDNet extends) and Teeworlds 0.7.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Protocol {
+    /// Teeworlds 0.6 and DDNet.
+    Ddnet06,
+    /// Teeworlds 0.7.
+    Teeworlds07,
+}
+
+impl fmt::Display for Protocol {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Protocol::Ddnet06 => "0.6/DDNet",
+            Protocol::Teeworlds07 => "0.7",
+        })
+    }
+}
+
+/// The id part of a message header: a number, or for number 0 the UUID after it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MessageId {
+    /// A numbered message (never 0).
+    Number(i32),
+    /// An extended message: id 0, then this UUID (DDNet `NETMSG_EX` / `NETMSGTYPE_EX`).
+    Uuid(Uuid),
+}
+
+impl fmt::Display for MessageId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MessageId::Number(id) => write!(f, "{id}"),
+            MessageId::Uuid(uuid) => write!(f, "{uuid}"),
+        }
+    }
+}
+
+/// A message of a type the registry does not know (or not for its protocol): its id and
+/// everything after the header, kept as sent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnknownMessage {
+    /// A system message rather than a game message.
+    pub system: bool,
+    /// The id.
+    pub id: MessageId,
+    /// The bytes after the header.
+    pub payload: Vec<u8>,
+}
+
+/// Defines [`MessageKind`] and [`NetMessage`] from the registry of message types below: one
+/// line per type, in four sections (game and system messages, numbered or named by a UUID).
+///
+/// - numbered: `Variant(Type) = id in 0.6/DDNet / id in 0.7, "name";`, `_` for a protocol
+///   without the message;
+/// - UUID: `Variant(Type) = "name the UUID is derived from", "name";` (the same in both
+///   protocols: DDNet sends them over 0.7 connections too).
+///
+/// A line may carry `#[cfg(...)]`. Everything else follows from the line: the kind, the
+/// message variant, reading and writing, the id and UUID lookups, the names in dumps
+/// (docs/extending.md).
+macro_rules! net_message_types {
+    (
+        game {
+            $(
+                $(#[doc = $gdoc:literal])*
+                $(#[cfg($gcfg:meta)])?
+                $gv:ident($gty:ty) = $g6:tt / $g7:tt, $gname:literal;
+            )*
+        }
+        game_uuid {
+            $(
+                $(#[doc = $gudoc:literal])*
+                $(#[cfg($gucfg:meta)])?
+                $guv:ident($guty:ty) = $guuid:literal, $guname:literal;
+            )*
+        }
+        system {
+            $(
+                $(#[doc = $sdoc:literal])*
+                $(#[cfg($scfg:meta)])?
+                $sv:ident($sty:ty) = $s6:tt / $s7:tt, $sname:literal;
+            )*
+        }
+        system_uuid {
+            $(
+                $(#[doc = $sudoc:literal])*
+                $(#[cfg($sucfg:meta)])?
+                $suv:ident($suty:ty) = $suuid:literal, $suname:literal;
+            )*
+        }
+    ) => {
+        /// The kinds of message the registry knows, and [`MessageKind::Unknown`].
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[non_exhaustive]
+        pub enum MessageKind {
+            $($(#[doc = $gdoc])* $(#[cfg($gcfg)])? $gv,)*
+            $($(#[doc = $gudoc])* $(#[cfg($gucfg)])? $guv,)*
+            $($(#[doc = $sdoc])* $(#[cfg($scfg)])? $sv,)*
+            $($(#[doc = $sudoc])* $(#[cfg($sucfg)])? $suv,)*
+            /// Any other message.
+            Unknown,
+        }
+
+        impl MessageKind {
+            /// Every kind the registry knows, in its order.
+            pub const ALL: &'static [MessageKind] = &[
+                $($(#[cfg($gcfg)])? MessageKind::$gv,)*
+                $($(#[cfg($gucfg)])? MessageKind::$guv,)*
+                $($(#[cfg($scfg)])? MessageKind::$sv,)*
+                $($(#[cfg($sucfg)])? MessageKind::$suv,)*
+            ];
+
+            /// A short lower-case name (`sv_chat`, `snap_single`), as the libtw2 dissector
+            /// names messages; the same for a message's 0.6 and 0.7 forms.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $($(#[cfg($gcfg)])? MessageKind::$gv => $gname,)*
+                    $($(#[cfg($gucfg)])? MessageKind::$guv => $guname,)*
+                    $($(#[cfg($scfg)])? MessageKind::$sv => $sname,)*
+                    $($(#[cfg($sucfg)])? MessageKind::$suv => $suname,)*
+                    MessageKind::Unknown => "unknown",
+                }
+            }
+
+            /// Whether it is a system (engine) message rather than a game message.
+            pub const fn is_system(self) -> bool {
+                match self {
+                    $($(#[cfg($scfg)])? MessageKind::$sv => true,)*
+                    $($(#[cfg($sucfg)])? MessageKind::$suv => true,)*
+                    _ => false,
+                }
+            }
+
+            /// Its number in `protocol`, for a numbered kind that the protocol has.
+            pub const fn number(self, protocol: Protocol) -> Option<i32> {
+                match self {
+                    $(
+                        $(#[cfg($gcfg)])?
+                        MessageKind::$gv => match protocol {
+                            Protocol::Ddnet06 => net_message_types!(@id $g6),
+                            Protocol::Teeworlds07 => net_message_types!(@id $g7),
+                        },
+                    )*
+                    $(
+                        $(#[cfg($scfg)])?
+                        MessageKind::$sv => match protocol {
+                            Protocol::Ddnet06 => net_message_types!(@id $s6),
+                            Protocol::Teeworlds07 => net_message_types!(@id $s7),
+                        },
+                    )*
+                    _ => None,
+                }
+            }
+
+            /// The name its UUID is derived from, for a kind named by a UUID.
+            pub const fn uuid_name(self) -> Option<&'static str> {
+                match self {
+                    $($(#[cfg($gucfg)])? MessageKind::$guv => Some($guuid),)*
+                    $($(#[cfg($sucfg)])? MessageKind::$suv => Some($suuid),)*
+                    _ => None,
+                }
+            }
+        }
+
+        /// A decoded message: one variant per registry line, each holding its type.
+        #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+        #[serde(tag = "kind", rename_all = "snake_case")]
+        #[non_exhaustive]
+        #[allow(missing_docs)] // each variant holds the message type of its line in the registry
+        pub enum NetMessage {
+            $($(#[cfg($gcfg)])? $gv($gty),)*
+            $($(#[cfg($gucfg)])? $guv($guty),)*
+            $($(#[cfg($scfg)])? $sv($sty),)*
+            $($(#[cfg($sucfg)])? $suv($suty),)*
+            /// A message of a kind the registry does not know.
+            Unknown(UnknownMessage),
+        }
+
+        impl NetMessage {
+            /// The kind of message.
+            pub fn kind(&self) -> MessageKind {
+                match self {
+                    $($(#[cfg($gcfg)])? NetMessage::$gv(_) => MessageKind::$gv,)*
+                    $($(#[cfg($gucfg)])? NetMessage::$guv(_) => MessageKind::$guv,)*
+                    $($(#[cfg($scfg)])? NetMessage::$sv(_) => MessageKind::$sv,)*
+                    $($(#[cfg($sucfg)])? NetMessage::$suv(_) => MessageKind::$suv,)*
+                    NetMessage::Unknown(_) => MessageKind::Unknown,
+                }
+            }
+
+            /// Reads the fields of a message of kind `kind` (`None` for
+            /// [`MessageKind::Unknown`]).
+            fn read_fields<R: Read + Seek>(
+                kind: MessageKind,
+                reader: &mut R,
+            ) -> Option<binrw::BinResult<NetMessage>> {
+                let endian = Endian::Little;
+                Some(match kind {
+                    $(
+                        $(#[cfg($gcfg)])?
+                        MessageKind::$gv => <$gty>::read_options(reader, endian, ()).map(NetMessage::$gv),
+                    )*
+                    $(
+                        $(#[cfg($gucfg)])?
+                        MessageKind::$guv => <$guty>::read_options(reader, endian, ()).map(NetMessage::$guv),
+                    )*
+                    $(
+                        $(#[cfg($scfg)])?
+                        MessageKind::$sv => <$sty>::read_options(reader, endian, ()).map(NetMessage::$sv),
+                    )*
+                    $(
+                        $(#[cfg($sucfg)])?
+                        MessageKind::$suv => <$suty>::read_options(reader, endian, ()).map(NetMessage::$suv),
+                    )*
+                    MessageKind::Unknown => return None,
+                })
+            }
+
+            /// Writes the fields (for an unknown message, its payload).
+            fn write_fields<W: Write + Seek>(&self, writer: &mut W) -> binrw::BinResult<()> {
+                let endian = Endian::Little;
+                match self {
+                    $($(#[cfg($gcfg)])? NetMessage::$gv(m) => m.write_options(writer, endian, ()),)*
+                    $($(#[cfg($gucfg)])? NetMessage::$guv(m) => m.write_options(writer, endian, ()),)*
+                    $($(#[cfg($scfg)])? NetMessage::$sv(m) => m.write_options(writer, endian, ()),)*
+                    $($(#[cfg($sucfg)])? NetMessage::$suv(m) => m.write_options(writer, endian, ()),)*
+                    NetMessage::Unknown(m) => Ok(writer.write_all(&m.payload)?),
+                }
+            }
+        }
+    };
+    (@id _) => {
+        None
+    };
+    (@id $id:literal) => {
+        Some($id)
+    };
+}
+
+net_message_types! {
+    game {
+        /// `Sv_Motd`: the message of the day.
+        SvMotd(SvMotd) = 1 / 1, "sv_motd";
+        /// `Sv_Broadcast`: a text in the middle of the screen.
+        SvBroadcast(SvBroadcast) = 2 / 2, "sv_broadcast";
+        /// `Sv_Chat` of 0.6/DDNet: team, client id, text.
+        SvChat(SvChat) = 3 / _, "sv_chat";
+        /// `Sv_Chat` of 0.7: mode, client id, target id, text.
+        SvChat7(SvChat7) = _ / 3, "sv_chat";
+        /// `Sv_Team` (0.7): a team change.
+        SvTeam7(SvTeam7) = _ / 4, "sv_team";
+        /// `Sv_KillMsg`: killer, victim, weapon.
+        SvKillMsg(SvKillMsg) = 4 / 5, "sv_kill_msg";
+        /// `Sv_SoundGlobal` (0.6/DDNet).
+        SvSoundGlobal(SvSoundGlobal) = 5 / _, "sv_sound_global";
+        /// `Sv_TuneParams`: the physics tuning.
+        SvTuneParams(SvTuneParams) = 6 / 6, "sv_tune_params";
+        /// `Sv_ReadyToEnter`: no fields.
+        SvReadyToEnter(NoFields) = 8 / 8, "sv_ready_to_enter";
+        /// `Sv_WeaponPickup`.
+        SvWeaponPickup(SvWeaponPickup) = 9 / 9, "sv_weapon_pickup";
+        /// `Sv_Emoticon`.
+        SvEmoticon(SvEmoticon) = 10 / 10, "sv_emoticon";
+        /// `Sv_VoteClearOptions`: no fields.
+        SvVoteClearOptions(NoFields) = 11 / 11, "sv_vote_clear_options";
+        /// `Sv_VoteOptionListAdd` of 0.6/DDNet: a count and 15 strings.
+        SvVoteOptionListAdd(SvVoteOptionListAdd) = 12 / _, "sv_vote_option_list_add";
+        /// `Sv_VoteOptionListAdd` of 0.7: a count and that many strings.
+        SvVoteOptionListAdd7(SvVoteOptionListAdd7) = _ / 12, "sv_vote_option_list_add";
+        /// `Sv_VoteOptionAdd`.
+        SvVoteOptionAdd(SvVoteOptionAdd) = 13 / 13, "sv_vote_option_add";
+        /// `Sv_VoteOptionRemove`.
+        SvVoteOptionRemove(SvVoteOptionRemove) = 14 / 14, "sv_vote_option_remove";
+        /// `Sv_VoteSet` of 0.6/DDNet.
+        SvVoteSet(SvVoteSet) = 15 / _, "sv_vote_set";
+        /// `Sv_VoteSet` of 0.7.
+        SvVoteSet7(SvVoteSet7) = _ / 15, "sv_vote_set";
+        /// `Sv_VoteStatus`.
+        SvVoteStatus(SvVoteStatus) = 16 / 16, "sv_vote_status";
+        /// `Sv_ServerSettings` (0.7).
+        SvServerSettings7(SvServerSettings7) = _ / 17, "sv_server_settings";
+        /// `Sv_ClientInfo` (0.7): a player's name, clan, country and skin.
+        SvClientInfo7(SvClientInfo7) = _ / 18, "sv_client_info";
+        /// `Sv_GameInfo` (0.7).
+        SvGameInfo7(SvGameInfo7) = _ / 19, "sv_game_info";
+        /// `Sv_ClientDrop` (0.7): a player leaves.
+        SvClientDrop7(SvClientDrop7) = _ / 20, "sv_client_drop";
+        /// `Sv_GameMsg` (0.7).
+        SvGameMsg7(SvGameMsg7) = _ / 21, "sv_game_msg";
+        /// `De_ClientEnter` (0.7, demos only).
+        DeClientEnter7(DeClientEnter7) = _ / 22, "de_client_enter";
+        /// `De_ClientLeave` (0.7, demos only).
+        DeClientLeave7(DeClientLeave7) = _ / 23, "de_client_leave";
+        /// `Sv_DDRaceTimeLegacy` (DDNet).
+        SvDDRaceTimeLegacy(SvDDRaceTime) = 27 / _, "sv_ddrace_time_legacy";
+        /// `Sv_RecordLegacy` (DDNet).
+        SvRecordLegacy(SvRecord) = 28 / _, "sv_record_legacy";
+        /// `Sv_TeamsStateLegacy` (DDNet).
+        SvTeamsStateLegacy(SvTeamsState) = 30 / _, "sv_teams_state_legacy";
+        /// `Sv_SkinChange` (0.7).
+        SvSkinChange7(SvSkinChange7) = _ / 33, "sv_skin_change";
+        /// `Sv_RaceFinish` (0.7).
+        SvRaceFinish7(SvRaceFinish) = _ / 35, "sv_race_finish";
+        /// `Sv_Checkpoint` (0.7).
+        SvCheckpoint7(SvCheckpoint7) = _ / 36, "sv_checkpoint";
+        /// `Sv_CommandInfo` (0.7).
+        SvCommandInfo7(SvCommandInfo) = _ / 37, "sv_command_info";
+        /// `Sv_CommandInfoRemove` (0.7).
+        SvCommandInfoRemove7(SvCommandInfoRemove) = _ / 38, "sv_command_info_remove";
+    }
+    game_uuid {
+        /// `Sv_TeamsState` (DDNet).
+        SvTeamsState(SvTeamsState) = "teamsstate@netmsg.ddnet.tw", "sv_teams_state";
+        /// `Sv_DDRaceTime` (DDNet).
+        SvDDRaceTime(SvDDRaceTime) = "ddrace-time@netmsg.ddnet.tw", "sv_ddrace_time";
+        /// `Sv_Record` (DDNet).
+        SvRecord(SvRecord) = "record@netmsg.ddnet.tw", "sv_record";
+        /// `Sv_KillMsgTeam` (DDNet).
+        SvKillMsgTeam(SvKillMsgTeam) = "killmsgteam@netmsg.ddnet.tw", "sv_kill_msg_team";
+        /// `Sv_YourVote` (DDNet).
+        SvYourVote(SvYourVote) = "yourvote@netmsg.ddnet.org", "sv_your_vote";
+        /// `Sv_RaceFinish` (DDNet).
+        SvRaceFinish(SvRaceFinish) = "racefinish@netmsg.ddnet.org", "sv_race_finish";
+        /// `Sv_CommandInfo` (DDNet).
+        SvCommandInfo(SvCommandInfo) = "commandinfo@netmsg.ddnet.org", "sv_command_info";
+        /// `Sv_CommandInfoRemove` (DDNet).
+        SvCommandInfoRemove(SvCommandInfoRemove) = "commandinfo-remove@netmsg.ddnet.org",
+            "sv_command_info_remove";
+        /// `Sv_VoteOptionGroupStart` (DDNet): no fields.
+        SvVoteOptionGroupStart(NoFields) = "sv-vote-option-group-start@netmsg.ddnet.org",
+            "sv_vote_option_group_start";
+        /// `Sv_VoteOptionGroupEnd` (DDNet): no fields.
+        SvVoteOptionGroupEnd(NoFields) = "sv-vote-option-group-end@netmsg.ddnet.org",
+            "sv_vote_option_group_end";
+        /// `Sv_CommandInfoGroupStart` (DDNet): no fields.
+        SvCommandInfoGroupStart(NoFields) = "sv-commandinfo-group-start@netmsg.ddnet.org",
+            "sv_command_info_group_start";
+        /// `Sv_CommandInfoGroupEnd` (DDNet): no fields.
+        SvCommandInfoGroupEnd(NoFields) = "sv-commandinfo-group-end@netmsg.ddnet.org",
+            "sv_command_info_group_end";
+        /// `Sv_ChangeInfoCooldown` (DDNet).
+        SvChangeInfoCooldown(SvChangeInfoCooldown) = "change-info-cooldown@netmsg.ddnet.org",
+            "sv_change_info_cooldown";
+        /// `Sv_MapSoundGlobal` (DDNet).
+        SvMapSoundGlobal(SvMapSoundGlobal) = "map-sound-global@netmsg.ddnet.org",
+            "sv_map_sound_global";
+        /// `Sv_PreInput` (DDNet).
+        SvPreInput(SvPreInput) = "preinput@netmsg.ddnet.org", "sv_pre_input";
+        /// `Sv_SaveCode` (DDNet).
+        SvSaveCode(SvSaveCode) = "save-code@netmsg.ddnet.org", "sv_save_code";
+        /// `Sv_ServerAlert` (DDNet): one text.
+        SvServerAlert(TextMessage) = "server-alert@netmsg.ddnet.org", "sv_server_alert";
+        /// `Sv_ModeratorAlert` (DDNet): one text.
+        SvModeratorAlert(TextMessage) = "moderator-alert@netmsg.ddnet.org",
+            "sv_moderator_alert";
+        /// `Sv_MapInfo` (DDNet): one text, the map's description.
+        SvMapInfo(TextMessage) = "map-info@netmsg.ddnet.org", "sv_map_info";
+        /// A message type that only this crate's tests know (`tests::ExampleMessage`): the
+        /// proof that a type is its struct plus this one line (docs/extending.md).
+        #[cfg(test)]
+        Example(tests::ExampleMessage) = "example@twcodec.test", "example";
+    }
+    system {
+        /// `NETMSG_MAP_CHANGE` of 0.6/DDNet.
+        MapChange(MapChange) = 2 / _, "map_change";
+        /// `NETMSG_MAP_CHANGE` of 0.7.
+        MapChange7(MapChange7) = _ / 2, "map_change";
+        /// `NETMSG_MAP_DATA` of 0.6/DDNet.
+        MapData(MapData) = 3 / _, "map_data";
+        /// `NETMSG_MAP_DATA` of 0.7.
+        MapData7(MapData7) = _ / 3, "map_data";
+        /// `NETMSG_CON_READY`: no fields.
+        ConReady(NoFields) = 4 / 5, "con_ready";
+        /// `NETMSG_SNAP`.
+        Snap(Snap) = 5 / 6, "snap";
+        /// `NETMSG_SNAPEMPTY`.
+        SnapEmpty(SnapEmpty) = 6 / 7, "snap_empty";
+        /// `NETMSG_SNAPSINGLE`.
+        SnapSingle(SnapSingle) = 7 / 8, "snap_single";
+        /// `NETMSG_INPUTTIMING`.
+        InputTiming(InputTiming) = 9 / 10, "input_timing";
+        /// `NETMSG_RCON_AUTH_STATUS` (0.6/DDNet).
+        RconAuthStatus(RconAuthStatus) = 10 / _, "rcon_auth_status";
+        /// `NETMSG_RCON_AUTH_ON` (0.7): no fields.
+        RconAuthOn7(NoFields) = _ / 11, "rcon_auth_on";
+        /// `NETMSG_RCON_AUTH_OFF` (0.7): no fields.
+        RconAuthOff7(NoFields) = _ / 12, "rcon_auth_off";
+        /// `NETMSG_RCON_LINE`.
+        RconLine(RconLine) = 11 / 13, "rcon_line";
+        /// `NETMSG_PING`: no fields.
+        Ping(NoFields) = 22 / 26, "ping";
+        /// `NETMSG_PING_REPLY`: no fields.
+        PingReply(NoFields) = 23 / 27, "ping_reply";
+        /// `NETMSG_RCON_CMD_ADD`.
+        RconCmdAdd(RconCmdAdd) = 25 / 14, "rcon_cmd_add";
+        /// `NETMSG_RCON_CMD_REM`: the command's name.
+        RconCmdRem(NameMessage) = 26 / 15, "rcon_cmd_rem";
+        /// `NETMSG_MAPLIST_ENTRY_ADD` (0.7): a map's name.
+        MaplistEntryAdd7(NameMessage) = _ / 29, "maplist_entry_add";
+        /// `NETMSG_MAPLIST_ENTRY_REM` (0.7): a map's name.
+        MaplistEntryRem7(NameMessage) = _ / 30, "maplist_entry_rem";
+    }
+    system_uuid {
+        /// `NETMSG_MAP_DETAILS` (DDNet).
+        MapDetails(MapDetails) = "map-details@ddnet.tw", "map_details";
+        /// `NETMSG_CAPABILITIES` (DDNet).
+        Capabilities(Capabilities) = "capabilities@ddnet.tw", "capabilities";
+        /// `NETMSG_REDIRECT` (DDNet): the port to connect to.
+        Redirect(NumberMessage) = "redirect@ddnet.org", "redirect";
+        /// `NETMSG_RCON_CMD_GROUP_START` (DDNet): how many commands follow.
+        RconCmdGroupStart(NumberMessage) = "rcon-cmd-group-start@ddnet.org",
+            "rcon_cmd_group_start";
+        /// `NETMSG_RCON_CMD_GROUP_END` (DDNet): no fields.
+        RconCmdGroupEnd(NoFields) = "rcon-cmd-group-end@ddnet.org", "rcon_cmd_group_end";
+        /// `NETMSG_MAP_RELOAD` (DDNet): no fields.
+        MapReload(NoFields) = "map-reload@ddnet.org", "map_reload";
+        /// `NETMSG_RECONNECT` (DDNet): no fields.
+        Reconnect(NoFields) = "reconnect@ddnet.org", "reconnect";
+        /// `NETMSG_RCONTYPE` (DDNet): 1 when the remote console asks for a user name.
+        RconType(NumberMessage) = "rcon-type@ddnet.tw", "rcon_type";
+        /// `NETMSG_PINGEX` (DDNet): a ping with an id.
+        PingEx(PingEx) = "ping@ddnet.tw", "ping_ex";
+        /// `NETMSG_PONGEX` (DDNet): the answer to a ping, with its id.
+        PongEx(PingEx) = "pong@ddnet.tw", "pong_ex";
+    }
+}
+
+impl MessageKind {
+    /// The UUID of a kind named by a UUID.
+    pub fn uuid(self) -> Option<Uuid> {
+        self.uuid_name().map(uuid_from_name)
+    }
+
+    /// The kind of a message with this header in `protocol`, or [`MessageKind::Unknown`].
+    pub fn of(protocol: Protocol, system: bool, id: MessageId) -> MessageKind {
+        MessageKind::ALL
+            .iter()
+            .copied()
+            .find(|kind| {
+                kind.is_system() == system
+                    && match id {
+                        MessageId::Number(number) => kind.number(protocol) == Some(number),
+                        MessageId::Uuid(uuid) => kind.uuid() == Some(uuid),
+                    }
+            })
+            .unwrap_or(MessageKind::Unknown)
+    }
+
+    /// Its id in `protocol`: its number there, or its UUID; `None` for a numbered kind the
+    /// protocol does not have, and for [`MessageKind::Unknown`].
+    pub fn id(self, protocol: Protocol) -> Option<MessageId> {
+        match self.uuid() {
+            Some(uuid) => Some(MessageId::Uuid(uuid)),
+            None => self.number(protocol).map(MessageId::Number),
+        }
+    }
+}
+
+/// Why a message does not read, or cannot be written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MessageError {
+    /// The message's name, once its id is read.
+    pub message: Option<&'static str>,
+    /// The field, when the problem is in one.
+    pub field: Option<String>,
+    /// Byte offset in the message.
+    pub at: u64,
+    /// The problem.
+    pub problem: MessageProblem,
+}
+
+/// What is wrong with a message ([`MessageError`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum MessageProblem {
+    /// The message ends where a field starts.
+    Missing,
+    /// A field does not read.
+    Field(FieldError),
+    /// Id 0 (an extended message) without the 16 bytes of a UUID after it.
+    UuidCutOff {
+        /// Bytes left after the id.
+        left: u64,
+    },
+    /// Anything else binrw reports (no field type of this module fails so).
+    Other(String),
+    /// Writing: the message has no id in the protocol it is written for.
+    NotInProtocol(Protocol),
+    /// Writing: a value the layout cannot hold, or the writer failed.
+    Write(String),
+}
+
+impl fmt::Display for MessageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = self.message.unwrap_or("message id");
+        match (&self.problem, &self.field) {
+            (MessageProblem::Missing, Some(field)) => write!(
+                f,
+                "{name}: the message ends before field `{field}` (byte {})",
+                self.at
+            ),
+            (MessageProblem::Missing, None) => {
+                write!(f, "{name}: the message ends at byte {}", self.at)
+            }
+            (MessageProblem::Field(error), Some(field)) => {
+                write!(f, "{name}, field `{field}`: {error}")
+            }
+            (MessageProblem::Field(error), None) => write!(f, "{name}: {error}"),
+            (MessageProblem::UuidCutOff { left }, _) => write!(
+                f,
+                "message id 0 (an extended message) needs a 16-byte UUID at byte {}, the \
+                 message has {left} bytes left",
+                self.at
+            ),
+            (MessageProblem::NotInProtocol(protocol), _) => {
+                write!(f, "{name} has no id in the {protocol} protocol")
+            }
+            (MessageProblem::Other(reason) | MessageProblem::Write(reason), _) => {
+                write!(f, "{name}: {reason}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for MessageError {}
+
+impl MessageError {
+    /// The error of a binrw read of the header or of the fields of `message`; `end` is the
+    /// length of the message.
+    fn from_binrw(error: binrw::Error, message: Option<&'static str>, end: u64) -> MessageError {
+        let field = match &error {
+            binrw::Error::Backtrace(backtrace) => backtrace.frames.iter().find_map(|frame| {
+                let message = match frame {
+                    binrw::error::BacktraceFrame::Full { message, .. }
+                    | binrw::error::BacktraceFrame::Message(message) => message,
+                    _ => return None,
+                };
+                // binrw's derive names the field it was reading in this form.
+                message
+                    .strip_prefix("While parsing field '")
+                    .and_then(|rest| rest.split('\'').next())
+                    .map(str::to_string)
+            }),
+            _ => None,
+        };
+        let (at, problem) = match error.root_cause() {
+            binrw::Error::Custom { pos, err } => match err.downcast_ref::<FieldError>() {
+                Some(field) => (*pos, MessageProblem::Field(field.clone())),
+                None => (*pos, MessageProblem::Other(err.to_string())),
+            },
+            root if root.is_eof() => (end, MessageProblem::Missing),
+            binrw::Error::AssertFail { pos, message } => {
+                (*pos, MessageProblem::Other(message.clone()))
+            }
+            // The field types fail only in the ways above; binrw's own text is not shown.
+            _ => (end, MessageProblem::Other("the bytes do not read".into())),
+        };
+        MessageError {
+            message,
+            field,
+            at,
+            problem,
+        }
+    }
+}
+
+impl NetMessage {
+    /// Reads a message from exactly its bytes, as a packet chunk carries it: the header, then
+    /// the fields of its kind in `protocol` (bytes after them are kept in the message's
+    /// `unknown_tail`), or for a kind the registry does not know, the payload.
+    pub fn read(bytes: &[u8], protocol: Protocol) -> Result<NetMessage, MessageError> {
+        let end = bytes.len() as u64;
+        let mut reader = Cursor::new(bytes);
+        let (system, id) = read_header(&mut reader, end)?;
+        let kind = MessageKind::of(protocol, system, id);
+        let start = reader.position() as usize;
+        match NetMessage::read_fields(kind, &mut reader) {
+            Some(read) => {
+                read.map_err(|error| MessageError::from_binrw(error, Some(kind.name()), end))
+            }
+            None => Ok(NetMessage::Unknown(UnknownMessage {
+                system,
+                id,
+                payload: bytes.get(start..).unwrap_or_default().to_vec(),
+            })),
+        }
+    }
+
+    /// The message's bytes in `protocol`: the header, then the fields.
+    pub fn write(&self, protocol: Protocol) -> Result<Vec<u8>, MessageError> {
+        let kind = self.kind();
+        let (system, id) = match self {
+            NetMessage::Unknown(unknown) => (unknown.system, Some(unknown.id)),
+            _ => (kind.is_system(), kind.id(protocol)),
+        };
+        let error = |problem| MessageError {
+            message: Some(kind.name()),
+            field: None,
+            at: 0,
+            problem,
+        };
+        let id = id.ok_or_else(|| error(MessageProblem::NotInProtocol(protocol)))?;
+        let mut out = Vec::new();
+        let number = match id {
+            MessageId::Number(number) => number,
+            MessageId::Uuid(_) => 0,
+        };
+        // `number << 1` wraps as the C++ does: reading takes the arithmetic shift back.
+        VarInt(number.wrapping_shl(1) | i32::from(system)).pack(&mut out);
+        if let MessageId::Uuid(uuid) = id {
+            out.extend_from_slice(uuid.as_bytes());
+        }
+        let mut writer = Cursor::new(out);
+        writer.set_position(writer.get_ref().len() as u64);
+        self.write_fields(&mut writer).map_err(|e| {
+            error(MessageProblem::Write(match e.root_cause() {
+                binrw::Error::AssertFail { message, .. } => message.clone(),
+                _ => "the writer failed".into(),
+            }))
+        })?;
+        Ok(writer.into_inner())
+    }
+
+    /// A short lower-case name (see [`MessageKind::name`]).
+    pub fn name(&self) -> &'static str {
+        self.kind().name()
+    }
+
+    /// The chat line of a chat message of either protocol.
+    pub fn chat(&self) -> Option<ChatLine<'_>> {
+        match self {
+            NetMessage::SvChat(chat) => Some(ChatLine {
+                client_id: chat.client_id.0,
+                team: Some(chat.team.0),
+                mode: None,
+                target_id: None,
+                message: &chat.message,
+            }),
+            NetMessage::SvChat7(chat) => Some(ChatLine {
+                client_id: chat.client_id.0,
+                team: None,
+                mode: Some(chat.mode.0),
+                target_id: Some(chat.target_id.0),
+                message: &chat.message,
+            }),
+            _ => None,
+        }
+    }
+
+    /// The text of a message that shows one: chat, broadcast, message of the day, DDNet's
+    /// alerts and map info.
+    pub fn text(&self) -> Option<&NetString> {
+        match self {
+            NetMessage::SvChat(SvChat { message, .. })
+            | NetMessage::SvChat7(SvChat7 { message, .. })
+            | NetMessage::SvBroadcast(SvBroadcast { message, .. })
+            | NetMessage::SvMotd(SvMotd { message, .. })
+            | NetMessage::SvServerAlert(TextMessage { message, .. })
+            | NetMessage::SvModeratorAlert(TextMessage { message, .. })
+            | NetMessage::SvMapInfo(TextMessage { message, .. }) => Some(message),
+            _ => None,
+        }
+    }
+
+    /// Values outside the ranges DDNet's generators give their fields (DDNet's receivers drop
+    /// such a message; this module keeps it). Checks the client ids, teams and enumerations of
+    /// the messages demos record; other fields are not checked.
+    pub fn check(&self) -> Vec<RangeWarning> {
+        let mut warnings = Vec::new();
+        let mut range = |field: &'static str, value: VarInt, min: i32, max: i32| {
+            if !(min..=max).contains(&value.0) {
+                warnings.push(RangeWarning {
+                    field,
+                    value: value.0,
+                    min,
+                    max,
+                });
+            }
+        };
+        const LAST_CLIENT: i32 = 63;
+        match self {
+            NetMessage::SvChat(m) => {
+                range("team", m.team, -2, 3);
+                range("client_id", m.client_id, -1, LAST_CLIENT);
+            }
+            NetMessage::SvChat7(m) => {
+                range("mode", m.mode, 0, 3);
+                range("client_id", m.client_id, -1, LAST_CLIENT);
+                range("target_id", m.target_id, -1, LAST_CLIENT);
+            }
+            NetMessage::SvKillMsg(m) => {
+                range("killer", m.killer, -2, LAST_CLIENT);
+                range("victim", m.victim, 0, LAST_CLIENT);
+                range("weapon", m.weapon, -3, 5);
+            }
+            NetMessage::SvEmoticon(m) => {
+                range("client_id", m.client_id, 0, LAST_CLIENT);
+                range("emoticon", m.emoticon, 0, 15);
+            }
+            NetMessage::SvClientInfo7(m) => {
+                range("client_id", m.client_id, 0, LAST_CLIENT);
+                range("team", m.team, -1, 1);
+            }
+            NetMessage::SvClientDrop7(m) => range("client_id", m.client_id, 0, LAST_CLIENT),
+            NetMessage::DeClientEnter7(m) => {
+                range("client_id", m.client_id, -1, LAST_CLIENT);
+                range("team", m.team, -1, 1);
+            }
+            NetMessage::DeClientLeave7(m) => range("client_id", m.client_id, -1, LAST_CLIENT),
+            NetMessage::SvRaceFinish(m) | NetMessage::SvRaceFinish7(m) => {
+                range("client_id", m.client_id, 0, LAST_CLIENT);
+            }
+            _ => {}
+        }
+        warnings
+    }
+}
+
+/// A field value outside the range its generator gives ([`NetMessage::check`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RangeWarning {
+    /// The field.
+    pub field: &'static str,
+    /// The value sent.
+    pub value: i32,
+    /// The smallest value allowed.
+    pub min: i32,
+    /// The largest value allowed.
+    pub max: i32,
+}
+
+impl fmt::Display for RangeWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "field `{}` = {} is outside {}..={}",
+            self.field, self.value, self.min, self.max
+        )
+    }
+}
+
+/// A chat line of either protocol ([`NetMessage::chat`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChatLine<'a> {
+    /// The speaker; -1 for the server.
+    pub client_id: i32,
+    /// 0.6/DDNet: 0 to everyone, 1 to the team (DDNet: 2 and 3 whispers).
+    pub team: Option<i32>,
+    /// 0.7: 1 to everyone, 2 to the team, 3 a whisper.
+    pub mode: Option<i32>,
+    /// 0.7: the addressee of a whisper, else -1.
+    pub target_id: Option<i32>,
+    /// The text as sent.
+    pub message: &'a NetString,
+}
+
+impl ChatLine<'_> {
+    /// The text, with invalid UTF-8 replaced.
+    pub fn text(&self) -> Cow<'_, str> {
+        self.message.to_string_lossy()
+    }
+
+    /// Whether the server said it (client id -1).
+    pub fn is_from_server(&self) -> bool {
+        self.client_id == -1
+    }
+
+    /// Whether it went to the speaker's team only.
+    pub fn is_team(&self) -> bool {
+        self.team == Some(1) || self.mode == Some(2)
+    }
+}
+
+/// Reads the header: the packed `(id << 1) | system`, and for id 0 the UUID.
+fn read_header(reader: &mut Cursor<&[u8]>, end: u64) -> Result<(bool, MessageId), MessageError> {
+    let VarInt(packed) = VarInt::read_options(reader, Endian::Little, ())
+        .map_err(|error| MessageError::from_binrw(error, None, end))?;
+    let system = packed & 1 != 0;
+    let number = packed >> 1;
+    if number != 0 {
+        return Ok((system, MessageId::Number(number)));
+    }
+    let at = reader.position();
+    let mut uuid = [0u8; 16];
+    reader.read_exact(&mut uuid).map_err(|_| MessageError {
+        message: None,
+        field: None,
+        at,
+        problem: MessageProblem::UuidCutOff {
+            left: end.saturating_sub(at),
+        },
+    })?;
+    Ok((system, MessageId::Uuid(Uuid::from_bytes(uuid))))
+}
+
+#[cfg(test)]
+mod tests {
+    use binrw::binrw;
+    use binrw::helpers::until_eof;
+
+    use super::*;
+    use crate::reference::describe;
+
+    /// A message type only these tests know, registered by its line in
+    /// `net_message_types!`: with its struct, the two places a new message takes
+    /// (docs/extending.md).
+    #[describe]
+    #[binrw]
+    #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+    pub struct ExampleMessage {
+        /// A number.
+        pub count: VarInt,
+        /// A text.
+        pub label: NetString,
+        /// Bytes after the fields, kept.
+        #[br(parse_with = until_eof)]
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub unknown_tail: Vec<u8>,
+    }
+
+    #[test]
+    fn a_new_message_type_is_its_struct_and_one_registry_line() {
+        let uuid = uuid_from_name("example@twcodec.test");
+        let kind = MessageKind::of(Protocol::Ddnet06, false, MessageId::Uuid(uuid));
+        assert_eq!(kind, MessageKind::Example);
+        assert_eq!(kind.name(), "example");
+        assert_eq!(kind.id(Protocol::Teeworlds07), Some(MessageId::Uuid(uuid)));
+        // Id 0, the UUID, then the fields: 5 and "hi".
+        let mut bytes = vec![0x00];
+        bytes.extend_from_slice(uuid.as_bytes());
+        bytes.extend_from_slice(&[0x05, b'h', b'i', 0]);
+        let message = NetMessage::read(&bytes, Protocol::Ddnet06).unwrap();
+        assert_eq!(
+            message,
+            NetMessage::Example(ExampleMessage {
+                count: VarInt(5),
+                label: NetString::from("hi"),
+                unknown_tail: Vec::new(),
+            })
+        );
+        assert_eq!(message.write(Protocol::Ddnet06).unwrap(), bytes);
+    }
+
+    #[test]
+    fn a_chat_line_field_by_field() {
+        let bytes = [
+            0x06, // id 3 << 1, a game message: Sv_Chat
+            0x00, // team 0
+            0x40, // client id -1 (sign bit, complement of 0)
+            b'h', b'i', 0x00, // "hi"
+        ];
+        let message = NetMessage::read(&bytes, Protocol::Ddnet06).unwrap();
+        let chat = message.chat().unwrap();
+        assert_eq!((chat.client_id, chat.team, chat.mode), (-1, Some(0), None));
+        assert_eq!(chat.text(), "hi");
+        assert!(chat.is_from_server() && !chat.is_team());
+        assert_eq!(message.write(Protocol::Ddnet06).unwrap(), bytes);
+        // The same bytes in 0.7, where the chat has one more int: 'h' (0x68) reads as the
+        // target id -41 (sign bit, complement of 40), the text is "i".
+        let seven = NetMessage::read(&bytes, Protocol::Teeworlds07).unwrap();
+        let chat = seven.chat().unwrap();
+        assert_eq!((chat.mode, chat.target_id), (Some(0), Some(-41)));
+        assert_eq!(chat.text(), "i");
+    }
+
+    #[test]
+    fn trailing_bytes_are_kept() {
+        // Sv_Emoticon with two fields and 2 bytes more.
+        let bytes = [0x14, 0x03, 0x02, 0xAA, 0xBB];
+        let message = NetMessage::read(&bytes, Protocol::Teeworlds07).unwrap();
+        let NetMessage::SvEmoticon(emoticon) = &message else {
+            panic!("{message:?}")
+        };
+        assert_eq!(emoticon.client_id, VarInt(3));
+        assert_eq!(emoticon.unknown_tail, [0xAA, 0xBB]);
+        assert_eq!(message.write(Protocol::Teeworlds07).unwrap(), bytes);
+    }
+
+    #[test]
+    fn unknown_messages_keep_their_id_and_payload() {
+        for bytes in [
+            &[0x41, 0x01, 0x02][..], // system message 32 in 0.6
+            &[0x7F, 0x09][..],       // id -32
+        ] {
+            let message = NetMessage::read(bytes, Protocol::Ddnet06).unwrap();
+            assert_eq!(message.kind(), MessageKind::Unknown);
+            assert_eq!(message.write(Protocol::Ddnet06).unwrap(), bytes);
+        }
+        let mut bytes = vec![0x01];
+        bytes.extend_from_slice(uuid_from_name("what-is@ddnet.tw").as_bytes());
+        bytes.push(0x07);
+        let message = NetMessage::read(&bytes, Protocol::Ddnet06).unwrap();
+        assert_eq!(
+            message,
+            NetMessage::Unknown(UnknownMessage {
+                system: true,
+                id: MessageId::Uuid(uuid_from_name("what-is@ddnet.tw")),
+                payload: vec![0x07],
+            })
+        );
+        assert_eq!(message.write(Protocol::Teeworlds07).unwrap(), bytes);
+    }
+
+    #[test]
+    fn errors_name_the_message_the_field_and_the_byte() {
+        let error =
+            |bytes: &[u8], protocol| NetMessage::read(bytes, protocol).unwrap_err().to_string();
+        assert_eq!(
+            error(&[], Protocol::Ddnet06),
+            "message id: the message ends at byte 0"
+        );
+        assert_eq!(
+            error(&[0x80], Protocol::Ddnet06),
+            "message id: the packed int at byte 0 is cut off"
+        );
+        assert_eq!(
+            error(&[0x00, 1, 2, 3], Protocol::Ddnet06),
+            "message id 0 (an extended message) needs a 16-byte UUID at byte 1, the message \
+             has 3 bytes left"
+        );
+        // Sv_KillMsg (0.6 id 4) with 2 of its 4 ints.
+        assert_eq!(
+            error(&[0x08, 0x01, 0x02], Protocol::Ddnet06),
+            "sv_kill_msg: the message ends before field `weapon` (byte 3)"
+        );
+        assert_eq!(
+            error(&[0x08, 0x01, 0x02, 0x80], Protocol::Ddnet06),
+            "sv_kill_msg, field `weapon`: the packed int at byte 3 is cut off"
+        );
+        // 0.7 client info: the third of its six skin part names has no NUL.
+        let mut info = vec![0x24, 0x00, 0x01, 0x00];
+        info.extend_from_slice(b"name\0clan\0\x40a\0b\0c");
+        assert_eq!(
+            error(&info, Protocol::Teeworlds07),
+            "sv_client_info, field `skin_part_names`: the string at byte 19 has no NUL before \
+             the end of the message"
+        );
+        let chat7 = NetMessage::SvChat7(SvChat7::default());
+        assert_eq!(
+            chat7.write(Protocol::Ddnet06).unwrap_err().to_string(),
+            "sv_chat has no id in the 0.6/DDNet protocol"
+        );
+    }
+
+    #[test]
+    fn every_kind_has_an_id_and_a_unique_header() {
+        for protocol in [Protocol::Ddnet06, Protocol::Teeworlds07] {
+            let mut seen = std::collections::HashSet::new();
+            for &kind in MessageKind::ALL {
+                let Some(id) = kind.id(protocol) else {
+                    continue;
+                };
+                assert_ne!(id, MessageId::Number(0), "{kind:?}");
+                assert!(seen.insert((kind.is_system(), id)), "{kind:?} twice");
+                assert_eq!(MessageKind::of(protocol, kind.is_system(), id), kind);
+            }
+        }
+        // docs/format-notes.md, "Messages in demos": the UUID of the record message that
+        // both DDNet demos of the corpus hold at their first tick.
+        assert_eq!(
+            MessageKind::SvRecord.uuid().unwrap().to_string(),
+            "804f149f-9b53-3b0a-897f-59663a1c4eb9"
+        );
+    }
+
+    #[test]
+    fn range_checks_are_warnings() {
+        let kill = NetMessage::SvKillMsg(SvKillMsg {
+            killer: VarInt(0),
+            victim: VarInt(64),
+            weapon: VarInt(-3),
+            ..SvKillMsg::default()
+        });
+        let warnings = kill.check();
+        assert_eq!(warnings.len(), 1);
+        assert_eq!(
+            warnings[0].to_string(),
+            "field `victim` = 64 is outside 0..=63"
+        );
+    }
+
+    mod properties {
+        use proptest::prelude::*;
+
+        use super::*;
+
+        fn protocol() -> impl Strategy<Value = Protocol> {
+            prop_oneof![Just(Protocol::Ddnet06), Just(Protocol::Teeworlds07)]
+        }
+
+        fn text() -> impl Strategy<Value = NetString> {
+            prop::collection::vec(1u8..=255, 0..12).prop_map(NetString)
+        }
+
+        fn int() -> impl Strategy<Value = VarInt> {
+            any::<i32>().prop_map(VarInt)
+        }
+
+        /// Messages with random field values, of the kinds demos record most.
+        fn message() -> impl Strategy<Value = NetMessage> {
+            prop_oneof![
+                (int(), int(), text()).prop_map(|(team, client_id, message)| {
+                    NetMessage::SvChat(SvChat {
+                        team,
+                        client_id,
+                        message,
+                        unknown_tail: Vec::new(),
+                    })
+                }),
+                (int(), int(), int(), text()).prop_map(|(mode, client_id, target_id, message)| {
+                    NetMessage::SvChat7(SvChat7 {
+                        mode,
+                        client_id,
+                        target_id,
+                        message,
+                        unknown_tail: Vec::new(),
+                    })
+                }),
+                (int(), int(), int(), int()).prop_map(|(killer, victim, weapon, mode_special)| {
+                    NetMessage::SvKillMsg(SvKillMsg {
+                        killer,
+                        victim,
+                        weapon,
+                        mode_special,
+                        unknown_tail: Vec::new(),
+                    })
+                }),
+                (
+                    (int(), int(), int(), text(), text(), int()),
+                    prop::array::uniform6(text()),
+                    prop::array::uniform6(int()),
+                    prop::array::uniform6(int()),
+                    int(),
+                )
+                    .prop_map(
+                        |(
+                            (client_id, local, team, name, clan, country),
+                            names,
+                            use_custom,
+                            colors,
+                            silent,
+                        )| {
+                            NetMessage::SvClientInfo7(SvClientInfo7 {
+                                client_id,
+                                local,
+                                team,
+                                name,
+                                clan,
+                                country,
+                                skin_part_names: names,
+                                use_custom_colors: use_custom,
+                                skin_part_colors: colors,
+                                silent,
+                                unknown_tail: Vec::new(),
+                            })
+                        }
+                    ),
+                (int(), int(), int(), int(), prop::option::of(int())).prop_map(
+                    |(client_id, time, diff, record_personal, record_server)| {
+                        NetMessage::SvRaceFinish(SvRaceFinish {
+                            client_id,
+                            time,
+                            diff,
+                            record_personal,
+                            record_server,
+                            unknown_tail: Vec::new(),
+                        })
+                    }
+                ),
+                prop::collection::vec(int(), 0..40)
+                    .prop_map(|params| NetMessage::SvTuneParams(SvTuneParams { params })),
+                (int(), prop::collection::vec(int(), 0..4)).prop_map(|(game_msg_id, params)| {
+                    // As many ints as the id takes, so that reading finds them all.
+                    let count = game7::game_msg_params(game_msg_id.0).unwrap_or(params.len());
+                    let params = (0..count).map(|i| params.get(i).copied().unwrap_or_default());
+                    NetMessage::SvGameMsg7(SvGameMsg7 {
+                        game_msg_id,
+                        params: params.collect(),
+                        unknown_tail: Vec::new(),
+                    })
+                }),
+                (text(), int(), text()).prop_map(|(name, client_id, reason)| {
+                    NetMessage::DeClientLeave7(DeClientLeave7 {
+                        name,
+                        client_id,
+                        reason,
+                        unknown_tail: Vec::new(),
+                    })
+                }),
+            ]
+        }
+
+        /// A field as bytes: a packed int or a string.
+        fn field() -> impl Strategy<Value = Vec<u8>> {
+            prop_oneof![
+                any::<i32>().prop_map(|value| {
+                    let mut out = Vec::new();
+                    VarInt(value).pack(&mut out);
+                    out
+                }),
+                prop::collection::vec(1u8..=255, 0..6).prop_map(|mut bytes| {
+                    bytes.push(0);
+                    bytes
+                }),
+                prop::collection::vec(any::<u8>(), 0..3),
+            ]
+        }
+
+        proptest! {
+            #[test]
+            fn random_field_values_round_trip(message in message()) {
+                let protocol = if message.kind().number(Protocol::Ddnet06).is_some()
+                    || message.kind().uuid().is_some()
+                {
+                    Protocol::Ddnet06
+                } else {
+                    Protocol::Teeworlds07
+                };
+                let bytes = message.write(protocol).unwrap();
+                prop_assert_eq!(NetMessage::read(&bytes, protocol).unwrap(), message);
+            }
+
+            /// Whatever reads writes back the same bytes: a header of every registered kind,
+            /// then random ints, strings and bytes.
+            #[test]
+            fn whatever_reads_writes_back_the_same_bytes(
+                protocol in protocol(),
+                kind in 0..MessageKind::ALL.len(),
+                fields in prop::collection::vec(field(), 0..40),
+            ) {
+                let kind = MessageKind::ALL[kind];
+                let Some(id) = kind.id(protocol) else { return Ok(()) };
+                let header = NetMessage::Unknown(UnknownMessage {
+                    system: kind.is_system(),
+                    id,
+                    payload: fields.concat(),
+                });
+                let bytes = header.write(protocol).unwrap();
+                if let Ok(message) = NetMessage::read(&bytes, protocol) {
+                    prop_assert_eq!(message.kind(), kind);
+                    prop_assert_eq!(message.write(protocol).unwrap(), bytes);
+                }
+            }
+
+            #[test]
+            fn random_bytes_never_panic(
+                protocol in protocol(),
+                bytes in prop::collection::vec(any::<u8>(), 0..64),
+            ) {
+                if let Ok(message) = NetMessage::read(&bytes, protocol) {
+                    prop_assert_eq!(message.write(protocol).unwrap(), bytes);
+                }
+            }
+        }
+    }
+}

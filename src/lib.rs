@@ -116,6 +116,7 @@
 #![warn(missing_docs)]
 
 pub mod assets;
+pub mod chat;
 pub mod datafile;
 pub mod demo;
 pub mod diff;

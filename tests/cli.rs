@@ -613,3 +613,40 @@ fn batch_check_resave_extract_and_scan_over_a_directory() {
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("two inputs would be written to"));
 }
+
+#[test]
+fn demo_chat_and_export_on_the_command_line() {
+    let Some(corpus) = corpus_dir() else { return };
+    let demo = corpus.join("demos/064_ddnet_join_chat_walk_disconnect__client.demo");
+    let demo = demo.to_str().unwrap();
+    let output = twcodec(&["demo", "chat", demo]);
+    assert_eq!(stdout(&output), "[00:01.92] nameless tee: hello\n");
+    let output = twcodec(&["demo", "chat", "--format", "jsonl", demo]);
+    let line: serde_json::Value = serde_json::from_str(stdout(&output).trim()).unwrap();
+    assert_eq!(line["name"], "nameless tee");
+    assert_eq!(line["kind"], "chat");
+    assert_eq!(line["tick"], 1432 + 96);
+    let output = twcodec(&[
+        "demo",
+        "export",
+        "--objects",
+        "character",
+        "--format",
+        "csv",
+        demo,
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.starts_with("tick,time,type,id,obj_tick,x,y,"),
+        "{}",
+        &text[..80]
+    );
+    assert!(text
+        .lines()
+        .skip(1)
+        .all(|l| l.contains(",obj_character,0,")));
+    let output = twcodec(&["demo", "export", "--objects", "nothing", demo]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr(&output).contains("no snapshot object is called \"nothing\""));
+}

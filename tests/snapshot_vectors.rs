@@ -339,6 +339,14 @@ fn every_vector_reads_and_every_snapshot_against_empty_rebuilds_to_its_crc() {
                 snapshot.checksum()
             )
             .unwrap();
+            // Every item is an object of the 0.7 protocol (or a DDNet extended one).
+            let mut census: BTreeMap<&str, usize> = BTreeMap::new();
+            for item in snapshot.objects(twcodec::snap::Protocol::Teeworlds07) {
+                assert_eq!(item.note, None, "{files:?}: item {}", item.index);
+                *census.entry(item.name().unwrap_or("?")).or_default() += 1;
+            }
+            let census: Vec<String> = census.iter().map(|(k, n)| format!("{k} {n}")).collect();
+            write!(line, "\n    objects: {}", census.join(", ")).unwrap();
             built.insert((token, snap.tick), snapshot);
         }
         writeln!(text, "{line}\n    from {}", files.join(", ")).unwrap();

@@ -370,6 +370,22 @@ enum DemoCommand {
         /// Where to write the map (`-`: standard output).
         output: PathBuf,
     },
+    /// The chat: `[mm:ss.cc] name: text`, team chat, whispers, server messages and
+    /// broadcasts, with the speakers' names as of the moment (from the snapshots' client
+    /// info and 0.7's client info messages; `#3` when never named). A message that does not
+    /// decode is reported on standard error, naming its chunk, tick and offset, and skipped
+    /// (exit 1 at the end).
+    Chat {
+        /// The demo.
+        file: PathBuf,
+        /// Output format: lines, or one JSON object per line.
+        #[arg(long, value_enum, default_value_t = ChatFormat::Text)]
+        format: ChatFormat,
+        /// Joins, leaves and kills too (`--> name joined`, `<-- name left`, `a killed b
+        /// (weapon)`).
+        #[arg(long)]
+        events: bool,
+    },
     /// One row per snapshot object per tick (tick, time in seconds since the first tick,
     /// type, id, the object's fields), streamed, for DuckDB, pandas or Spark.
     Export {
@@ -1001,6 +1017,34 @@ fn demo(command: DemoCommand, out: Out<'_>) -> Result<ExitCode, Failure> {
                 return Err(error.with_path(&file).into());
             }
         }
+        DemoCommand::Chat {
+            file,
+            format,
+            events,
+        } => {
+            let demo = Demo::open(&file)?;
+            let mut failed = false;
+            let options = twcodec::chat::ChatOptions { events };
+            for line in twcodec::chat::lines_with(&demo, options) {
+                match line {
+                    Ok(line) => match format {
+                        ChatFormat::Text => writeln!(out, "{line}")?,
+                        ChatFormat::Jsonl => {
+                            serde_json::to_writer(&mut *out, &line).map_err(io::Error::from)?;
+                            out.write_all(b"\n")?;
+                        }
+                    },
+                    Err(error) => {
+                        failed = true;
+                        out.flush()?;
+                        note!("twcodec: {}", error.with_path(&file));
+                    }
+                }
+            }
+            if failed {
+                return Ok(ExitCode::from(1));
+            }
+        }
         DemoCommand::Export {
             file,
             objects,
@@ -1403,6 +1447,15 @@ fn batch(
         plural(inputs.len(), "map")
     )?;
     Ok(ExitCode::from(u8::from(failed > 0)))
+}
+
+/// How `demo chat` writes lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ChatFormat {
+    /// `[mm:ss.cc] name: text`.
+    Text,
+    /// One JSON object per line: tick, time, kind, client_id, name, target, text.
+    Jsonl,
 }
 
 /// Rows of many files.

@@ -1,0 +1,57 @@
+"""Teeworlds and DDNet maps, datafiles, snapshots and demos, read and written by twcodec.
+
+The classes and functions are the Rust library's, bound with PyO3 (module
+``twcodec._twcodec``); ``twcodec.dask`` spreads ``scan`` over a Dask cluster.
+``__init__.pyi`` documents every signature.
+
+    >>> import twcodec
+    >>> m = twcodec.Map.sample()
+    >>> [layer.kind for layer in m.layers][:3]
+    ['quads', 'sounds', 'game']
+"""
+
+from ._twcodec import (
+    Datafile,
+    Demo,
+    Envelope,
+    Error,
+    Group,
+    Image,
+    IoError,
+    Layer,
+    Map,
+    RenderWarning,
+    Replay,
+    Snapshot,
+    SnapshotDelta,
+    Sound,
+    Tick,
+    __version__,
+    find,
+    sample,
+    scan,
+    scan_file,
+)
+
+__all__ = [
+    "Datafile",
+    "Demo",
+    "Envelope",
+    "Error",
+    "Group",
+    "Image",
+    "IoError",
+    "Layer",
+    "Map",
+    "RenderWarning",
+    "Replay",
+    "Snapshot",
+    "SnapshotDelta",
+    "Sound",
+    "Tick",
+    "__version__",
+    "find",
+    "sample",
+    "scan",
+    "scan_file",
+]

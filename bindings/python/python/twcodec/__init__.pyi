@@ -1,0 +1,385 @@
+"""Type stubs of twcodec's Python bindings (the extension module ``twcodec._twcodec``).
+
+Arrays marked "view" are read-only numpy arrays over the Rust map's own memory, without a
+copy; while any exists, methods that modify the map (``Map.convert``, ``Layer.set_tiles``)
+raise ``BufferError``. ``Map.views`` counts them.
+"""
+
+import os
+from typing import Any, Dict, Iterator, List, Literal, Optional, Sequence, Tuple, Union, overload
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+
+_Path = Union[str, os.PathLike[str]]
+_Form = Literal["ddnet", "teeworlds07", "teeworlds03"]
+_Protocol = Literal["ddnet", "teeworlds07"]
+_Item = Tuple[int, int, List[int]]
+
+class Error(ValueError):
+    """A twcodec error; ``str()`` is the Rust library's message (what, where, which)."""
+
+    kind: Literal[
+        "malformed", "unsupported", "limit_exceeded", "io", "invalid_edit", "invalid_options", "other"
+    ]
+    """Who is at fault: the input, the library's coverage, a limit, I/O, an edit, options."""
+    offset: Optional[int]
+    """The byte offset in the input, when known."""
+    path: Optional[str]
+    """The file, when known."""
+
+class IoError(Error, OSError):
+    """A file could not be read or written (``errno`` and ``filename`` set when known)."""
+
+class RenderWarning(UserWarning):
+    """Something ``Map.render`` drew differently from what the map asks."""
+
+def sample() -> bytes:
+    """The built-in sample map's bytes: a small DDNet map using every feature twcodec knows."""
+
+def find(paths: Sequence[_Path]) -> List[str]:
+    """Every ``.map`` and ``.demo`` file under ``paths`` (recursively), sorted within each path."""
+
+def scan_file(path: _Path, *, deep: bool = False) -> Dict[str, Any]:
+    """One file's row, with the keys of ``twcodec scan``'s JSONL; a failed file has ``error``."""
+
+def scan(
+    paths: Sequence[_Path], *, deep: bool = False, jobs: Optional[int] = None
+) -> List[Dict[str, Any]]:
+    """The rows of every map and demo under ``paths``, in the files' order, on ``jobs`` threads."""
+
+class Map:
+    """A map: items resolved into groups, layers, images, envelopes and sounds."""
+
+    @staticmethod
+    def load(
+        path: _Path, *, strict: bool = False, decode: Literal["lazy", "layers", "all"] = "layers"
+    ) -> Map:
+        """Reads a map file; ``strict`` fails on the first error instead of keeping problems."""
+    @staticmethod
+    def parse(
+        data: bytes, *, strict: bool = False, decode: Literal["lazy", "layers", "all"] = "layers"
+    ) -> Map:
+        """Reads a map from its bytes."""
+    @staticmethod
+    def sample() -> Map:
+        """The built-in sample map."""
+    def copy(self) -> Map:
+        """A copy, with no arrays viewing it."""
+    @property
+    def form(self) -> _Form:
+        """'ddnet', 'teeworlds07' or 'teeworlds03'."""
+    @property
+    def version(self) -> Optional[int]:
+        """The version item's version."""
+    @property
+    def info(self) -> Optional[Dict[str, Any]]:
+        """author, version, credits, license (str or None) and settings (list of str)."""
+    @property
+    def problems(self) -> List[Dict[str, str]]:
+        """What the resolver found: dicts of 'severity' ('warning', 'error') and 'text'."""
+    @property
+    def groups(self) -> List[Group]: ...
+    @property
+    def layers(self) -> List[Layer]: ...
+    @property
+    def game_layer(self) -> Optional[Layer]: ...
+    @property
+    def images(self) -> List[Image]: ...
+    @property
+    def envelopes(self) -> List[Envelope]: ...
+    @property
+    def sounds(self) -> List[Sound]: ...
+    @property
+    def views(self) -> int:
+        """How many numpy arrays view the map's memory now."""
+    def to_bytes(self, level: Optional[int] = None) -> bytes:
+        """The map file; unmodified, the bytes read. ``level`` (0-9) recompresses all data."""
+    def save(self, path: _Path, level: Optional[int] = None) -> None:
+        """Writes the map file atomically."""
+    def convert(self, form: Literal["ddnet", "teeworlds07"]) -> None:
+        """Converts the map in place to DDNet's or Teeworlds 0.7's form."""
+    @overload
+    def render(
+        self,
+        *,
+        width: Optional[int] = None,
+        scale: Optional[float] = None,
+        size: Optional[Tuple[int, int]] = None,
+        camera: Optional[Tuple[float, float, float]] = None,
+        time_ms: float = 0.0,
+        entities: int = 0,
+        detail: bool = True,
+        layers: Optional[Sequence[Union[int, str]]] = None,
+        mapres: Optional[_Path] = None,
+        entities_tileset: Optional[_Path] = None,
+        background: Tuple[int, int, int, int] = (128, 128, 128, 255),
+        png: Literal[False] = False,
+        path: Optional[_Path] = None,
+    ) -> npt.NDArray[np.uint8]:
+        """Draws the map as the game does: an (height, width, 4) RGBA array (moved, no copy)."""
+    @overload
+    def render(
+        self,
+        *,
+        width: Optional[int] = None,
+        scale: Optional[float] = None,
+        size: Optional[Tuple[int, int]] = None,
+        camera: Optional[Tuple[float, float, float]] = None,
+        time_ms: float = 0.0,
+        entities: int = 0,
+        detail: bool = True,
+        layers: Optional[Sequence[Union[int, str]]] = None,
+        mapres: Optional[_Path] = None,
+        entities_tileset: Optional[_Path] = None,
+        background: Tuple[int, int, int, int] = (128, 128, 128, 255),
+        png: Literal[True] = ...,
+        path: Optional[_Path] = None,
+    ) -> bytes:
+        """Draws the map as the game does: the PNG file's bytes."""
+    def extract(
+        self, directory: _Path, only: Literal["all", "images", "sounds"] = "all"
+    ) -> List[Dict[str, Any]]:
+        """Writes embedded images (PNG) and sounds (Opus); every asset's kind, index, name, file."""
+    def to_json(self) -> str:
+        """The map as ``twcodec dump --format json`` prints it."""
+    def to_dict(self) -> Dict[str, Any]:
+        """The map as ``twcodec dump --format json`` prints it, as dicts and lists."""
+
+class Group:
+    """A group of layers."""
+
+    @property
+    def index(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def offset(self) -> Tuple[int, int]:
+        """World units."""
+    @property
+    def parallax(self) -> Tuple[int, int]:
+        """Percent."""
+    @property
+    def clip(self) -> Optional[Tuple[int, int, int, int]]:
+        """(x, y, width, height) when clipping is on."""
+    @property
+    def layers(self) -> List[Layer]: ...
+    @property
+    def item(self) -> Dict[str, Any]:
+        """The group item as stored."""
+
+class Layer:
+    """A layer: tiles of one of seven kinds, quads, sound sources, or an unknown kind."""
+
+    @property
+    def index(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def kind(
+        self,
+    ) -> Literal[
+        "tiles", "game", "front", "tele", "speedup", "switch", "tune", "quads", "sounds", "unknown"
+    ]: ...
+    @property
+    def is_physics(self) -> bool: ...
+    @property
+    def detail(self) -> bool: ...
+    @property
+    def group(self) -> Optional[int]:
+        """Index of the group holding the layer."""
+    @property
+    def image(self) -> Optional[Image]: ...
+    @property
+    def width(self) -> Optional[int]:
+        """Tiles, for tile layers."""
+    @property
+    def height(self) -> Optional[int]:
+        """Tiles, for tile layers."""
+    @property
+    def item(self) -> Optional[Dict[str, Any]]:
+        """The layer item as stored, after its header."""
+    def tiles(self, *, structured: bool = False) -> Optional[npt.NDArray[Any]]:
+        """View: (height, width, bytes per tile) uint8, or (height, width) records
+        (``id``, ``flags``, ...) with ``structured=True``; None when the data is broken."""
+    def set_tiles(self, tiles: npt.ArrayLike) -> None:
+        """Copies tiles of the shape ``tiles()`` gives into the map."""
+    def quads(self) -> Optional[npt.NDArray[np.void]]:
+        """View: one record per quad (points, colors, texture_coords, envelopes)."""
+    def sources(self) -> Optional[List[Dict[str, Any]]]:
+        """The sound sources of a sounds layer."""
+
+class Image:
+    """An image: embedded pixels, or a name the game loads from ``mapres``."""
+
+    @property
+    def index(self) -> int: ...
+    @property
+    def name(self) -> Optional[str]: ...
+    @property
+    def external(self) -> bool: ...
+    @property
+    def width(self) -> int: ...
+    @property
+    def height(self) -> int: ...
+    @property
+    def item(self) -> Dict[str, Any]:
+        """The image item as stored."""
+    def rgba(self) -> npt.NDArray[np.uint8]:
+        """(height, width, 4) RGBA: a view for RGBA images, RGB ones widened (a new array)."""
+    def png(self) -> bytes:
+        """The embedded image as a PNG file."""
+
+class Envelope:
+    """An envelope: points animating a position, a color or a volume."""
+
+    @property
+    def index(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def channels(self) -> int: ...
+    @property
+    def kind(self) -> Literal["position", "color", "sound", "other"]: ...
+    @property
+    def synchronized(self) -> Optional[bool]: ...
+    @property
+    def points(self) -> List[Dict[str, Any]]:
+        """'time' (ms), 'curve_type' and 'values' (4 ints, 22.10 fixed point) per point."""
+    @property
+    def bezier(self) -> Optional[List[Dict[str, Any]]]: ...
+    @property
+    def item(self) -> Dict[str, Any]:
+        """The envelope item as stored."""
+    def eval(self, time_ms: float) -> Optional[Tuple[float, float, float, float]]:
+        """The four channels at ``time_ms``, as the game computes them."""
+
+class Sound:
+    """A sound: Opus data embedded in the map."""
+
+    @property
+    def index(self) -> int: ...
+    @property
+    def name(self) -> Optional[str]: ...
+    @property
+    def external(self) -> bool: ...
+    def data(self) -> bytes: ...
+
+class Datafile:
+    """A datafile: items as (type_id, id, ints), data items inflated on request."""
+
+    @staticmethod
+    def open(path: _Path) -> Datafile: ...
+    @staticmethod
+    def parse(data: bytes) -> Datafile: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def warnings(self) -> List[str]: ...
+    def items(self) -> List[_Item]: ...
+    def items_of_type(self, type_id: int) -> List[_Item]: ...
+    def item(self, type_id: int, id: int) -> Optional[List[int]]: ...
+    def uuid_types(self) -> List[Tuple[int, str]]: ...
+    @property
+    def data_count(self) -> int: ...
+    def data(self, index: int) -> bytes:
+        """A data item, inflated to exactly its declared size."""
+    def data_size(self, index: int) -> Optional[int]: ...
+    def to_bytes(self) -> bytes:
+        """The file written back (the same bytes as read)."""
+    def __len__(self) -> int: ...
+
+class Snapshot:
+    """A snapshot: items of (type_id, id, ints)."""
+
+    def __init__(self, items: Sequence[Tuple[int, int, Sequence[int]]] = ...) -> None: ...
+    @staticmethod
+    def sample(tick: int) -> Snapshot: ...
+    @staticmethod
+    def from_bytes(data: bytes, *, packed: bool = False) -> Snapshot: ...
+    def to_bytes(self, *, packed: bool = False) -> bytes: ...
+    def items(self) -> List[_Item]: ...
+    def item(self, type_id: int, id: int) -> Optional[List[int]]: ...
+    @property
+    def checksum(self) -> int: ...
+    def apply(self, delta: SnapshotDelta) -> Snapshot: ...
+    def __len__(self) -> int: ...
+
+class SnapshotDelta:
+    """A snapshot delta: removed keys, changed items as wrapping differences."""
+
+    @staticmethod
+    def create(old: Snapshot, new: Snapshot) -> SnapshotDelta: ...
+    @staticmethod
+    def from_bytes(
+        data: bytes, *, packed: bool = False, protocol: _Protocol = "ddnet"
+    ) -> SnapshotDelta: ...
+    def to_bytes(self, *, packed: bool = False, protocol: _Protocol = "ddnet") -> bytes: ...
+    @property
+    def is_empty(self) -> bool: ...
+    @property
+    def removed(self) -> List[Tuple[int, int]]: ...
+    @property
+    def updates(self) -> List[_Item]: ...
+
+class Demo:
+    """A demo: header, embedded map, chunks read lazily."""
+
+    @staticmethod
+    def open(path: _Path) -> Demo: ...
+    @staticmethod
+    def parse(data: bytes) -> Demo: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def net_version(self) -> str: ...
+    @property
+    def protocol(self) -> _Protocol: ...
+    @property
+    def map_name(self) -> str: ...
+    @property
+    def map_size(self) -> int: ...
+    @property
+    def map_crc(self) -> int: ...
+    @property
+    def map_crc_matches(self) -> bool: ...
+    @property
+    def map_sha256(self) -> str: ...
+    @property
+    def map_sha256_matches(self) -> Optional[bool]: ...
+    @property
+    def recorded_by(self) -> str: ...
+    @property
+    def length(self) -> int: ...
+    @property
+    def timestamp(self) -> str: ...
+    @property
+    def timeline_markers(self) -> List[int]: ...
+    def map_bytes(self) -> bytes: ...
+    def map(self) -> Map: ...
+    def ticks(self) -> Replay:
+        """The replay, one ``Tick`` per tick marker."""
+
+class Replay(Iterator[Tick]):
+    def __iter__(self) -> Replay: ...
+    def __next__(self) -> Tick: ...
+
+class Tick:
+    """One tick of a replay."""
+
+    @property
+    def tick(self) -> int: ...
+    @property
+    def keyframe(self) -> bool: ...
+    @property
+    def update(self) -> Literal["full", "delta", "unchanged"]: ...
+    @property
+    def snapshot(self) -> Optional[Snapshot]:
+        """Shared with the ticks it did not change; None before the first snapshot."""
+    @property
+    def messages(self) -> List[bytes]:
+        """Each the bytes of one network message (packed id and fields)."""
+    @property
+    def chunk(self) -> int: ...

@@ -1,0 +1,258 @@
+//! `twcodec.Demo` and its replay, tick by tick (`twcodec::demo`).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use twcodec::demo::{Demo, Replay, Update};
+
+use crate::errors::OrRaise;
+use crate::map::PyMap;
+use crate::snap::PySnapshot;
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyDemo>()?;
+    m.add_class::<PyReplay>()?;
+    m.add_class::<PyTick>()?;
+    Ok(())
+}
+
+/// A demo file (`twcodec::demo::Demo`): its header, the map it embeds, and its chunks, read
+/// lazily.
+#[pyclass(name = "Demo", module = "twcodec", frozen)]
+pub(crate) struct PyDemo {
+    demo: Demo,
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[pymethods]
+impl PyDemo {
+    /// Reads a demo file, checking its header.
+    #[staticmethod]
+    fn open(py: Python<'_>, path: PathBuf) -> PyResult<PyDemo> {
+        let demo = py.detach(|| Demo::open(&path)).or_raise()?;
+        Ok(PyDemo { demo })
+    }
+
+    /// Reads a demo from its bytes, checking its header.
+    #[staticmethod]
+    fn parse(data: &[u8]) -> PyResult<PyDemo> {
+        Ok(PyDemo {
+            demo: Demo::parse(data).or_raise()?,
+        })
+    }
+
+    /// The demo version (3 to 6).
+    #[getter]
+    fn version(&self) -> u8 {
+        self.demo.version()
+    }
+
+    /// The network protocol of the recording (`0.6 626fce9a778df4d4`).
+    #[getter]
+    fn net_version(&self) -> String {
+        self.demo.header().net_version.to_string_lossy()
+    }
+
+    /// 'ddnet' (Teeworlds 0.6 and DDNet) or 'teeworlds07', from the net version.
+    #[getter]
+    fn protocol(&self) -> &'static str {
+        match self.demo.protocol() {
+            twcodec::snap::Protocol::Ddnet06 => "ddnet",
+            twcodec::snap::Protocol::Teeworlds07 => "teeworlds07",
+        }
+    }
+
+    /// The map's name.
+    #[getter]
+    fn map_name(&self) -> String {
+        self.demo.map_name()
+    }
+
+    /// The embedded map's size in bytes, as the header says.
+    #[getter]
+    fn map_size(&self) -> u32 {
+        self.demo.header().map_size
+    }
+
+    /// The map's CRC-32 from the header.
+    #[getter]
+    fn map_crc(&self) -> u32 {
+        self.demo.header().map_crc
+    }
+
+    /// Whether the embedded map's CRC-32 is the header's.
+    #[getter]
+    fn map_crc_matches(&self) -> bool {
+        self.demo.map_crc_matches()
+    }
+
+    /// The embedded map's SHA-256, in hex.
+    #[getter]
+    fn map_sha256(&self) -> String {
+        hex(&self.demo.map_sha256())
+    }
+
+    /// Whether the embedded map's SHA-256 is the header's (DDNet's version 6), or None when
+    /// the header gives none.
+    #[getter]
+    fn map_sha256_matches(&self) -> Option<bool> {
+        self.demo.map_sha256_matches()
+    }
+
+    /// `client` or `server`.
+    #[getter]
+    fn recorded_by(&self) -> String {
+        self.demo.header().kind.to_string_lossy()
+    }
+
+    /// Length in seconds, from the header.
+    #[getter]
+    fn length(&self) -> i32 {
+        self.demo.header().length
+    }
+
+    /// When recording started, as the header's text.
+    #[getter]
+    fn timestamp(&self) -> String {
+        self.demo.header().timestamp.to_string_lossy()
+    }
+
+    /// The ticks of the timeline markers.
+    #[getter]
+    fn timeline_markers(&self) -> Vec<i32> {
+        self.demo.timeline_markers().to_vec()
+    }
+
+    /// The embedded map file's bytes.
+    fn map_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.demo.map_bytes())
+    }
+
+    /// The embedded map, through the map graph.
+    fn map(&self, py: Python<'_>) -> PyResult<PyMap> {
+        let map = py.detach(|| self.demo.map()).or_raise()?;
+        Ok(PyMap::new(map))
+    }
+
+    /// The replay: an iterator of `Tick`s, one per tick marker, each with the snapshot at that
+    /// tick and the messages recorded in it. An error in the chunk stream is raised when the
+    /// replay reaches it, naming the chunk, its tick and its byte offset.
+    fn ticks(&self) -> PyReplay {
+        PyReplay {
+            cell: ReplayCell::new(self.demo.clone(), |demo| demo.replay()),
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<twcodec.Demo version {} {:?} on {:?}>",
+            self.demo.version(),
+            self.demo.header().net_version.to_string_lossy(),
+            self.demo.map_name()
+        )
+    }
+}
+
+/// A replay borrowing the demo it reads.
+type ReplayOf<'a> = Replay<'a>;
+
+self_cell::self_cell!(
+    struct ReplayCell {
+        owner: Demo,
+        #[covariant]
+        dependent: ReplayOf,
+    }
+);
+
+/// A demo replayed tick by tick (`Demo.ticks()`).
+#[pyclass(name = "Replay", module = "twcodec")]
+pub(crate) struct PyReplay {
+    cell: ReplayCell,
+}
+
+#[pymethods]
+impl PyReplay {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<PyTick>> {
+        let next = py.detach(|| {
+            self.cell.with_dependent_mut(|_, replay| {
+                let frame = match replay.next() {
+                    None => return Ok(None),
+                    Some(frame) => frame?,
+                };
+                let messages = (frame.messages.iter())
+                    .map(|chunk| chunk.message_bytes())
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(Some(PyTick {
+                    tick: frame.tick,
+                    keyframe: frame.keyframe,
+                    update: match frame.update {
+                        Update::Full => "full",
+                        Update::Delta => "delta",
+                        Update::Unchanged => "unchanged",
+                    },
+                    snapshot: frame.snapshot,
+                    messages,
+                    chunk: frame.chunk,
+                }))
+            })
+        });
+        next.or_raise()
+    }
+}
+
+/// One tick of a replay.
+#[pyclass(name = "Tick", module = "twcodec", frozen)]
+pub(crate) struct PyTick {
+    /// The tick.
+    #[pyo3(get)]
+    tick: i32,
+    /// Whether the tick marker flags a keyframe.
+    #[pyo3(get)]
+    keyframe: bool,
+    /// How the snapshot came: 'full', 'delta' or 'unchanged'.
+    #[pyo3(get)]
+    update: &'static str,
+    snapshot: Option<Arc<twcodec::snap::Snapshot>>,
+    messages: Vec<Vec<u8>>,
+    /// Index of the tick marker chunk.
+    #[pyo3(get)]
+    chunk: usize,
+}
+
+#[pymethods]
+impl PyTick {
+    /// The snapshot at this tick (shared with the ticks it did not change), or None before the
+    /// first snapshot.
+    #[getter]
+    fn snapshot(&self) -> Option<PySnapshot> {
+        (self.snapshot.clone()).map(|snap| PySnapshot { snap })
+    }
+
+    /// The messages recorded in this tick, each the bytes of one network message (its packed
+    /// id and fields), in order.
+    #[getter]
+    fn messages<'py>(&self, py: Python<'py>) -> Vec<Bound<'py, PyBytes>> {
+        (self.messages.iter())
+            .map(|m| PyBytes::new(py, m))
+            .collect()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<twcodec.Tick {} {}: {} items, {} messages>",
+            self.tick,
+            self.update,
+            self.snapshot.as_ref().map_or(0, |s| s.len()),
+            self.messages.len()
+        )
+    }
+}

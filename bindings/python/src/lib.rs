@@ -1,0 +1,57 @@
+//! Python bindings of twcodec: the extension module `twcodec._twcodec`, which the package's
+//! `twcodec/__init__.py` re-exports (README, "Python").
+//!
+//! The bindings stay thin: each class wraps a twcodec type (`Map`, `Datafile`, `Snapshot`,
+//! `SnapshotDelta`, `Demo`) and each method calls one library function. What they add:
+//!
+//! - Errors: every `twcodec::Error` becomes `twcodec.Error` (a `ValueError`), or
+//!   `twcodec.IoError` (also an `OSError`) for I/O, whose `str()` is the Rust message
+//!   ([`errors`]).
+//! - Arrays: tiles, quads and RGBA image pixels are numpy arrays over the map's own memory,
+//!   without a copy; rendered pictures and widened RGB images are moved into numpy, also
+//!   without a copy ([`views`]).
+//! - Rows and items that the library serializes with serde (scan rows, on-disk items, the map
+//!   dump) reach Python as dicts through JSON, with the keys the CLI prints.
+//! - Long calls (loading, saving, rendering, scanning, replaying) release the GIL.
+
+mod datafile;
+mod demo;
+mod errors;
+mod map;
+mod scan;
+mod snap;
+mod views;
+
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+/// The built-in sample map's bytes: a small DDNet map with every feature the map graph knows
+/// (`twcodec::sample`).
+#[pyfunction]
+fn sample(py: Python<'_>) -> Bound<'_, PyBytes> {
+    PyBytes::new(py, &twcodec::sample::datafile())
+}
+
+/// A value the library serializes with serde, as Python objects (dicts, lists, numbers,
+/// strings), through JSON: the keys are the ones `twcodec` prints as JSON.
+pub(crate) fn to_python<'py>(
+    py: Python<'py>,
+    value: &impl serde::Serialize,
+) -> PyResult<Bound<'py, PyAny>> {
+    let json = serde_json::to_string(value)
+        .map_err(|e| pyo3::exceptions::PyValueError::new_err(format!("to JSON: {e}")))?;
+    py.import("json")?.call_method1("loads", (json,))
+}
+
+#[pymodule]
+fn _twcodec(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    errors::register(m)?;
+    m.add_function(wrap_pyfunction!(sample, m)?)?;
+    map::register(m)?;
+    datafile::register(m)?;
+    snap::register(m)?;
+    demo::register(m)?;
+    scan::register(m)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,1093 @@
+//! `twcodec.Map` and its parts: `Group`, `Layer`, `Image`, `Envelope`, `Sound`.
+//!
+//! A part is a handle (the `Map` object and an index), not a copy: it reads the map each time,
+//! and arrays it gives view the map's memory ([`crate::views`]).
+
+use std::path::PathBuf;
+
+use numpy::{PyArray2, PyArray3, PyArrayMethods, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList};
+use twcodec::map::{Layer, LayerContent, Severity, TilesLayer};
+use twcodec::render::{RenderOptions, Size, View};
+use twcodec::schema::map::tile::{cast_tiles, tiles_as_bytes, TileKind};
+use twcodec::{Decode, LoadMode, LoadOptions, Map, MapForm};
+
+use crate::errors::{invalid_options, OrRaise, RenderWarning};
+use crate::views::{borrowed, owned, Views};
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyMap>()?;
+    m.add_class::<PyGroup>()?;
+    m.add_class::<PyLayer>()?;
+    m.add_class::<PyImage>()?;
+    m.add_class::<PyEnvelope>()?;
+    m.add_class::<PySound>()?;
+    Ok(())
+}
+
+/// A map (`twcodec::Map`): every item resolved into groups, layers, images, envelopes and
+/// sounds, references checked, problems collected.
+#[pyclass(name = "Map", module = "twcodec")]
+pub(crate) struct PyMap {
+    pub(crate) map: Map,
+    views: Views,
+}
+
+impl PyMap {
+    pub(crate) fn new(map: Map) -> PyMap {
+        PyMap {
+            map,
+            views: Views::default(),
+        }
+    }
+}
+
+/// The name of a map form in Python.
+fn form_name(form: MapForm) -> &'static str {
+    match form {
+        MapForm::Ddnet => "ddnet",
+        MapForm::Teeworlds07 => "teeworlds07",
+        MapForm::Teeworlds03 => "teeworlds03",
+    }
+}
+
+fn load_options(py: Python<'_>, strict: bool, decode: &str) -> PyResult<LoadOptions> {
+    let decode = match decode {
+        "lazy" => Decode::Lazy,
+        "layers" => Decode::Layers,
+        "all" => Decode::All,
+        other => {
+            return Err(invalid_options(
+                py,
+                format!("decode is 'lazy', 'layers' or 'all', not {other:?}"),
+            ))
+        }
+    };
+    let mode = match strict {
+        true => LoadMode::Strict,
+        false => LoadMode::Lenient,
+    };
+    Ok(LoadOptions { mode, decode })
+}
+
+/// A zlib level for saving, checked by the library (0 to 9).
+fn save_bytes(map: &Map, level: Option<u32>) -> Result<Vec<u8>, twcodec::Error> {
+    match level {
+        None => map.to_bytes(),
+        Some(level) => map.to_bytes_with(level),
+    }
+}
+
+#[pymethods]
+impl PyMap {
+    /// Reads a map file. `strict`: fail on the first error rather than keep it as a problem.
+    /// `decode`: 'layers' (tiles, quads and sources at load, the default), 'lazy' (on first
+    /// access) or 'all' (also image pixels and sound data).
+    #[staticmethod]
+    #[pyo3(signature = (path, *, strict = false, decode = "layers"))]
+    fn load(py: Python<'_>, path: PathBuf, strict: bool, decode: &str) -> PyResult<PyMap> {
+        let options = load_options(py, strict, decode)?;
+        let map = py.detach(|| Map::load_with(&path, options)).or_raise()?;
+        Ok(PyMap::new(map))
+    }
+
+    /// Reads a map from its bytes; the same options as `load`.
+    #[staticmethod]
+    #[pyo3(signature = (data, *, strict = false, decode = "layers"))]
+    fn parse(py: Python<'_>, data: &[u8], strict: bool, decode: &str) -> PyResult<PyMap> {
+        let options = load_options(py, strict, decode)?;
+        let map = py.detach(|| Map::parse_with(data, options)).or_raise()?;
+        Ok(PyMap::new(map))
+    }
+
+    /// The built-in sample map (`twcodec.sample()` parsed).
+    #[staticmethod]
+    fn sample() -> PyResult<PyMap> {
+        Ok(PyMap::new(twcodec::sample::map().or_raise()?))
+    }
+
+    /// A copy of the map, with no arrays viewing it.
+    fn copy(&self) -> PyMap {
+        PyMap::new(self.map.clone())
+    }
+
+    /// 'ddnet', 'teeworlds07' or 'teeworlds03'.
+    #[getter]
+    fn form(&self) -> &'static str {
+        form_name(self.map.form())
+    }
+
+    /// The version item's version (1), or None without one.
+    #[getter]
+    fn version(&self) -> Option<i32> {
+        self.map.version()
+    }
+
+    /// Author, version, credits, license and settings (DDNet), or None without an info item.
+    #[getter]
+    fn info<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(info) = self.map.info() else {
+            return Ok(None);
+        };
+        let map = &self.map;
+        let dict = PyDict::new(py);
+        dict.set_item("author", info.author(map))?;
+        dict.set_item("version", info.map_version(map))?;
+        dict.set_item("credits", info.credits(map))?;
+        dict.set_item("license", info.license(map))?;
+        let settings = info.settings(map).or_raise()?.to_vec();
+        dict.set_item("settings", settings)?;
+        Ok(Some(dict))
+    }
+
+    /// What the resolver found: dicts with 'severity' ('warning' or 'error') and 'text'
+    /// (`layer #3 (type 5, id 3): field `image` = 7 points past the 2 image items`).
+    #[getter]
+    fn problems<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let list = PyList::empty(py);
+        for problem in self.map.problems() {
+            let dict = PyDict::new(py);
+            let severity = match problem.severity {
+                Severity::Warning => "warning",
+                Severity::Error => "error",
+            };
+            dict.set_item("severity", severity)?;
+            dict.set_item("text", problem.to_string())?;
+            list.append(dict)?;
+        }
+        Ok(list)
+    }
+
+    /// The groups, in file order.
+    #[getter]
+    fn groups(slf: &Bound<'_, Self>) -> Vec<PyGroup> {
+        let count = slf.borrow().map.groups().len();
+        (0..count)
+            .map(|index| PyGroup {
+                map: slf.clone().unbind(),
+                index,
+            })
+            .collect()
+    }
+
+    /// The layers, in file order (`twcodec dump` numbers them so).
+    #[getter]
+    fn layers(slf: &Bound<'_, Self>) -> Vec<PyLayer> {
+        let count = slf.borrow().map.layers().len();
+        (0..count).map(|index| layer(slf, index)).collect()
+    }
+
+    /// The game layer, or None.
+    #[getter]
+    fn game_layer(slf: &Bound<'_, Self>) -> Option<PyLayer> {
+        let index = slf.borrow().map.game_layer().map(|(r, _)| r.index())?;
+        Some(layer(slf, index))
+    }
+
+    /// The images, in file order.
+    #[getter]
+    fn images(slf: &Bound<'_, Self>) -> Vec<PyImage> {
+        let count = slf.borrow().map.images().len();
+        (0..count)
+            .map(|index| PyImage {
+                map: slf.clone().unbind(),
+                index,
+            })
+            .collect()
+    }
+
+    /// The envelopes, in file order.
+    #[getter]
+    fn envelopes(slf: &Bound<'_, Self>) -> Vec<PyEnvelope> {
+        let count = slf.borrow().map.envelopes().len();
+        (0..count)
+            .map(|index| PyEnvelope {
+                map: slf.clone().unbind(),
+                index,
+            })
+            .collect()
+    }
+
+    /// The sounds, in file order.
+    #[getter]
+    fn sounds(slf: &Bound<'_, Self>) -> Vec<PySound> {
+        let count = slf.borrow().map.sounds().len();
+        (0..count)
+            .map(|index| PySound {
+                map: slf.clone().unbind(),
+                index,
+            })
+            .collect()
+    }
+
+    /// How many numpy arrays view the map's memory now (the map cannot be modified while any
+    /// does).
+    #[getter]
+    fn views(&self) -> usize {
+        self.views.count()
+    }
+
+    /// The map file's bytes. Unmodified, they are the bytes read; `level` (0 to 9) compresses
+    /// every data item anew at that zlib level.
+    #[pyo3(signature = (level = None))]
+    fn to_bytes<'py>(&self, py: Python<'py>, level: Option<u32>) -> PyResult<Bound<'py, PyBytes>> {
+        let bytes = py.detach(|| save_bytes(&self.map, level)).or_raise()?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// Writes the map file atomically; `level` as for `to_bytes`.
+    #[pyo3(signature = (path, level = None))]
+    fn save(&self, py: Python<'_>, path: PathBuf, level: Option<u32>) -> PyResult<()> {
+        py.detach(|| match level {
+            None => self.map.save(&path),
+            Some(level) => self.map.save_with(&path, level),
+        })
+        .or_raise()
+    }
+
+    /// Converts the map in place to 'ddnet' or 'teeworlds07' (tilemap, image and envelope
+    /// versions, skip-compressed tiles, bezier points).
+    fn convert(&mut self, py: Python<'_>, form: &str) -> PyResult<()> {
+        let form = match form {
+            "ddnet" => MapForm::Ddnet,
+            "teeworlds07" => MapForm::Teeworlds07,
+            "teeworlds03" => MapForm::Teeworlds03,
+            other => {
+                return Err(invalid_options(
+                    py,
+                    format!("form is 'ddnet' or 'teeworlds07', not {other:?}"),
+                ))
+            }
+        };
+        self.views.check_none("convert the map")?;
+        let map = &mut self.map;
+        py.detach(|| map.convert(form)).or_raise()
+    }
+
+    /// Draws the map as the game does, as an (height, width, 4) uint8 RGBA array; with
+    /// `png=True` the PNG file's bytes instead. `path` also writes the PNG there.
+    ///
+    /// Size: one of `width` (pixels; the default, 1920), `scale` (pixels per tile) or
+    /// `size` ((width, height), the view fitted inside). View: the whole game layer, or
+    /// `camera` = (x, y, zoom) in tiles as in the game. `time_ms` evaluates envelopes;
+    /// `entities` (0 to 100) overlays the physics layers; `layers` picks layers by index or
+    /// name; `mapres` is the folder of external images, `entities_tileset` a 16x16 tile PNG.
+    /// What could not be drawn as asked is a `twcodec.RenderWarning`.
+    #[pyo3(signature = (*, width = None, scale = None, size = None, camera = None,
+        time_ms = 0.0, entities = 0, detail = true, layers = None, mapres = None,
+        entities_tileset = None, background = (128, 128, 128, 255), png = false, path = None))]
+    #[allow(clippy::too_many_arguments)] // Python keyword arguments, one per render option.
+    fn render<'py>(
+        &self,
+        py: Python<'py>,
+        width: Option<u32>,
+        scale: Option<f64>,
+        size: Option<(u32, u32)>,
+        camera: Option<(f64, f64, f64)>,
+        time_ms: f64,
+        entities: u8,
+        detail: bool,
+        layers: Option<Vec<Bound<'py, PyAny>>>,
+        mapres: Option<PathBuf>,
+        entities_tileset: Option<PathBuf>,
+        background: (u8, u8, u8, u8),
+        png: bool,
+        path: Option<PathBuf>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let size = match (width, scale, size) {
+            (None, None, None) => RenderOptions::default().size,
+            (Some(width), None, None) => Size::Width(width),
+            (None, Some(scale), None) => Size::Scale(scale),
+            (None, None, Some((width, height))) => Size::Pixels { width, height },
+            _ => {
+                return Err(invalid_options(
+                    py,
+                    "give at most one of width, scale and size",
+                ))
+            }
+        };
+        let layers = match layers {
+            None => None,
+            Some(specs) => {
+                let specs = (specs.iter())
+                    .map(|spec| match spec.extract::<usize>() {
+                        Ok(index) => Ok(index.to_string()),
+                        Err(_) => spec.extract::<String>(),
+                    })
+                    .collect::<PyResult<Vec<String>>>()?;
+                Some(twcodec::render::select_layers(&self.map, &specs).or_raise()?)
+            }
+        };
+        let defaults = RenderOptions::default();
+        let options = RenderOptions {
+            size,
+            view: match camera {
+                None => View::Whole,
+                Some((x, y, zoom)) => View::Camera { x, y, zoom },
+            },
+            time_ms,
+            entities,
+            detail,
+            layers,
+            mapres: mapres.or(defaults.mapres),
+            entities_tileset,
+            background: [background.0, background.1, background.2, background.3],
+        };
+        let map = &self.map;
+        let (rendered, png_bytes) = py
+            .detach(|| {
+                let rendered = twcodec::render::render(map, &options)?;
+                let png_bytes = match png || path.is_some() {
+                    true => Some(rendered.picture.to_png()?),
+                    false => None,
+                };
+                if let (Some(path), Some(bytes)) = (&path, &png_bytes) {
+                    twcodec::write::save(path, bytes)?;
+                }
+                Ok((rendered, png_bytes))
+            })
+            .or_raise()?;
+        let category = py.get_type::<RenderWarning>();
+        for warning in &rendered.warnings {
+            crate::errors::warn(py, &category, warning)?;
+        }
+        if let (true, Some(bytes)) = (png, png_bytes) {
+            return Ok(PyBytes::new(py, &bytes).into_any());
+        }
+        let picture = rendered.picture;
+        let shape = [picture.height as usize, picture.width as usize, 4];
+        Ok(owned(py, picture.rgba, shape)?.into_any())
+    }
+
+    /// Writes the embedded images (PNG) and sounds (Opus) into `directory` (created when
+    /// missing), each file atomically. `only`: 'all', 'images' or 'sounds'. Returns every
+    /// asset as a dict: 'kind', 'index', 'name', 'file' (None for external ones, not written).
+    #[pyo3(signature = (directory, only = "all"))]
+    fn extract<'py>(
+        &self,
+        py: Python<'py>,
+        directory: PathBuf,
+        only: &str,
+    ) -> PyResult<Bound<'py, PyList>> {
+        use twcodec::assets::{AssetKind, Only};
+        let only = match only {
+            "all" => Only::All,
+            "images" => Only::Images,
+            "sounds" => Only::Sounds,
+            other => {
+                return Err(invalid_options(
+                    py,
+                    format!("only is 'all', 'images' or 'sounds', not {other:?}"),
+                ))
+            }
+        };
+        let map = &self.map;
+        let assets = py
+            .detach(|| twcodec::assets::extract(map, &directory, only))
+            .or_raise()?;
+        let list = PyList::empty(py);
+        for asset in assets {
+            let dict = PyDict::new(py);
+            let kind = match asset.kind {
+                AssetKind::Image => "image",
+                AssetKind::Sound => "sound",
+            };
+            dict.set_item("kind", kind)?;
+            dict.set_item("index", asset.index)?;
+            dict.set_item("name", asset.name)?;
+            dict.set_item("file", asset.file)?;
+            list.append(dict)?;
+        }
+        Ok(list)
+    }
+
+    /// The map as `twcodec dump --format json` prints it, as a JSON string.
+    fn to_json(&self) -> PyResult<String> {
+        serde_json::to_string(&self.map).map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+
+    /// The map as `twcodec dump --format json` prints it, as Python dicts and lists.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        crate::to_python(py, &self.map)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<twcodec.Map {}: {} groups, {} layers, {} images, {} envelopes, {} sounds>",
+            form_name(self.map.form()),
+            self.map.groups().len(),
+            self.map.layers().len(),
+            self.map.images().len(),
+            self.map.envelopes().len(),
+            self.map.sounds().len()
+        )
+    }
+}
+
+fn layer(map: &Bound<'_, PyMap>, index: usize) -> PyLayer {
+    PyLayer {
+        map: map.clone().unbind(),
+        index,
+    }
+}
+
+/// The error of a handle whose item is gone (cannot happen while the bindings remove
+/// nothing; kept so that no index is trusted).
+fn gone(what: &str, index: usize) -> PyErr {
+    PyIndexError::new_err(format!("{what} #{index} is not in the map"))
+}
+
+/// A group of layers (`twcodec::map::Group`).
+#[pyclass(name = "Group", module = "twcodec", frozen)]
+pub(crate) struct PyGroup {
+    map: Py<PyMap>,
+    /// Index among the map's groups.
+    #[pyo3(get)]
+    index: usize,
+}
+
+impl PyGroup {
+    fn with<R>(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&Map, &twcodec::map::Group) -> R,
+    ) -> PyResult<R> {
+        let map = self.map.borrow(py);
+        let group = (map.map.groups().get(self.index)).ok_or_else(|| gone("group", self.index))?;
+        Ok(f(&map.map, group))
+    }
+}
+
+#[pymethods]
+impl PyGroup {
+    /// The name ('' when the group has none).
+    #[getter]
+    fn name(&self, py: Python<'_>) -> PyResult<String> {
+        self.with(py, |_, g| g.name())
+    }
+
+    /// Offset in world units, (x, y).
+    #[getter]
+    fn offset(&self, py: Python<'_>) -> PyResult<(i32, i32)> {
+        self.with(py, |_, g| (g.item().offset.x, g.item().offset.y))
+    }
+
+    /// Parallax in percent, (x, y).
+    #[getter]
+    fn parallax(&self, py: Python<'_>) -> PyResult<(i32, i32)> {
+        self.with(py, |_, g| (g.item().parallax.x, g.item().parallax.y))
+    }
+
+    /// The clipping rectangle (x, y, width, height) when clipping is on, else None.
+    #[getter]
+    fn clip(&self, py: Python<'_>) -> PyResult<Option<(i32, i32, i32, i32)>> {
+        self.with(py, |_, g| {
+            (g.item().clip)
+                .filter(|c| c.enabled != 0)
+                .map(|c| (c.x, c.y, c.width, c.height))
+        })
+    }
+
+    /// The group's layers.
+    #[getter]
+    fn layers(&self, py: Python<'_>) -> PyResult<Vec<PyLayer>> {
+        let indices: Vec<usize> =
+            self.with(py, |map, g| g.layers(map).map(|r| r.index()).collect())?;
+        let map = self.map.bind(py);
+        Ok(indices.into_iter().map(|i| layer(map, i)).collect())
+    }
+
+    /// The group item as stored (`twcodec dump` field names).
+    #[getter]
+    fn item<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let item = self.with(py, |_, g| g.item().clone())?;
+        crate::to_python(py, &item)
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let name = self.name(py)?;
+        Ok(format!("<twcodec.Group #{} {name:?}>", self.index))
+    }
+}
+
+/// The field names and numpy types of each tile kind's bytes (`twcodec::schema::map::tile`).
+type Fields = &'static [(&'static str, &'static str)];
+const TILE: Fields = &[
+    ("id", "u1"),
+    ("flags", "u1"),
+    ("skip", "u1"),
+    ("reserved", "u1"),
+];
+const TELE: Fields = &[("number", "u1"), ("id", "u1")];
+const SPEEDUP: Fields = &[
+    ("force", "u1"),
+    ("max_speed", "u1"),
+    ("id", "u1"),
+    ("reserved", "u1"),
+    ("angle", "<i2"),
+];
+const SWITCH: Fields = &[
+    ("number", "u1"),
+    ("id", "u1"),
+    ("flags", "u1"),
+    ("delay", "u1"),
+];
+const TUNE: Fields = &[("number", "u1"), ("id", "u1")];
+
+/// A tile layer's grid as bytes.
+struct TileBytes<'m> {
+    bytes: &'m [u8],
+    height: usize,
+    width: usize,
+    tile_size: usize,
+    fields: Fields,
+}
+
+/// The grid of a tile layer of any kind: `None` for other layers, `Some(None)` when its data
+/// is missing or the wrong size (a problem says which).
+fn tile_bytes(content: &LayerContent) -> Option<Option<TileBytes<'_>>> {
+    fn of<T: TileKind>(tiles: &TilesLayer<T>, fields: Fields) -> Option<TileBytes<'_>> {
+        tiles.grid().map(|grid| TileBytes {
+            bytes: tiles_as_bytes(grid.tiles()),
+            height: grid.height(),
+            width: grid.width(),
+            tile_size: std::mem::size_of::<T>(),
+            fields,
+        })
+    }
+    Some(match content {
+        LayerContent::Tiles(t) | LayerContent::Game(t) | LayerContent::Front(t) => of(t, TILE),
+        LayerContent::Tele(t) => of(t, TELE),
+        LayerContent::Speedup(t) => of(t, SPEEDUP),
+        LayerContent::Switch(t) => of(t, SWITCH),
+        LayerContent::Tune(t) => of(t, TUNE),
+        _ => return None,
+    })
+}
+
+/// Copies `bytes` (whole tiles of the layer's kind, as many as the grid has) over the grid.
+fn set_tile_bytes(content: &mut LayerContent, bytes: &[u8]) -> Result<(), String> {
+    fn set<T: TileKind>(tiles: &mut TilesLayer<T>, bytes: &[u8]) -> Result<(), String> {
+        let new: &[T] = cast_tiles(bytes).map_err(|e| e.to_string())?;
+        let grid = tiles
+            .grid_mut()
+            .ok_or("the layer has no tiles to replace (its data is missing or broken)")?;
+        if new.len() != grid.tiles().len() {
+            return Err(format!(
+                "{} tiles given, the layer has {}",
+                new.len(),
+                grid.tiles().len()
+            ));
+        }
+        grid.tiles_mut().copy_from_slice(new);
+        Ok(())
+    }
+    match content {
+        LayerContent::Tiles(t) | LayerContent::Game(t) | LayerContent::Front(t) => set(t, bytes),
+        LayerContent::Tele(t) => set(t, bytes),
+        LayerContent::Speedup(t) => set(t, bytes),
+        LayerContent::Switch(t) => set(t, bytes),
+        LayerContent::Tune(t) => set(t, bytes),
+        _ => Err("not a tile layer".to_string()),
+    }
+}
+
+/// A numpy structured dtype of `fields`.
+fn dtype<'py>(py: Python<'py>, fields: &[(&str, &str)]) -> PyResult<Bound<'py, PyAny>> {
+    py.import("numpy")?
+        .call_method1("dtype", (fields.to_vec(),))
+}
+
+/// The structured dtype of quads (`twcodec::schema::map::quad::Quad`, 38 ints).
+fn quad_dtype(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    let fields: Vec<(&str, &str, Vec<usize>)> = vec![
+        ("points", "<i4", vec![5, 2]),
+        ("colors", "<i4", vec![4, 4]),
+        ("texture_coords", "<i4", vec![4, 2]),
+        ("position_envelope", "<i4", vec![]),
+        ("position_envelope_offset", "<i4", vec![]),
+        ("color_envelope", "<i4", vec![]),
+        ("color_envelope_offset", "<i4", vec![]),
+    ];
+    let fields: Vec<Bound<'_, PyAny>> = (fields.into_iter())
+        .map(|(name, ty, shape)| match shape.is_empty() {
+            true => (name, ty).into_pyobject(py).map(|t| t.into_any()),
+            false => (name, ty, shape).into_pyobject(py).map(|t| t.into_any()),
+        })
+        .collect::<PyResult<_>>()?;
+    py.import("numpy")?.call_method1("dtype", (fields,))
+}
+
+/// A layer (`twcodec::map::Layer`): tiles of one of seven kinds, quads, sound sources, or a
+/// kind twcodec does not know.
+#[pyclass(name = "Layer", module = "twcodec", frozen)]
+pub(crate) struct PyLayer {
+    map: Py<PyMap>,
+    /// Index among the map's layers (as `twcodec dump` numbers them).
+    #[pyo3(get)]
+    index: usize,
+}
+
+impl PyLayer {
+    fn with<R>(&self, py: Python<'_>, f: impl FnOnce(&Map, &Layer) -> R) -> PyResult<R> {
+        let map = self.map.borrow(py);
+        let layer = (map.map.layers().get(self.index)).ok_or_else(|| gone("layer", self.index))?;
+        Ok(f(&map.map, layer))
+    }
+
+    /// The tiles as (height, width, bytes per tile) uint8, viewing the map's memory.
+    fn tile_array<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyArray3<u8>>>> {
+        let owner = self.map.bind(py);
+        let map = owner.borrow();
+        let layer = (map.map.layers().get(self.index)).ok_or_else(|| gone("layer", self.index))?;
+        match tile_bytes(layer.content()) {
+            None => Err(PyValueError::new_err(format!(
+                "layer #{} is a {} layer, not a tile layer",
+                self.index,
+                layer.kind_name()
+            ))),
+            Some(None) => Ok(None),
+            Some(Some(t)) => {
+                let shape = [t.height, t.width, t.tile_size];
+                Ok(Some(borrowed(owner.as_any(), &map.views, t.bytes, shape)?))
+            }
+        }
+    }
+}
+
+#[pymethods]
+impl PyLayer {
+    /// The name ('' when the layer has none).
+    #[getter]
+    fn name(&self, py: Python<'_>) -> PyResult<String> {
+        self.with(py, |_, l| l.name())
+    }
+
+    /// 'tiles', 'game', 'front', 'tele', 'speedup', 'switch', 'tune', 'quads', 'sounds' or
+    /// 'unknown'.
+    #[getter]
+    fn kind(&self, py: Python<'_>) -> PyResult<&'static str> {
+        self.with(py, |_, l| l.kind_name())
+    }
+
+    /// Whether this is a physics layer (game, front, tele, speedup, switch, tune).
+    #[getter]
+    fn is_physics(&self, py: Python<'_>) -> PyResult<bool> {
+        self.with(py, |_, l| l.is_physics())
+    }
+
+    /// Drawn only with high detail.
+    #[getter]
+    fn detail(&self, py: Python<'_>) -> PyResult<bool> {
+        self.with(py, |_, l| l.is_detail())
+    }
+
+    /// Index of the group holding the layer, or None.
+    #[getter]
+    fn group(&self, py: Python<'_>) -> PyResult<Option<usize>> {
+        self.with(py, |map, _| {
+            let r = map.layer_refs().nth(self.index)?;
+            map.group_of(r).map(|g| g.index())
+        })
+    }
+
+    /// The image a tiles or quads layer is drawn with, or None.
+    #[getter]
+    fn image(&self, py: Python<'_>) -> PyResult<Option<PyImage>> {
+        let index = self.with(py, |map, l| l.image(map).get().map(|r| r.index()))?;
+        Ok(index.map(|index| PyImage {
+            map: self.map.clone_ref(py),
+            index,
+        }))
+    }
+
+    /// Width in tiles of a tile layer, else None.
+    #[getter]
+    fn width(&self, py: Python<'_>) -> PyResult<Option<i32>> {
+        self.with(py, |_, l| l.tilemap().map(|t| t.width))
+    }
+
+    /// Height in tiles of a tile layer, else None.
+    #[getter]
+    fn height(&self, py: Python<'_>) -> PyResult<Option<i32>> {
+        self.with(py, |_, l| l.tilemap().map(|t| t.height))
+    }
+
+    /// The layer item as stored, after its header (`twcodec dump` field names), or None for
+    /// an unknown kind.
+    #[getter]
+    fn item<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let item = self
+            .with(py, |_, l| match l.content() {
+                LayerContent::Quads(q) => serde_json::to_value(q.item()),
+                LayerContent::Sounds(s) => serde_json::to_value(s.item()),
+                LayerContent::Unknown(_) => Ok(serde_json::Value::Null),
+                _ => serde_json::to_value(l.tilemap()),
+            })?
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        crate::to_python(py, &item)
+    }
+
+    /// The tiles, without a copy: a read-only numpy array of (height, width, bytes per tile)
+    /// uint8 (4 bytes for tiles, game, front and switch, 2 for tele and tune, 6 for speedup),
+    /// or with `structured=True` of (height, width) records whose fields are the tile's
+    /// (`id`, `flags`, ...). None when the layer's data is missing or broken; a ValueError
+    /// for layers without tiles.
+    #[pyo3(signature = (*, structured = false))]
+    fn tiles<'py>(&self, py: Python<'py>, structured: bool) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let Some(array) = self.tile_array(py)? else {
+            return Ok(None);
+        };
+        if !structured {
+            return Ok(Some(array.into_any()));
+        }
+        let fields = self.with(py, |_, l| {
+            tile_bytes(l.content()).flatten().map(|t| t.fields)
+        })?;
+        let fields = fields.unwrap_or_default();
+        let (height, width) = (array.shape()[0], array.shape()[1]);
+        let records = (array.call_method1("view", (dtype(py, fields)?,))?)
+            .call_method1("reshape", ((height, width),))?;
+        Ok(Some(records))
+    }
+
+    /// Replaces every tile: `tiles` is an array of the shape `tiles()` gives ((height, width,
+    /// bytes per tile) uint8, or the structured form), copied into the map. The layer is
+    /// written anew when the map is saved. Fails while arrays view the map.
+    fn set_tiles(&self, py: Python<'_>, tiles: Bound<'_, PyAny>) -> PyResult<()> {
+        let numpy = py.import("numpy")?;
+        let bytes = numpy.call_method1("ascontiguousarray", (tiles,))?;
+        let (ndim, shape): (usize, Vec<usize>) = (
+            bytes.getattr("ndim")?.extract()?,
+            bytes.getattr("shape")?.extract()?,
+        );
+        let itemsize: usize = bytes.getattr("itemsize")?.extract()?;
+        let owner = self.map.bind(py);
+        let mut map = owner.borrow_mut();
+        map.views.check_none("set tiles")?;
+        let index = self.index;
+        let layer = (map.map.layers().get(index)).ok_or_else(|| gone("layer", index))?;
+        let expected = match tile_bytes(layer.content()) {
+            Some(Some(t)) => (t.height, t.width, t.tile_size),
+            Some(None) => {
+                return Err(PyValueError::new_err(format!(
+                    "layer #{index} has no tiles to replace (its data is missing or broken)"
+                )))
+            }
+            None => {
+                return Err(PyValueError::new_err(format!(
+                    "layer #{index} is a {} layer, not a tile layer",
+                    layer.kind_name()
+                )))
+            }
+        };
+        let given = match (ndim, shape.as_slice()) {
+            (3, &[h, w, n]) if itemsize == 1 => (h, w, n),
+            (2, &[h, w]) => (h, w, itemsize),
+            _ => (0, 0, 0),
+        };
+        if given != expected {
+            return Err(PyValueError::new_err(format!(
+                "layer #{index} takes tiles of shape {:?} as uint8 (or {:?} records of {} \
+                 bytes), not an array of shape {shape:?} with {itemsize}-byte items",
+                [expected.0, expected.1, expected.2],
+                [expected.0, expected.1],
+                expected.2
+            )));
+        }
+        let flat = bytes.call_method0("tobytes")?;
+        let flat = flat.cast::<PyBytes>()?.as_bytes();
+        let layer = (map.map.layer_refs().nth(index)).ok_or_else(|| gone("layer", index))?;
+        let layer = (map.map.layer_mut(layer)).ok_or_else(|| gone("layer", index))?;
+        set_tile_bytes(layer.content_mut(), flat).map_err(PyValueError::new_err)
+    }
+
+    /// The quads of a quads layer, without a copy: a read-only structured numpy array, one
+    /// record per quad with the fields `points` (5, 2: corners then pivot, 22.10 fixed
+    /// point), `colors` (4, 4), `texture_coords` (4, 2), `position_envelope`,
+    /// `position_envelope_offset`, `color_envelope`, `color_envelope_offset`. None when the
+    /// data is missing or broken.
+    fn quads<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let owner = self.map.bind(py);
+        let map = owner.borrow();
+        let layer = (map.map.layers().get(self.index)).ok_or_else(|| gone("layer", self.index))?;
+        let LayerContent::Quads(quads) = layer.content() else {
+            return Err(PyValueError::new_err(format!(
+                "layer #{} is a {} layer, not a quads layer",
+                self.index,
+                layer.kind_name()
+            )));
+        };
+        let Some(quads) = quads.quads() else {
+            return Ok(None);
+        };
+        let ints: &[i32] = bytemuck::cast_slice(quads);
+        let array: Bound<'py, PyArray2<i32>> =
+            borrowed(owner.as_any(), &map.views, ints, [quads.len(), 38])?;
+        let records = (array.call_method1("view", (quad_dtype(py)?,))?)
+            .call_method1("reshape", ((quads.len(),),))?;
+        Ok(Some(records))
+    }
+
+    /// The sound sources of a sounds layer as dicts (`twcodec dump` field names), or None
+    /// when the data is missing or broken.
+    fn sources<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let sources = self.with(py, |_, l| match l.content() {
+            LayerContent::Sounds(s) => Ok(s.sources().map(<[_]>::to_vec)),
+            _ => Err(l.kind_name()),
+        })?;
+        match sources {
+            Err(kind) => Err(PyValueError::new_err(format!(
+                "layer #{} is a {kind} layer, not a sounds layer",
+                self.index
+            ))),
+            Ok(None) => Ok(None),
+            Ok(Some(sources)) => crate::to_python(py, &sources).map(Some),
+        }
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let (kind, name) = self.with(py, |_, l| (l.kind_name(), l.name()))?;
+        Ok(format!("<twcodec.Layer #{} {kind} {name:?}>", self.index))
+    }
+}
+
+/// An image (`twcodec::map::Image`): embedded pixels, or a name the game loads from `mapres`.
+#[pyclass(name = "Image", module = "twcodec", frozen)]
+pub(crate) struct PyImage {
+    map: Py<PyMap>,
+    /// Index among the map's images.
+    #[pyo3(get)]
+    index: usize,
+}
+
+impl PyImage {
+    fn with<R>(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&Map, &twcodec::map::Image) -> R,
+    ) -> PyResult<R> {
+        let map = self.map.borrow(py);
+        let image = (map.map.images().get(self.index)).ok_or_else(|| gone("image", self.index))?;
+        Ok(f(&map.map, image))
+    }
+}
+
+#[pymethods]
+impl PyImage {
+    /// The name (the file name in `mapres` for external images), or None.
+    #[getter]
+    fn name(&self, py: Python<'_>) -> PyResult<Option<String>> {
+        self.with(py, |map, i| i.name(map))
+    }
+
+    /// Whether the game loads the image from its `mapres` by name.
+    #[getter]
+    fn external(&self, py: Python<'_>) -> PyResult<bool> {
+        self.with(py, |_, i| i.is_external())
+    }
+
+    /// Width in pixels, as the item says.
+    #[getter]
+    fn width(&self, py: Python<'_>) -> PyResult<i32> {
+        self.with(py, |_, i| i.item().width)
+    }
+
+    /// Height in pixels, as the item says.
+    #[getter]
+    fn height(&self, py: Python<'_>) -> PyResult<i32> {
+        self.with(py, |_, i| i.item().height)
+    }
+
+    /// The image item as stored (`twcodec dump` field names).
+    #[getter]
+    fn item<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let item = self.with(py, |_, i| i.item().clone())?;
+        crate::to_python(py, &item)
+    }
+
+    /// The embedded pixels as a read-only (height, width, 4) uint8 RGBA array: a view of the
+    /// map's inflated data for RGBA images (no copy), RGB images widened with opaque alpha (a
+    /// new array). An error for external images.
+    fn rgba<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray3<u8>>> {
+        let owner = self.map.bind(py);
+        let map = owner.borrow();
+        let image = (map.map.images().get(self.index)).ok_or_else(|| gone("image", self.index))?;
+        let pixels = image.rgba8(&map.map).or_raise()?;
+        let shape = [pixels.height, pixels.width, 4];
+        match pixels.bytes {
+            std::borrow::Cow::Borrowed(bytes) => borrowed(owner.as_any(), &map.views, bytes, shape),
+            std::borrow::Cow::Owned(bytes) => {
+                let array = owned(py, bytes, shape)?;
+                array.readwrite().make_nonwriteable();
+                Ok(array)
+            }
+        }
+    }
+
+    /// The embedded image as a PNG file's bytes.
+    fn png<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let png = self.with(py, twcodec::assets::image_png)?;
+        Ok(PyBytes::new(py, &png.or_raise()?))
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let (name, external, w, h) = self.with(py, |map, i| {
+            (
+                i.name(map),
+                i.is_external(),
+                i.item().width,
+                i.item().height,
+            )
+        })?;
+        let how = if external { "external" } else { "embedded" };
+        let name = name.unwrap_or_default();
+        Ok(format!(
+            "<twcodec.Image #{} {name:?} {w}x{h} {how}>",
+            self.index
+        ))
+    }
+}
+
+/// An envelope (`twcodec::map::Envelope`): points animating a position, a color or a volume.
+#[pyclass(name = "Envelope", module = "twcodec", frozen)]
+pub(crate) struct PyEnvelope {
+    map: Py<PyMap>,
+    /// Index among the map's envelopes.
+    #[pyo3(get)]
+    index: usize,
+}
+
+impl PyEnvelope {
+    fn with<R>(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&Map, &twcodec::map::Envelope) -> R,
+    ) -> PyResult<R> {
+        let map = self.map.borrow(py);
+        let envelope =
+            (map.map.envelopes().get(self.index)).ok_or_else(|| gone("envelope", self.index))?;
+        Ok(f(&map.map, envelope))
+    }
+}
+
+#[pymethods]
+impl PyEnvelope {
+    /// The name ('' when the envelope has none).
+    #[getter]
+    fn name(&self, py: Python<'_>) -> PyResult<String> {
+        self.with(py, |_, e| e.name())
+    }
+
+    /// Values per point: 1 (sound), 3 (position) or 4 (color).
+    #[getter]
+    fn channels(&self, py: Python<'_>) -> PyResult<i32> {
+        self.with(py, |_, e| e.item().channels)
+    }
+
+    /// 'position', 'color', 'sound' or 'other'.
+    #[getter]
+    fn kind(&self, py: Python<'_>) -> PyResult<&'static str> {
+        use twcodec::schema::map::envelope::EnvelopeKind;
+        self.with(py, |_, e| match e.item().kind() {
+            EnvelopeKind::Position => "position",
+            EnvelopeKind::Color => "color",
+            EnvelopeKind::Sound => "sound",
+            EnvelopeKind::Other(_) => "other",
+        })
+    }
+
+    /// Whether the envelope follows the server's clock (DDNet), None when the item does not
+    /// say.
+    #[getter]
+    fn synchronized(&self, py: Python<'_>) -> PyResult<Option<bool>> {
+        self.with(py, |_, e| e.item().synchronized.map(|s| s != 0))
+    }
+
+    /// The points as dicts: 'time' (ms), 'curve_type' (0 step, 1 linear, 2 slow, 3 fast, 4
+    /// smooth, 5 bezier) and 'values' (4 ints, 22.10 fixed point).
+    #[getter]
+    fn points<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let points = self.with(py, |map, e| e.points(map).to_vec())?;
+        crate::to_python(py, &points)
+    }
+
+    /// The bezier tangents of the points (Teeworlds 0.7 and DDNet), or None.
+    #[getter]
+    fn bezier<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let bezier = self.with(py, |map, e| e.bezier(map).map(<[_]>::to_vec))?;
+        bezier.map(|b| crate::to_python(py, &b)).transpose()
+    }
+
+    /// The envelope item as stored (`twcodec dump` field names).
+    #[getter]
+    fn item<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let item = self.with(py, |_, e| e.item().clone())?;
+        crate::to_python(py, &item)
+    }
+
+    /// The four channels at `time_ms` as floats, as the game computes them ((x, y, rotation
+    /// in degrees, _) for position, (r, g, b, a) with 1.0 full for color, (volume, ...) for
+    /// sound); None when the envelope has no points.
+    fn eval(&self, py: Python<'_>, time_ms: f64) -> PyResult<Option<(f64, f64, f64, f64)>> {
+        let value = self.with(py, |map, e| e.eval(map, time_ms))?;
+        Ok(value.map(|[a, b, c, d]| (a, b, c, d)))
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let (name, points) = self.with(py, |map, e| (e.name(), e.points(map).len()))?;
+        Ok(format!(
+            "<twcodec.Envelope #{} {name:?} {} points>",
+            self.index, points
+        ))
+    }
+}
+
+/// A sound (`twcodec::map::Sound`): Opus data embedded in the map.
+#[pyclass(name = "Sound", module = "twcodec", frozen)]
+pub(crate) struct PySound {
+    map: Py<PyMap>,
+    /// Index among the map's sounds.
+    #[pyo3(get)]
+    index: usize,
+}
+
+impl PySound {
+    fn with<R>(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&Map, &twcodec::map::Sound) -> R,
+    ) -> PyResult<R> {
+        let map = self.map.borrow(py);
+        let sound = (map.map.sounds().get(self.index)).ok_or_else(|| gone("sound", self.index))?;
+        Ok(f(&map.map, sound))
+    }
+}
+
+#[pymethods]
+impl PySound {
+    /// The name, or None.
+    #[getter]
+    fn name(&self, py: Python<'_>) -> PyResult<Option<String>> {
+        self.with(py, |map, s| s.name(map))
+    }
+
+    /// Whether the sound has no embedded data.
+    #[getter]
+    fn external(&self, py: Python<'_>) -> PyResult<bool> {
+        self.with(py, |_, s| s.item().data < 0)
+    }
+
+    /// The embedded sound file's bytes (Opus).
+    fn data<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let data = self.with(py, |map, s| s.data(map).map(|d| d.into_owned()))?;
+        Ok(PyBytes::new(py, &data.or_raise()?))
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let name = self.name(py)?;
+        Ok(format!("<twcodec.Sound #{} {name:?}>", self.index))
+    }
+}

@@ -142,6 +142,67 @@ impl PyDemo {
     /// The replay: an iterator of `Tick`s, one per tick marker, each with the snapshot at that
     /// tick and the messages recorded in it. An error in the chunk stream is raised when the
     /// replay reaches it, naming the chunk, its tick and its byte offset.
+    /// The chat (`twcodec demo chat`): dicts with tick, time, kind, client_id, name, target,
+    /// text, and `line` (`[mm:ss.cc] name: text`); with events, joins, leaves and kills too.
+    #[pyo3(signature = (*, events = false))]
+    fn chat<'py>(&self, py: Python<'py>, events: bool) -> PyResult<Bound<'py, PyAny>> {
+        let options = twcodec::chat::ChatOptions { events };
+        let lines = py.detach(|| {
+            (twcodec::chat::lines_with(&self.demo, options))
+                .map(|line| {
+                    line.map(|line| {
+                        let text = line.to_string();
+                        let mut value = serde_json::to_value(&line).unwrap_or_default();
+                        if let Some(object) = value.as_object_mut() {
+                            object.insert("line".into(), text.into());
+                        }
+                        value
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()
+        });
+        crate::to_python(py, &lines.or_raise()?)
+    }
+
+    /// Rows of `twcodec demo export`: one dict per snapshot object per tick (tick, time,
+    /// type, id, the fields flattened), for the object types named (all when None), e.g.
+    /// `pandas.DataFrame(demo.export(["character"]))`.
+    #[pyo3(signature = (objects = None))]
+    fn export<'py>(
+        &self,
+        py: Python<'py>,
+        objects: Option<Vec<String>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let filter =
+            twcodec::export::ObjectFilter::parse(&objects.unwrap_or_default()).or_raise()?;
+        let rows = py.detach(|| {
+            (twcodec::export::ObjectRows::new(&self.demo, &filter))
+                .map(|row| row.map(|row| row.to_json()))
+                .collect::<Result<Vec<_>, _>>()
+        });
+        crate::to_python(py, &rows.or_raise()?)
+    }
+
+    /// Every message of the demo, decoded: dicts with tick, chunk, and the message (its kind
+    /// and fields by name). A message that does not decode raises twcodec.Error naming its
+    /// chunk, tick and offset.
+    fn messages<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let messages = py.detach(|| {
+            (self.demo.messages())
+                .map(|m| {
+                    m.map(|m| {
+                        serde_json::json!({
+                            "tick": m.chunk.tick,
+                            "chunk": m.chunk.index,
+                            "message": m.message,
+                        })
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()
+        });
+        crate::to_python(py, &messages.or_raise()?)
+    }
+
     fn ticks(&self) -> PyReplay {
         PyReplay {
             cell: ReplayCell::new(self.demo.clone(), |demo| demo.replay()),

@@ -88,6 +88,16 @@ impl PySnapshot {
         PyBytes::new(py, &self.snap.to_bytes(form(packed)))
     }
 
+    /// The items as objects of `protocol` ('ddnet' or 'teeworlds07'), each a dict as
+    /// `twcodec snap decode --format json` prints it: index, type_id, id, name, uuid (extended
+    /// types), object (its kind and fields by name), note (why an item stayed ints).
+    #[pyo3(signature = (protocol = "ddnet"))]
+    fn objects<'py>(&self, py: Python<'py>, protocol: &str) -> PyResult<Bound<'py, PyAny>> {
+        let protocol = self::protocol(py, protocol)?;
+        let objects: Vec<_> = self.snap.objects(protocol).collect();
+        crate::to_python(py, &objects)
+    }
+
     /// Every item, in stored order, as (type_id, id, ints).
     fn items(&self) -> Vec<(u16, u16, Vec<i32>)> {
         (self.snap.items())

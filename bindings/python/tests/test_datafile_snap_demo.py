@@ -98,3 +98,28 @@ def test_demo_errors():
     assert str(error.value).startswith("the file ends inside the demo's header")
     with pytest.raises(twcodec.Error, match='not a demo: the file does not start with "TWDEMO'):
         twcodec.Demo.parse(b"DATA")
+
+
+def test_decoded_objects_messages_chat_and_export(corpus):
+    demo = twcodec.Demo.open(corpus / "demos" / DM1)
+    # The chat of the session: the server log's `1:0:nameless tee: hello`.
+    chat = demo.chat()
+    assert [(c["kind"], c["client_id"], c["name"], c["text"]) for c in chat] == [
+        ("chat", 0, "nameless tee", "hello")
+    ]
+    assert chat[0]["line"].endswith("] nameless tee: hello")
+    # The same line among the decoded messages, by name and field.
+    messages = demo.messages()
+    said = [m for m in messages if m["message"]["kind"] == "sv_chat7"]
+    assert len(said) == 1 and said[0]["message"]["message"] == "hello"
+    # Snapshot objects by name: the player's character, in the first tick's snapshot.
+    first = next(iter(demo.ticks()))
+    objects = first.snapshot.objects("teeworlds07")
+    names = {o["name"] for o in objects}
+    assert "obj_character" in names and all(o.get("note") is None for o in objects)
+    # Export rows: one per character per tick, with its position by name.
+    rows = demo.export(["character"])
+    assert rows and all(r["type"] == "obj_character" and "x" in r for r in rows)
+    assert rows[0]["time"] == 0.0 and rows[0]["tick"] == first.tick
+    with pytest.raises(twcodec.Error, match='no snapshot object is called "nope"'):
+        demo.export(["nope"])

@@ -1,14 +1,11 @@
 //! The variable-length int packing of the network and of demos (docs/format-notes.md,
-//! "Packed ints"; DDNet `src/engine/shared/compression.cpp`, `CVariableInt`).
-//!
-//! The first byte holds a continuation bit (0x80), a sign bit (0x40) and 6 bits of the value;
-//! each further byte a continuation bit and 7 bits; a fifth byte holds the last 4 bits. A
-//! negative value is stored as its complement with the sign bit set.
+//! "Packed ints"; DDNet `src/engine/shared/compression.cpp`, `CVariableInt`), over runs of
+//! ints. One int's layout is [`twcodec_schema::packing`]'s, which message fields share.
 
 use std::fmt;
 
-/// Most bytes one packed int takes.
-pub const MAX_PACKED_INT: usize = 5;
+use twcodec_schema::packing::PackedIntError;
+pub use twcodec_schema::packing::{pack_int, MAX_PACKED_INT};
 
 /// Why packed ints do not unpack.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,20 +45,6 @@ impl fmt::Display for UnpackError {
     }
 }
 
-/// Appends the packed form of `value` to `out`.
-pub fn pack_int(value: i32, out: &mut Vec<u8>) {
-    let sign = if value < 0 { 0x40 } else { 0 };
-    let mut rest = (if value < 0 { !value } else { value }) as u32;
-    let mut byte = sign | (rest & 0x3F) as u8;
-    rest >>= 6;
-    while rest != 0 {
-        out.push(byte | 0x80);
-        byte = (rest & 0x7F) as u8;
-        rest >>= 7;
-    }
-    out.push(byte);
-}
-
 /// Packs ints.
 pub fn pack_ints(values: &[i32]) -> Vec<u8> {
     let mut out = Vec::with_capacity(values.len() * 2);
@@ -72,26 +55,18 @@ pub fn pack_ints(values: &[i32]) -> Vec<u8> {
 }
 
 /// Unpacks the int at `*pos`, advancing `*pos` past it.
+#[inline]
 pub fn unpack_int(bytes: &[u8], pos: &mut usize) -> Result<i32, UnpackError> {
     let start = *pos;
-    let first = *bytes.get(start).ok_or(UnpackError::Truncated(start))?;
-    let mut value = u32::from(first & 0x3F);
-    let mut byte = first;
-    let mut shift = 6;
-    let mut index = start;
-    while byte & 0x80 != 0 {
-        index += 1;
-        byte = *bytes.get(index).ok_or(UnpackError::Truncated(start))?;
-        if shift == 27 && byte & 0xF0 != 0 {
-            // The fifth byte: only 4 bits of the value are left, no continuation.
-            return Err(UnpackError::Overlong(start));
+    let rest = bytes.get(start..).unwrap_or_default();
+    match twcodec_schema::packing::unpack_int(rest) {
+        Ok((value, len)) => {
+            *pos = start + len;
+            Ok(value)
         }
-        value |= u32::from(byte & 0x7F) << shift;
-        shift += 7;
+        Err(PackedIntError::Truncated) => Err(UnpackError::Truncated(start)),
+        Err(PackedIntError::Overlong) => Err(UnpackError::Overlong(start)),
     }
-    *pos = index + 1;
-    let value = value as i32;
-    Ok(if first & 0x40 != 0 { !value } else { value })
 }
 
 /// Unpacks every int of `bytes`. Each int takes at least one byte, so the output is never

@@ -11,6 +11,8 @@
 use std::borrow::Cow;
 use std::fmt;
 
+use crate::packing::PackedIntError;
+
 use binrw::io::{Read, Seek, Write};
 use binrw::{BinRead, BinResult, BinWrite, Endian};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -108,21 +110,11 @@ pub struct VarInt(pub i32);
 
 impl VarInt {
     /// Most bytes one packed int takes.
-    pub const MAX_SIZE: usize = 5;
+    pub const MAX_SIZE: usize = crate::packing::MAX_PACKED_INT;
 
     /// Appends the packed form.
     pub fn pack(self, out: &mut Vec<u8>) {
-        let value = self.0;
-        let sign = if value < 0 { 0x40 } else { 0 };
-        let mut rest = (if value < 0 { !value } else { value }) as u32;
-        let mut byte = sign | (rest & 0x3F) as u8;
-        rest >>= 6;
-        while rest != 0 {
-            out.push(byte | 0x80);
-            byte = (rest & 0x7F) as u8;
-            rest >>= 7;
-        }
-        out.push(byte);
+        crate::packing::pack_int(self.0, out);
     }
 }
 
@@ -164,26 +156,33 @@ impl BinRead for VarInt {
 
     fn read_options<R: Read + Seek>(reader: &mut R, _: Endian, (): ()) -> BinResult<VarInt> {
         let start = reader.stream_position()?;
-        let first = next_byte(reader)?.ok_or_else(missing)?;
-        let mut value = u32::from(first & 0x3F);
-        let mut byte = first;
-        let mut shift = 6;
-        let mut len = 1;
-        while byte & 0x80 != 0 {
-            byte = next_byte(reader)?.ok_or_else(|| fail(start, FieldError::IntCutOff(start)))?;
-            len += 1;
-            if len == VarInt::MAX_SIZE && byte & 0xF0 != 0 {
-                // The fifth byte: 4 bits of the value are left, and no continuation.
-                return Err(fail(start, FieldError::IntOverlong(start)));
+        // Up to the longest an int can be, then back to where it ends.
+        let mut bytes = [0u8; VarInt::MAX_SIZE];
+        let mut read = 0;
+        while read < bytes.len() {
+            match next_byte(reader)? {
+                Some(byte) => bytes[read] = byte,
+                None => break,
             }
-            value |= u32::from(byte & 0x7F) << shift;
-            shift += 7;
+            read += 1;
         }
-        if len > 1 && byte == 0 {
+        if read == 0 {
+            return Err(missing());
+        }
+        let (value, len) = match crate::packing::unpack_int(&bytes[..read]) {
+            Ok(unpacked) => unpacked,
+            Err(PackedIntError::Truncated) => {
+                return Err(fail(start, FieldError::IntCutOff(start)))
+            }
+            Err(PackedIntError::Overlong) => {
+                return Err(fail(start, FieldError::IntOverlong(start)))
+            }
+        };
+        reader.seek(std::io::SeekFrom::Start(start + len as u64))?;
+        if len > 1 && bytes.get(len - 1) == Some(&0) {
             return Err(fail(start, FieldError::IntNotShortest(start)));
         }
-        let value = value as i32;
-        Ok(VarInt(if first & 0x40 != 0 { !value } else { value }))
+        Ok(VarInt(value))
     }
 }
 

@@ -22,16 +22,17 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::demo::{Demo, Replay};
+use crate::demo::{ticks_to_seconds, Demo, Replay};
 use crate::error::Error;
-use crate::export::TICKS_PER_SECOND;
 use crate::netmsg::Protocol as MessageProtocol;
-use crate::snap::objects::SnapObject;
-use crate::snap::Protocol;
+use crate::snap::objects::{SnapObject, SnapObjectKind};
+use crate::snap::{Protocol, Snapshot};
 use twcodec_schema::netmsg::NetMessage;
+use twcodec_schema::netobj::common::Weapon;
 
 /// What a line is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -134,6 +135,7 @@ pub fn lines_with(demo: &Demo, options: ChatOptions) -> ChatLines<'_> {
         replay: demo.replay(),
         protocol: demo.protocol(),
         names: HashMap::new(),
+        learned: None,
         first_tick: None,
         pending: Vec::new().into_iter(),
         done: false,
@@ -147,6 +149,8 @@ pub struct ChatLines<'d> {
     protocol: Protocol,
     /// The last name seen for each client id.
     names: HashMap<i32, String>,
+    /// The snapshot the names were last read from.
+    learned: Option<Arc<Snapshot>>,
     first_tick: Option<i32>,
     pending: std::vec::IntoIter<Result<ChatLine, Error>>,
     done: bool,
@@ -157,17 +161,27 @@ impl ChatLines<'_> {
         (self.names.get(&client_id).cloned()).unwrap_or_else(|| format!("#{client_id}"))
     }
 
-    /// The names a snapshot gives.
-    fn learn_from_snapshot(&mut self, snapshot: &crate::snap::Snapshot) {
-        for item in snapshot.objects(self.protocol) {
-            let name = match &item.object {
-                SnapObject::ClientInfo(info) => info.name.bytes(),
-                SnapObject::DeClientInfo7(info) => info.name.bytes(),
+    /// The names a snapshot gives: only its client info items are decoded, and a snapshot
+    /// a tick shares with the one before (no delta changed it) is not read again.
+    fn learn_from_snapshot(&mut self, snapshot: &Arc<Snapshot>) {
+        if (self.learned.as_ref()).is_some_and(|last| Arc::ptr_eq(last, snapshot)) {
+            return;
+        }
+        self.learned = Some(Arc::clone(snapshot));
+        for item in snapshot.items() {
+            let kind = self.protocol.object_kind(item.type_id());
+            let Some(kind @ (SnapObjectKind::ClientInfo | SnapObjectKind::DeClientInfo7)) = kind
+            else {
+                continue;
+            };
+            let name = match SnapObject::decode(kind, item.data) {
+                Ok(SnapObject::ClientInfo(info)) => info.name.bytes(),
+                Ok(SnapObject::DeClientInfo7(info)) => info.name.bytes(),
                 _ => continue,
             };
             if !name.is_empty() {
                 let name = String::from_utf8_lossy(&name).into_owned();
-                self.names.insert(i32::from(item.key.id()), name);
+                self.names.insert(i32::from(item.id()), name);
             }
         }
     }
@@ -261,20 +275,15 @@ impl ChatLines<'_> {
     }
 }
 
-/// A kill message's weapon (`src/game` weapon numbers; the negative ones are the game's
-/// own causes).
+/// A kill message's weapon by name (the schema's [`Weapon`]); the negative numbers are the
+/// game's own causes.
 fn weapon_name(weapon: i32) -> String {
-    match weapon {
-        -3 => "left or changed team".into(),
-        -2 => "self kill".into(),
-        -1 => "world".into(),
-        0 => "hammer".into(),
-        1 => "gun".into(),
-        2 => "shotgun".into(),
-        3 => "grenade".into(),
-        4 => "laser".into(),
-        5 => "ninja".into(),
-        other => format!("weapon {other}"),
+    match Weapon::from_i32(weapon) {
+        Weapon::Other(-3) => "left or changed team".into(),
+        Weapon::Other(-2) => "self kill".into(),
+        Weapon::Other(-1) => "world".into(),
+        Weapon::Other(other) => format!("weapon {other}"),
+        known => format!("{known:?}").to_lowercase(),
     }
 }
 
@@ -301,7 +310,7 @@ impl Iterator for ChatLines<'_> {
                 Some(Ok(frame)) => frame,
             };
             let first = *self.first_tick.get_or_insert(frame.tick);
-            let time = f64::from(frame.tick.saturating_sub(first)) / f64::from(TICKS_PER_SECOND);
+            let time = ticks_to_seconds(frame.tick.saturating_sub(first));
             if let Some(snapshot) = &frame.snapshot {
                 self.learn_from_snapshot(snapshot);
             }

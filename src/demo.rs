@@ -54,6 +54,14 @@ use crate::{Datafile, Error, ErrorKind, Limits, Location};
 /// Most bytes a chunk's payload decodes to (DDNet's buffers hold one snapshot, 64 KiB).
 pub const MAX_CHUNK_DATA: usize = 64 * 1024;
 
+/// Ticks per second of the game, in both protocols (DDNet `SERVER_TICK_SPEED`).
+pub const TICKS_PER_SECOND: i32 = 50;
+
+/// `ticks` in seconds.
+pub fn ticks_to_seconds(ticks: i32) -> f64 {
+    f64::from(ticks) / f64::from(TICKS_PER_SECOND)
+}
+
 /// A demo file: its header and markers, the map it embeds, and its chunks, read lazily.
 #[derive(Debug, Clone)]
 pub struct Demo {

@@ -24,14 +24,11 @@
 
 use serde_json::{Map as JsonMap, Value};
 
-use crate::demo::{Demo, Frame, Replay};
+use crate::demo::{ticks_to_seconds, Demo, Frame, Replay};
 use crate::error::{Error, ErrorKind};
 use crate::snap::objects::ObjectItem;
 use crate::snap::objects::SnapObjectKind;
 use crate::snap::Protocol;
-
-/// Server ticks per second (both protocols).
-pub const TICKS_PER_SECOND: i32 = 50;
 
 /// Which object types to export: all, or those named.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -154,7 +151,7 @@ impl<'d> ObjectRows<'d> {
         let Some(snapshot) = &frame.snapshot else {
             return Vec::new();
         };
-        let time = f64::from(frame.tick.saturating_sub(first)) / f64::from(TICKS_PER_SECOND);
+        let time = ticks_to_seconds(frame.tick.saturating_sub(first));
         (snapshot.objects(self.protocol))
             .filter(|item| self.filter.matches(item))
             .map(|item| ObjectRow {

@@ -15,7 +15,7 @@
 //! files in batches, each spread over rayon's threads and given back in order, so that memory
 //! stays bounded by a batch however many files there are.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
@@ -23,9 +23,10 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::demo::Demo;
+use crate::dump::hex;
 use crate::error::Error;
 use crate::items::item_kind;
-use crate::map::{Decode, LoadOptions, Map, Severity};
+use crate::map::{Decode, Layer, LoadOptions, Map, Severity};
 use crate::Datafile;
 
 /// What [`scan`] does for each file.
@@ -266,11 +267,6 @@ fn map_summary(bytes: Vec<u8>, options: &ScanOptions) -> Result<MapSummary, Erro
             .entry(item_kind(&datafile, type_id).name())
             .or_default() += count;
     }
-    if options.deep {
-        for index in 0..datafile.data_count() {
-            datafile.data(index)?;
-        }
-    }
     let (items, data_items) = (datafile.items().len(), datafile.data_count());
     let datafile_version = datafile.version().number();
     let decode = match options.deep {
@@ -284,6 +280,18 @@ fn map_summary(bytes: Vec<u8>, options: &ScanOptions) -> Result<MapSummary, Erro
             ..LoadOptions::default()
         },
     )?;
+    if options.deep {
+        // The map inflated its layers' content as it decoded it: every other data item
+        // (names, pictures, sounds, settings, unused ones) is inflated here, so that each is
+        // inflated once.
+        let decoded: HashSet<i32> = map.layers().iter().filter_map(Layer::content_data).collect();
+        for index in 0..map.data_count() {
+            let raw = i32::try_from(index).unwrap_or(i32::MAX);
+            if let (false, Some(data)) = (decoded.contains(&raw), map.data_ref(raw).get()) {
+                map.data(data)?;
+            }
+        }
+    }
     let mut layer_kinds = BTreeMap::new();
     for layer in map.layers() {
         *layer_kinds.entry(layer.kind_name()).or_default() += 1;
@@ -340,11 +348,6 @@ fn demo_summary(bytes: Vec<u8>, options: &ScanOptions) -> Result<DemoSummary, Er
         ticks,
         messages,
     })
-}
-
-/// Bytes in lower-case hex.
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// A row as one line of CSV: the columns of [`CSV_HEADER`], censuses as `kind=count`

@@ -69,7 +69,7 @@ enum Command {
         #[arg(long, value_enum, default_value_t = RowFormat::Jsonl)]
         format: RowFormat,
         /// Threads (default: one per core).
-        #[arg(long, short = 'j')]
+        #[arg(long, short = 'j', value_parser = parse_jobs)]
         jobs: Option<usize>,
         /// Also inflate and check all content: every data item and tile, every demo chunk.
         #[arg(long)]
@@ -86,7 +86,7 @@ enum Command {
         #[arg(long)]
         strict: bool,
         /// Threads (default: one per core).
-        #[arg(long, short = 'j')]
+        #[arg(long, short = 'j', value_parser = parse_jobs)]
         jobs: Option<usize>,
     },
     /// Compare two maps (map files, or directories `unpack` wrote): what was added, removed
@@ -119,7 +119,7 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         out_dir: Option<PathBuf>,
         /// Threads with --out-dir (default: one per core).
-        #[arg(long, short = 'j', requires = "out_dir")]
+        #[arg(long, short = 'j', requires = "out_dir", value_parser = parse_jobs)]
         jobs: Option<usize>,
         /// Only images or only sounds.
         #[arg(long, value_enum)]
@@ -284,7 +284,7 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         out_dir: Option<PathBuf>,
         /// Threads with --out-dir (default: one per core).
-        #[arg(long, short = 'j', requires = "out_dir")]
+        #[arg(long, short = 'j', requires = "out_dir", value_parser = parse_jobs)]
         jobs: Option<usize>,
         /// Datafile (container) version to write, 3 or 4 (default: the input's).
         #[arg(long, value_name = "3|4", value_parser = parse_version)]
@@ -503,6 +503,14 @@ enum Target {
     /// Teeworlds 0.7.
     #[value(name = "0.7")]
     Teeworlds07,
+}
+
+/// A thread count: at least 1.
+fn parse_jobs(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(jobs) if jobs > 0 => Ok(jobs),
+        _ => Err(format!("`{text}` is not a number of threads (1 or more)")),
+    }
 }
 
 fn parse_version(text: &str) -> Result<Version, String> {
@@ -1085,7 +1093,7 @@ fn demo_export(
     out: Out<'_>,
 ) -> Result<(), Failure> {
     use twcodec::export::{cells, columns, ObjectRows};
-    let ticks = demo.header().length.max(0) as u64 * twcodec::export::TICKS_PER_SECOND as u64;
+    let ticks = demo.header().length.max(0) as u64 * twcodec::demo::TICKS_PER_SECOND as u64;
     let bar = progress_bar(ticks, "exporting");
     let mut last_tick = None;
     let mut tick_progress = |tick: i32| {
@@ -1179,15 +1187,6 @@ fn snap(command: SnapCommand, out: Out<'_>) -> Result<(), Failure> {
 
 /// `check`: everything the reader and the resolver found, a line each; errors only count in
 /// strict mode.
-/// The maps `paths` name: the files, and the `.map` files under the directories. Refuses
-/// `--jobs 0`.
-fn maps_of(paths: &[PathBuf], jobs: Option<usize>) -> Result<Vec<PathBuf>, Failure> {
-    if jobs == Some(0) {
-        return Err(Failure::Usage("--jobs must be at least 1".into()));
-    }
-    Ok(twcodec::scan::find_with(paths, &["map"])?)
-}
-
 /// What checking one map found: its lines of output and its counts.
 struct Checked {
     lines: Vec<String>,
@@ -1245,7 +1244,7 @@ fn check(
             return Ok(ExitCode::from(u8::from(checked.errors > 0)));
         }
     }
-    let files = maps_of(paths, jobs)?;
+    let files = twcodec::scan::find_with(paths, &["map"])?;
     let progress = progress_bar(files.len() as u64, "checking");
     let (mut ok, mut warned, mut failed, mut unreadable) = (0, 0, 0, 0);
     for (file, result) in twcodec::scan::in_order(&files, jobs, |file| {
@@ -1401,9 +1400,6 @@ fn batch(
     out: Out<'_>,
     work: impl Fn(&Path, &Path) -> Result<Vec<String>, Failure> + Sync,
 ) -> Result<ExitCode, Failure> {
-    if jobs == Some(0) {
-        return Err(Failure::Usage("--jobs must be at least 1".into()));
-    }
     let pairs = outputs(paths, out_dir, extension)?;
     let inputs: Vec<PathBuf> = pairs.iter().map(|(input, _)| input.clone()).collect();
     let outputs: std::collections::HashMap<&Path, &Path> = pairs
@@ -1476,9 +1472,6 @@ fn scan(
     deep: bool,
     out: Out<'_>,
 ) -> Result<ExitCode, Failure> {
-    if jobs == Some(0) {
-        return Err(Failure::Usage("--jobs must be at least 1".into()));
-    }
     let files = twcodec::scan::find(paths)?;
     let options = twcodec::scan::ScanOptions { deep, jobs };
     let progress = progress_bar(files.len() as u64, "scanning");

@@ -9,8 +9,7 @@ use crate::error::Error;
 use crate::netmsg;
 use crate::snap::Protocol;
 
-/// Ticks per second of the game (DDNet `SERVER_TICK_SPEED`).
-const TICKS_PER_SECOND: i32 = 50;
+use crate::demo::TICKS_PER_SECOND;
 
 /// A demo's header, map and chunk stream in a few lines: what `twcodec demo info` prints. Reads
 /// every chunk, then replays the demo to check that every snapshot, delta and message decodes;

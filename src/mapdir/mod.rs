@@ -64,10 +64,7 @@ pub(crate) fn toml_error(text: &str, error: &toml::de::Error) -> Error {
 
 /// The SHA-256 of `bytes`, in hex.
 fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    crate::dump::hex(&Sha256::digest(bytes))
 }
 
 /// What the directory's files cannot say about the container (`.twcodec/layout.toml`).

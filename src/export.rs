@@ -152,8 +152,14 @@ impl<'d> ObjectRows<'d> {
             return Vec::new();
         };
         let time = ticks_to_seconds(frame.tick.saturating_sub(first));
-        (snapshot.objects(self.protocol))
-            .filter(|item| self.filter.matches(item))
+        let objects: Box<dyn Iterator<Item = ObjectItem>> = match self.filter.names.is_empty() {
+            true => Box::new(snapshot.objects(self.protocol)),
+            // Only the kinds asked for are decoded.
+            false => Box::new(snapshot.objects_of(self.protocol, |kind| {
+                self.filter.names.contains(&kind.name())
+            })),
+        };
+        objects
             .map(|item| ObjectRow {
                 tick: frame.tick,
                 time,

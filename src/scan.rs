@@ -284,7 +284,11 @@ fn map_summary(bytes: Vec<u8>, options: &ScanOptions) -> Result<MapSummary, Erro
         // The map inflated its layers' content as it decoded it: every other data item
         // (names, pictures, sounds, settings, unused ones) is inflated here, so that each is
         // inflated once.
-        let decoded: HashSet<i32> = map.layers().iter().filter_map(Layer::content_data).collect();
+        let decoded: HashSet<i32> = map
+            .layers()
+            .iter()
+            .filter_map(Layer::content_data)
+            .collect();
         for index in 0..map.data_count() {
             let raw = i32::try_from(index).unwrap_or(i32::MAX);
             if let (false, Some(data)) = (decoded.contains(&raw), map.data_ref(raw).get()) {

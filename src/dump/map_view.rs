@@ -14,7 +14,7 @@ use twcodec_schema::map::envelope::{EnvPoint, EnvPointBezier};
 use twcodec_schema::map::tile::{tiles_as_bytes, Speedup, Switch, Tele, Tile, TileKind, Tune};
 use twcodec_schema::map::{I32String, MapItem};
 
-use super::DumpOptions;
+use super::{DumpOptions, Lazy};
 use crate::map::{
     Claims, DataItem, Envelope, Grid, Group, Image, ItemRef, Layer, LayerContent, Map, Problem,
     Ref, Sound, TilesLayer,
@@ -363,24 +363,6 @@ impl<M: SerializeMap> ser::SerializeStruct for Fields<'_, M> {
 
     fn end(self) -> Result<(), M::Error> {
         Ok(())
-    }
-}
-
-/// A sequence serialized from a fresh iterator each time it is asked for.
-struct Lazy<F>(F);
-
-impl<F, I> Serialize for Lazy<F>
-where
-    F: Fn() -> I,
-    I: Iterator,
-    I::Item: Serialize,
-{
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut seq = serializer.serialize_seq(None)?;
-        for element in (self.0)() {
-            seq.serialize_element(&element)?;
-        }
-        seq.end()
     }
 }
 

@@ -26,6 +26,8 @@ mod text;
 
 use std::io::{self, Write};
 
+use serde::ser::{Serialize, SerializeSeq, Serializer};
+
 pub use datafile::{decoded_items, info, items, type_name, TypeFilter};
 pub use demo::{demo_info, demo_info_with, demo_messages, demo_ticks};
 pub use map::{map_json, map_text, DumpOptions};
@@ -66,4 +68,22 @@ pub(super) fn write_ints_line(out: &mut dyn Write, ints: &[i32]) -> io::Result<(
 /// Hex of bytes.
 pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+/// A sequence serialized from a fresh iterator each time it is asked for.
+pub(super) struct Lazy<F>(pub(super) F);
+
+impl<F, I> Serialize for Lazy<F>
+where
+    F: Fn() -> I,
+    I: Iterator,
+    I::Item: Serialize,
+{
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(None)?;
+        for element in (self.0)() {
+            seq.serialize_element(&element)?;
+        }
+        seq.end()
+    }
 }

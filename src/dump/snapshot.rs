@@ -5,7 +5,7 @@ use std::io::{self, Write};
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
-use super::{text, write_ints_line};
+use super::{text, write_ints_line, Lazy};
 use crate::snap::{self, ObjectItem, Protocol, SizeTable, SnapObject, Snapshot, SnapshotDelta};
 
 /// Longest line the fields of an object are laid out on (a longer field gets a line alone).
@@ -246,7 +246,7 @@ impl Serialize for DeltaJson<'_> {
         let (delta, sizes) = (self.delta, self.sizes);
         let mut map = serializer.serialize_map(None)?;
         let removed = || (delta.removed().iter()).map(|key| [key.type_id(), key.id()]);
-        map.serialize_entry("removed", &Seq(removed))?;
+        map.serialize_entry("removed", &Lazy(removed))?;
         let updates = || {
             delta.updates().map(|item| KeyedInts {
                 type_id: item.type_id(),
@@ -255,21 +255,7 @@ impl Serialize for DeltaJson<'_> {
                 ints: item.data,
             })
         };
-        map.serialize_entry("item_deltas", &Seq(updates))?;
+        map.serialize_entry("item_deltas", &Lazy(updates))?;
         map.end()
-    }
-}
-
-/// The iterator a function makes, serialized as a sequence.
-struct Seq<F>(F);
-
-impl<F, I> Serialize for Seq<F>
-where
-    F: Fn() -> I,
-    I: Iterator,
-    I::Item: Serialize,
-{
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq((self.0)())
     }
 }

@@ -104,39 +104,64 @@ impl Snapshot {
     /// the UUIDs this snapshot announces (the same table in both protocols: DDNet servers send
     /// their extended objects to 0.7 clients too). See the [module docs](self).
     pub fn objects(&self, protocol: Protocol) -> impl ExactSizeIterator<Item = ObjectItem> + '_ {
-        // Each announced extended type resolved once, not once per item.
-        let extended: Vec<(u16, Uuid, Option<SnapObjectKind>)> = (self.extended_types())
-            .map(|(type_id, uuid)| (type_id, uuid, SnapObjectKind::of_extended(uuid)))
-            .collect();
+        let extended = self.announced_kinds();
         (self.items().enumerate()).map(move |(index, item)| {
-            let announced = || {
-                extended
-                    .iter()
-                    .find(|(type_id, ..)| *type_id == item.type_id())
-            };
-            object_item(index, item, protocol, announced)
+            let (kind, uuid) = resolve(item, protocol, &extended);
+            object_item(index, item, kind, uuid)
         })
+    }
+
+    /// The items whose kind `keep` accepts, as objects ([`Snapshot::objects`]); the other
+    /// items, and those of no known kind, are left out without being decoded.
+    pub fn objects_of<'s>(
+        &'s self,
+        protocol: Protocol,
+        keep: impl Fn(SnapObjectKind) -> bool + 's,
+    ) -> impl Iterator<Item = ObjectItem> + 's {
+        let extended = self.announced_kinds();
+        (self.items().enumerate()).filter_map(move |(index, item)| {
+            let (kind, uuid) = resolve(item, protocol, &extended);
+            let kind = kind.ok().filter(|&kind| keep(kind))?;
+            Some(object_item(index, item, Ok(kind), uuid))
+        })
+    }
+
+    /// Each announced extended type with its UUID and kind, resolved once, not once per item.
+    fn announced_kinds(&self) -> Vec<(u16, Uuid, Option<SnapObjectKind>)> {
+        (self.extended_types())
+            .map(|(type_id, uuid)| (type_id, uuid, SnapObjectKind::of_extended(uuid)))
+            .collect()
     }
 }
 
-/// Decodes one item; `announced` finds its extended type's UUID and kind.
-fn object_item<'e>(
-    index: usize,
+/// The kind of an item (or why it has none) and, for an extended type, its UUID.
+fn resolve(
     item: SnapItem<'_>,
     protocol: Protocol,
-    announced: impl FnOnce() -> Option<&'e (u16, Uuid, Option<SnapObjectKind>)>,
-) -> ObjectItem {
+    extended: &[(u16, Uuid, Option<SnapObjectKind>)],
+) -> (Result<SnapObjectKind, Note>, Option<Uuid>) {
     let type_id = item.type_id();
-    let (kind, uuid) = if type_id >= OFFSET_EXTENDED_TYPE {
-        match announced() {
-            Some(&(_, uuid, Some(kind))) => (Ok(kind), Some(uuid)),
-            Some(&(_, uuid, None)) => (Err(Note::UnknownUuid { uuid }), Some(uuid)),
-            None => (Err(Note::NotAnnounced { type_id }), None),
-        }
-    } else {
+    if type_id < OFFSET_EXTENDED_TYPE {
         let kind = protocol.object_kind(type_id);
-        (kind.ok_or(Note::UnknownType { type_id, protocol }), None)
-    };
+        return (kind.ok_or(Note::UnknownType { type_id, protocol }), None);
+    }
+    match extended
+        .iter()
+        .find(|(announced, ..)| *announced == type_id)
+    {
+        Some(&(_, uuid, Some(kind))) => (Ok(kind), Some(uuid)),
+        Some(&(_, uuid, None)) => (Err(Note::UnknownUuid { uuid }), Some(uuid)),
+        None => (Err(Note::NotAnnounced { type_id }), None),
+    }
+}
+
+/// Decodes one item as `kind`.
+fn object_item(
+    index: usize,
+    item: SnapItem<'_>,
+    kind: Result<SnapObjectKind, Note>,
+    uuid: Option<Uuid>,
+) -> ObjectItem {
     let decoded = kind.and_then(|kind| SnapObject::decode(kind, item.data).map_err(Note::Mismatch));
     let (object, note) = match decoded {
         Ok(object) => (object, None),

@@ -4,7 +4,8 @@
 //!
 //! Demo export (issue "Game-level decoding"): `demo/export_jsonl` and `demo/export_csv` are
 //! `twcodec demo export` of the same demo (every object of every tick, JSONL; CSV with its
-//! column pass) into a sink, against `demo/replay` in the same run. The target, a 2-minute
+//! column pass; `export_jsonl_characters` only the characters, `--objects character`) into
+//! a sink, against `demo/replay` in the same run. The target, a 2-minute
 //! demo in well under a second, is checked by scaling: the demo's length is printed.
 //!
 //! `cargo bench --bench demo`.
@@ -64,6 +65,16 @@ fn bench_replay(c: &mut Criterion) {
             let demo = Demo::from_bytes(black_box(bytes.clone())).unwrap();
             let mut out = std::io::sink();
             for row in twcodec::export::ObjectRows::new(&demo, &filter) {
+                serde_json::to_writer(&mut out, &row.unwrap().to_json()).unwrap();
+            }
+        })
+    });
+    let characters = twcodec::export::ObjectFilter::parse(&["character"]).unwrap();
+    group.bench_function("export_jsonl_characters", |b| {
+        b.iter(|| {
+            let demo = Demo::from_bytes(black_box(bytes.clone())).unwrap();
+            let mut out = std::io::sink();
+            for row in twcodec::export::ObjectRows::new(&demo, &characters) {
                 serde_json::to_writer(&mut out, &row.unwrap().to_json()).unwrap();
             }
         })

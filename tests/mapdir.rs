@@ -237,10 +237,10 @@ fn bad_directories_name_the_file_and_line() {
     let error = |dir: &std::path::Path| twcodec::mapdir::pack(dir).unwrap_err().to_string();
     // A TOML syntax error in an item.
     let (dir, _) = unpacked_sample();
-    let item = file_ending(dir.path(), "items", "image checker.toml");
+    let item = file_ending(dir.path(), "items", "image-01-checker.toml");
     std::fs::write(&item, "kind = \"image\"\nwidth = \n").unwrap();
     let message = error(dir.path());
-    assert!(message.contains("image checker.toml:2"), "{message}");
+    assert!(message.contains("image-01-checker.toml:2"), "{message}");
     // A row of tiles too long.
     let (dir, _) = unpacked_sample();
     let tiles = file_ending(dir.path(), "data", ".tiles");
@@ -291,7 +291,7 @@ fn quads_and_layers_added_and_deleted_in_the_directory() {
     edit(
         dir.path(),
         "groups",
-        "layer Quads.toml",
+        "quads-Quads.toml",
         "num_quads = 2",
         "num_quads = 3",
     );
@@ -309,7 +309,7 @@ fn quads_and_layers_added_and_deleted_in_the_directory() {
 
     // A layer deleted: its file removed from its group's folder.
     let (dir, _) = unpacked_sample();
-    std::fs::remove_file(file_ending(dir.path(), "groups", "layer Tune.toml")).unwrap();
+    std::fs::remove_file(file_ending(dir.path(), "groups", "tune-Tune.toml")).unwrap();
     let map = pack_strict(dir.path());
     assert!(layer(&map, "Tune").is_none());
     assert_eq!(map.layers().len(), original.layers().len() - 1);
@@ -323,18 +323,18 @@ fn quads_and_layers_added_and_deleted_in_the_directory() {
     edit(
         dir.path(),
         "groups",
-        "layer Ground.toml",
+        "tiles-Ground.toml",
         "image = 0",
         "image = 9",
     );
     let message = twcodec::mapdir::pack(dir.path()).unwrap_err().to_string();
-    assert!(message.contains("layer Ground.toml:"), "{message}");
+    assert!(message.contains("tiles-Ground.toml:"), "{message}");
     assert!(message.contains("image"), "{message}");
 
     // A layer moved to another group: its file moved to that group's folder.
     let (dir, _) = unpacked_sample();
-    let ground = file_ending(dir.path(), "groups", "layer Ground.toml");
-    let background = file_ending(dir.path(), "groups", "group Background.toml");
+    let ground = file_ending(dir.path(), "groups", "tiles-Ground.toml");
+    let background = file_ending(dir.path(), "groups", "00-Background/group.toml");
     let moved = background.with_file_name(ground.file_name().unwrap());
     std::fs::rename(&ground, &moved).unwrap();
     let map = pack_strict(dir.path());
@@ -435,7 +435,7 @@ fn envelopes_hold_their_points() {
         .iter()
         .all(|p| !p.to_string_lossy().contains("envpoints")));
     // A point added to the first envelope: the later envelopes keep their points.
-    let volume = file_ending(dir.path(), "items", "envelope volume.toml");
+    let volume = file_ending(dir.path(), "items", "envelope-00-volume.toml");
     let text = std::fs::read_to_string(&volume).unwrap();
     std::fs::write(
         &volume,
@@ -463,7 +463,12 @@ fn new_items_added_in_the_directory() {
     let (dir, _) = unpacked_sample();
     let path = dir.path();
     let copy_as = |from: &std::path::Path, to: &std::path::Path, edits: &[(&str, &str)]| {
-        let mut text = std::fs::read_to_string(from).unwrap();
+        // A copy is a new item: without the `id` line of the item it copies.
+        let text = std::fs::read_to_string(from).unwrap();
+        let mut text: String = (text.lines())
+            .filter(|l| !l.starts_with("id = "))
+            .map(|l| format!("{l}\n"))
+            .collect();
         for (old, new) in edits {
             assert!(text.contains(old), "no {old:?} in {}", from.display());
             text = text.replacen(old, new, 1);
@@ -472,7 +477,7 @@ fn new_items_added_in_the_directory() {
         std::fs::write(to, text).unwrap();
     };
     // A new image: its item file under items/, its name and pixels as new data files.
-    let checker = file_ending(path, "items", "image checker.toml");
+    let checker = file_ending(path, "items", "image-01-checker.toml");
     let picture = twcodec::assets::Picture {
         width: 16,
         height: 16,
@@ -493,7 +498,7 @@ fn new_items_added_in_the_directory() {
         .unwrap();
     copy_as(
         &checker,
-        &path.join("items/100 image stripes.toml"),
+        &path.join("items/image-02-stripes.toml"),
         &[
             (name_line, "name = 24"),
             (data_line, "data = 25"),
@@ -503,14 +508,14 @@ fn new_items_added_in_the_directory() {
     );
     // A new envelope with its points.
     std::fs::write(
-        path.join("items/101 envelope blink.toml"),
+        path.join("items/envelope-03-blink.toml"),
         "kind = \"envelope\"\nversion = 2\nchannels = 4\nname = \"blink\"\nsynchronized = 0\n\n\
          [[points]]\ntime = 0\ncurve_type = 0\nvalues = [1024, 1024, 1024, 1024]\n\n\
          [[points]]\ntime = 500\ncurve_type = 0\nvalues = [1024, 1024, 1024, 0]\n",
     )
     .unwrap();
     // A new tile layer in the game group, after Ground, using both: a copy of Ground's tiles.
-    let ground = file_ending(path, "groups", "layer Ground.toml");
+    let ground = file_ending(path, "groups", "tiles-Ground.toml");
     let ground_data: usize = std::fs::read_to_string(&ground)
         .unwrap()
         .lines()
@@ -526,7 +531,7 @@ fn new_items_added_in_the_directory() {
     .unwrap();
     copy_as(
         &ground,
-        &ground.with_file_name("012a layer Stripes.toml"),
+        &ground.with_file_name("003a-tiles-Stripes.toml"),
         &[
             ("image = 0", "image = 2"),
             ("color_envelope = 2", "color_envelope = 3"),
@@ -535,13 +540,9 @@ fn new_items_added_in_the_directory() {
         ],
     );
     // A new group, last, holding a copy of the quads layer with its own data.
-    let background = file_ending(path, "groups", "group Background.toml");
-    copy_as(
-        &background,
-        &path.join("groups/02 Overlay/group Overlay.toml"),
-        &[],
-    );
-    let quads_layer = file_ending(path, "groups", "layer Quads.toml");
+    let background = file_ending(path, "groups", "00-Background/group.toml");
+    copy_as(&background, &path.join("groups/02-Overlay/group.toml"), &[]);
+    let quads_layer = file_ending(path, "groups", "quads-Quads.toml");
     copy_as(
         &file_ending(path, "data", ".quads.toml"),
         &path.join("data/027.quads.toml"),
@@ -549,7 +550,7 @@ fn new_items_added_in_the_directory() {
     );
     copy_as(
         &quads_layer,
-        &path.join("groups/02 Overlay/layer Overlay quads.toml"),
+        &path.join("groups/02-Overlay/009-quads-Overlay.toml"),
         &[
             ("data = 10", "data = 27"),
             ("name = \"Quads\"", "name = \"Overlay\""),
@@ -612,28 +613,28 @@ fn new_items_added_in_the_directory() {
 
     // Errors: a new layer outside the group folders, a new image inside one.
     let (dir, _) = unpacked_sample();
-    let ground = file_ending(dir.path(), "groups", "layer Ground.toml");
-    copy_as(&ground, &dir.path().join("items/100 layer Lost.toml"), &[]);
+    let ground = file_ending(dir.path(), "groups", "tiles-Ground.toml");
+    copy_as(&ground, &dir.path().join("items/layer-100-Lost.toml"), &[]);
     let message = pack_error(dir.path());
     assert!(
-        message.contains("100 layer Lost.toml: groups and layers"),
+        message.contains("layer-100-Lost.toml: groups and layers"),
         "{message}"
     );
     let (dir, _) = unpacked_sample();
-    let checker = file_ending(dir.path(), "items", "image checker.toml");
-    let ground = file_ending(dir.path(), "groups", "layer Ground.toml");
+    let checker = file_ending(dir.path(), "items", "image-01-checker.toml");
+    let ground = file_ending(dir.path(), "groups", "tiles-Ground.toml");
     copy_as(&checker, &ground.with_file_name("zz image.toml"), &[]);
     let message = pack_error(dir.path());
     assert!(
-        message.contains("a new \"image\" item in a group folder"),
+        message.contains("kind = \"image\", but a group folder holds only"),
         "{message}"
     );
     // A new file without a kind.
     let (dir, _) = unpacked_sample();
-    std::fs::write(dir.path().join("items/100 what.toml"), "version = 1\n").unwrap();
+    std::fs::write(dir.path().join("items/what-100.toml"), "version = 1\n").unwrap();
     let message = pack_error(dir.path());
     assert!(
-        message.contains("100 what.toml: a new item file says what it is"),
+        message.contains("what-100.toml: an item file says what it is"),
         "{message}"
     );
 }

@@ -10,6 +10,8 @@
 //! | [`Map::remove_group`] | its layers go too (as [`Map::remove_layer`] each); later groups shift, in auto-mapper configurations too; auto-mapper configurations of the group go; DDNet's group extension items stay in step |
 //! | [`Map::remove_layer`] | the groups' layer ranges close up; its auto-mapper configuration goes (it configures that layer only); the others of its group shift; its data items go |
 //! | [`Map::insert_layer`], [`Map::move_layer`] | the groups' ranges open up; auto-mapper configurations after the new place shift; a moved layer takes its configuration along |
+//! | [`Map::move_image`], [`Map::move_envelope`], [`Map::move_sound`] | every reference to the items between the old and the new place follows its item (layers, quads, sources) |
+//! | [`Map::move_group`] | its layers move with it (when the groups hold their layers in order, as every editor writes them), auto-mapper configurations follow their groups, DDNet's group extension items stay in step |
 //!
 //! Rules every edit follows:
 //!
@@ -130,6 +132,8 @@ enum Change {
     Remove(Vec<usize>),
     /// An item is inserted at this index; it and later ones shift up.
     Insert(usize),
+    /// The item at the first index moves to the second; those between shift.
+    Move(usize, usize),
 }
 
 impl Renumber {
@@ -148,6 +152,13 @@ impl Renumber {
         }
     }
 
+    fn moving(len: usize, from: usize, to: usize) -> Renumber {
+        Renumber {
+            len,
+            change: Change::Move(from, to),
+        }
+    }
+
     /// The new index of item `index` (below `len`), `None` for a removed one.
     fn index(&self, index: usize) -> Option<usize> {
         match &self.change {
@@ -157,6 +168,12 @@ impl Renumber {
             },
             Change::Insert(at) if index >= *at => Some(index + 1),
             Change::Insert(_) => Some(index),
+            Change::Move(from, to) => Some(match index {
+                i if i == *from => *to,
+                i if from < to && *from < i && i <= *to => i - 1,
+                i if to < from && *to <= i && i < *from => i + 1,
+                i => i,
+            }),
         }
     }
 
@@ -1054,6 +1071,174 @@ impl Map {
         self.stamp.renew::<Layer>();
         self.rebuild_tables();
         Ok(())
+    }
+
+    /// Moves an image to position `to` among the images (counted without it): every layer
+    /// drawn with an image between the two places is drawn with the same image at its new
+    /// index.
+    pub fn move_image(
+        &mut self,
+        image: ItemRef<Image>,
+        to: usize,
+    ) -> Result<ItemRef<Image>, Error> {
+        let from = self.checked(image)?;
+        let renumber = self.moved_in_arena::<Image>(from, to)?;
+        for layer in &mut self.layers {
+            let image = match layer.content() {
+                LayerContent::Quads(q) => Some(q.item().image),
+                _ => layer.tilemap().map(|t| t.image),
+            };
+            if image.is_none_or(|raw| renumber.raw(raw) == raw) {
+                continue;
+            }
+            match layer.content_mut() {
+                LayerContent::Quads(q) => renumber.apply(&mut q.item_mut().image),
+                content => content
+                    .tilemap_mut()
+                    .is_some_and(|tilemap| renumber.apply(&mut tilemap.image)),
+            };
+            layer.verbatim = None;
+        }
+        Ok(self.mint(to))
+    }
+
+    /// Moves an envelope to position `to` among the envelopes (counted without it); every
+    /// reference follows its envelope (tile layers' color envelopes, quads', sources'). The
+    /// points stay where they are: each envelope keeps its range.
+    pub fn move_envelope(
+        &mut self,
+        envelope: ItemRef<Envelope>,
+        to: usize,
+    ) -> Result<ItemRef<Envelope>, Error> {
+        let from = self.checked(envelope)?;
+        let renumber = self.moved_in_arena::<Envelope>(from, to)?;
+        for layer in &mut self.layers {
+            if renumber_envelopes(layer, &renumber) {
+                layer.verbatim = None;
+            }
+        }
+        Ok(self.mint(to))
+    }
+
+    /// Moves a sound to position `to` among the sounds (counted without it); sounds layers
+    /// keep playing the same sound.
+    pub fn move_sound(
+        &mut self,
+        sound: ItemRef<Sound>,
+        to: usize,
+    ) -> Result<ItemRef<Sound>, Error> {
+        let from = self.checked(sound)?;
+        let renumber = self.moved_in_arena::<Sound>(from, to)?;
+        for layer in &mut self.layers {
+            let LayerContent::Sounds(s) = layer.content() else {
+                continue;
+            };
+            if renumber.raw(s.item().sound) == s.item().sound {
+                continue;
+            }
+            if let LayerContent::Sounds(s) = layer.content_mut() {
+                renumber.apply(&mut s.item_mut().sound);
+            }
+            layer.verbatim = None;
+        }
+        Ok(self.mint(to))
+    }
+
+    /// Moves item `from` of an arena to `to` (counted without it), renewing the arena's
+    /// references when anything moved; the renumbering for the references into it.
+    fn moved_in_arena<T: Arena>(&mut self, from: usize, to: usize) -> Result<Renumber, Error> {
+        let arena = T::arena_mut(self);
+        let len = arena.len();
+        if to >= len {
+            return Err(Error::invalid_edit(format!(
+                "{} position {to} is past the {len} {}s",
+                T::KIND,
+                T::KIND
+            )));
+        }
+        let item = arena.remove(from);
+        arena.insert(to, item);
+        if from != to {
+            self.stamp.renew::<T>();
+        }
+        Ok(Renumber::moving(len, from, to))
+    }
+
+    /// Moves a group to position `to` among the groups (counted without it; 0 is drawn first).
+    /// When the groups hold their layers one after another, as every editor writes them, its
+    /// layers move with it so that they stay in group order; auto-mapper configurations follow
+    /// their groups, and DDNet's group extension items (one per group) stay in step.
+    pub fn move_group(
+        &mut self,
+        group: ItemRef<Group>,
+        to: usize,
+    ) -> Result<ItemRef<Group>, Error> {
+        let from = self.checked(group)?;
+        let len = self.groups.len();
+        if to >= len {
+            return Err(Error::invalid_edit(format!(
+                "group position {to} is past the {len} groups"
+            )));
+        }
+        if from == to {
+            return Ok(group);
+        }
+        let mut order: Vec<usize> = (0..len).collect();
+        let moved = order.remove(from);
+        order.insert(to, moved);
+        if self.groups_in_order() {
+            // Every start fits: checked before anything changes.
+            count(self.layers.len(), "layers")?;
+            let ranges: Vec<std::ops::Range<usize>> = (self.groups.iter())
+                .map(|g| g.layer_range(self.layers.len()))
+                .collect();
+            let mut taken: Vec<Option<Layer>> = self.layers.drain(..).map(Some).collect();
+            let mut start = 0usize;
+            for &g in &order {
+                for index in ranges[g].clone() {
+                    if let Some(layer) = taken[index].take() {
+                        self.layers.push(layer);
+                    }
+                }
+                let stored = &mut self.groups[g];
+                let start_layer = start as i32;
+                let changed = stored.item.start_layer != start_layer;
+                stored.item.start_layer = start_layer;
+                touched(changed, &mut stored.verbatim);
+                start += ranges[g].len();
+            }
+            self.stamp.renew::<Layer>();
+        }
+        let mut groups: Vec<Option<Group>> = self.groups.drain(..).map(Some).collect();
+        self.groups = order.iter().filter_map(|&g| groups[g].take()).collect();
+        if self.group_ex.len() == len {
+            let ex = self.group_ex.remove(from);
+            self.group_ex.insert(to, ex);
+        }
+        let renumber = Renumber::moving(len, from, to);
+        for automapper in &mut self.automappers {
+            let changed = renumber.apply(&mut automapper.item.group);
+            touched(changed, &mut automapper.verbatim);
+        }
+        self.stamp.renew::<Group>();
+        self.rebuild_tables();
+        Ok(self.mint(to))
+    }
+
+    /// Whether the groups' layer ranges run one after another over all the layers.
+    fn groups_in_order(&self) -> bool {
+        let mut next = 0i64;
+        for group in &self.groups {
+            let (start, num) = (
+                i64::from(group.item.start_layer),
+                i64::from(group.item.num_layers),
+            );
+            if start != next || num < 0 {
+                return false;
+            }
+            next += num;
+        }
+        next == self.layers.len() as i64
     }
 
     /// Sets the image a tiles or quads layer is drawn with (`None`: no image); physics layers

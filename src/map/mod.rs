@@ -209,6 +209,9 @@ pub trait ItemKind: sealed::Sealed {
 pub trait Arena: ItemKind + Sized {
     /// The map's items of this kind, in file order.
     fn arena(map: &Map) -> &[Self];
+    /// The same, to edit.
+    #[doc(hidden)]
+    fn arena_mut(map: &mut Map) -> &mut Vec<Self>;
 }
 
 mod sealed {
@@ -225,6 +228,9 @@ macro_rules! item_kinds {
         $(impl Arena for $kind {
             fn arena(map: &Map) -> &[$kind] {
                 &map.$field
+            }
+            fn arena_mut(map: &mut Map) -> &mut Vec<$kind> {
+                &mut map.$field
             }
         })?
     )*};

@@ -29,12 +29,16 @@
 
 mod data;
 mod dir;
+mod names;
+mod pack;
 mod points;
+mod refs;
 pub mod tiles;
 
 pub use points::PointsLayout;
 
-pub use dir::{load, pack, unpack, unpack_file, Unpacked};
+pub use dir::{unpack, unpack_file, Unpacked, FORM};
+pub use pack::{load, pack, pack_with_notes, Packed};
 
 use std::path::Path;
 
@@ -70,6 +74,10 @@ fn sha256_hex(bytes: &[u8]) -> String {
 /// What the directory's files cannot say about the container (`.twcodec/layout.toml`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Layout {
+    /// The form of the directory ([`FORM`] for what `unpack` writes now; 1, the first, when
+    /// the file has no `form` line).
+    #[serde(default = "first_form")]
+    pub form: u32,
     /// Datafile version, 3 or 4.
     pub version: u32,
     /// `DATA` or `ATAD`.
@@ -119,6 +127,15 @@ pub struct DataEntry {
     /// Its file in the directory, relative to it.
     #[serde(default)]
     pub file: Option<String>,
+    /// Whether an item of the unpacked map named it (as the map model counts: info, images,
+    /// sounds and layers), so that `pack` leaves it out once no item names it (its item was
+    /// deleted), as `Map::remove_*` does; `None` in older layouts (never left out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owned: Option<bool>,
+}
+
+fn first_form() -> u32 {
+    1
 }
 
 impl Layout {
@@ -172,11 +189,13 @@ impl Streams {
                 size: decoded.len(),
                 stream: v4.then(|| format!("{}.zz", sha256_hex(&bytes))),
                 file: None,
+                owned: None,
             });
             stored.push(if v4 { bytes } else { Bytes::new() });
             visit(index, decoded)?;
         }
         let layout = Layout {
+            form: FORM,
             version: if v4 { 4 } else { 3 },
             magic: match datafile.magic() {
                 Magic::Atad => "ATAD".to_string(),

@@ -27,7 +27,8 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, ErrorKind};
-use crate::map::{Image, ItemRef, LayerContent, Map, MapForm, Sound};
+use crate::map::convert::{list_layers, not_a_tileset, tile_layers_drawn_with};
+use crate::map::{Conversion, Image, ItemRef, Map, MapForm, Sound};
 
 /// Which assets to take.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -453,63 +454,13 @@ pub fn replace_image(map: &mut Map, name: &str, picture: Picture) -> Result<Repl
     })
 }
 
-/// The warning for a tileset whose sides are not multiples of 16 (docs/format-notes.md,
-/// "Images").
-fn not_a_tileset(width: impl std::fmt::Display, height: impl std::fmt::Display) -> String {
-    format!(
-        "{width}x{height} is not a multiple of 16 on each side, so it cannot be a tileset of \
-         16x16 tiles (DDNet's editor unsets such an image from tile layers)"
-    )
-}
-
-/// The tiles layers drawn with image `image`: their indices and names.
-fn tile_layers_drawn_with(map: &Map, image: usize) -> Vec<(usize, String)> {
-    let raw = i32::try_from(image).unwrap_or(-1);
-    (map.layers().iter().enumerate())
-        .filter(|(_, layer)| {
-            matches!(layer.content(), LayerContent::Tiles(_))
-                && layer.tilemap().is_some_and(|t| t.image == raw)
-        })
-        .map(|(index, layer)| (index, layer.name()))
-        .collect()
-}
-
-/// `tile layer #3 "Tiles"`, `tile layers #3 "Tiles", #5 "Doodads"`, at most five named.
-fn list_layers(layers: &[(usize, String)]) -> String {
-    const SHOWN: usize = 5;
-    let named: Vec<String> = (layers.iter().take(SHOWN))
-        .map(|(index, name)| format!("#{index} {name:?}"))
-        .collect();
-    let more = match layers.len().saturating_sub(SHOWN) {
-        0 => String::new(),
-        n => format!(" and {n} more"),
-    };
-    let plural = if layers.len() == 1 { "" } else { "s" };
-    format!("tile layer{plural} {}{more}", named.join(", "))
-}
-
 /// The tile layers of the map drawn with an image whose declared sides are not multiples of
 /// 16, one line per image: DDNet's editor unsets such images from tile layers, and DDNet's
 /// `map_convert_07` refuses them for Teeworlds 0.7.
 pub fn tileset_warnings(map: &Map) -> Vec<String> {
-    let mut warnings = Vec::new();
-    for (index, image) in map.images().iter().enumerate() {
-        let (width, height) = (image.item().width, image.item().height);
-        if width % 16 == 0 && height % 16 == 0 && width > 0 && height > 0 {
-            continue;
-        }
-        let layers = tile_layers_drawn_with(map, index);
-        if layers.is_empty() {
-            continue;
-        }
-        let name = image.name(map).unwrap_or_default();
-        warnings.push(format!(
-            "image #{index} {name:?} is drawn by {}: {}",
-            list_layers(&layers),
-            not_a_tileset(width, height)
-        ));
-    }
-    warnings
+    (crate::map::convert::tileset_warnings(map).into_iter())
+        .map(|(_, warning)| warning)
+        .collect()
 }
 
 /// The largest side of a picture [`embed`] embeds, as DDNet's `map_convert_07` allows.
@@ -522,8 +473,12 @@ pub struct Embedding {
     pub embedded: Vec<Embedded>,
     /// The external images left external, in map order, each with the reason.
     pub left_external: Vec<LeftExternal>,
-    /// Tile layers drawn with an embedded picture that cannot be a tileset.
+    /// Tile layers drawn with an embedded picture that cannot be a tileset (empty after
+    /// [`convert_embedding`] to Teeworlds 0.7, whose conversion notes name every such
+    /// picture).
     pub warnings: Vec<String>,
+    /// What the conversion did, after [`convert_embedding`] (empty after [`embed`]).
+    pub conversion: Conversion,
 }
 
 impl Embedding {
@@ -664,12 +619,14 @@ pub fn embed(map: &mut Map, mapres: &Path) -> Result<Embedding, Error> {
     Ok(embedding)
 }
 
-/// Converts the map to `form` ([`Map::convert`]) and embeds every external image from
-/// `mapres` ([`embed`]), as DDNet's `map_convert_07` does for Teeworlds 0.7: 0.7 ships
-/// redrawn pictures under DDNet's names (`grass_main`, `winter_main`, ...), so a converted map
-/// that names them looks different in a 0.7 client; embedded, it keeps DDNet's look. Converted
-/// to 0.7, the warnings also name every tile layer drawn with an image whose sides are not
-/// multiples of 16 ([`tileset_warnings`]), which 0.7 does not support.
+/// Embeds every external image from `mapres` ([`embed`]) and then converts the map to `form`
+/// ([`Map::convert`]), as DDNet's `map_convert_07` does for Teeworlds 0.7: 0.7 ships redrawn
+/// pictures under DDNet's names (`grass_main`, `winter_main`, ...), so a converted map that
+/// names them looks different in a 0.7 client; embedded, it keeps DDNet's look. The
+/// conversion's notes ([`Embedding::conversion`]) describe the map as it is once embedded:
+/// converted to 0.7, they name the images still external and every tile layer drawn with an
+/// image whose sides are not multiples of 16, which 0.7 does not support. Nothing changes
+/// when `mapres` cannot be read or `form` is Teeworlds 0.3.
 ///
 /// ```no_run
 /// # let mut map = twcodec::sample::map()?;
@@ -682,18 +639,19 @@ pub fn embed(map: &mut Map, mapres: &Path) -> Result<Embedding, Error> {
 /// for left in &embedding.left_external {
 ///     eprintln!("{:?} stays external: {}", left.name, left.reason);
 /// }
+/// for note in &embedding.conversion.notes {
+///     eprintln!("{note}");
+/// }
 /// map.save("out.map")?;
 /// # Ok::<(), twcodec::Error>(())
 /// ```
 pub fn convert_embedding(map: &mut Map, form: MapForm, mapres: &Path) -> Result<Embedding, Error> {
     std::fs::read_dir(mapres).map_err(|e| Error::io("read the mapres directory", mapres, e))?;
-    map.convert(form)?;
+    crate::map::convert::check_target(form)?;
     let mut embedding = embed(map, mapres)?;
+    embedding.conversion = map.convert(form)?;
     if form == MapForm::Teeworlds07 {
-        embedding.warnings = tileset_warnings(map)
-            .into_iter()
-            .map(|w| format!("{w}; Teeworlds 0.7 does not support it"))
-            .collect();
+        embedding.warnings.clear();
     }
     Ok(embedding)
 }

@@ -675,10 +675,22 @@ fn resave_to_07_embeds_ddnet_pictures() {
     let out = dir.path().join("out.map");
     let output = twcodec!(Some(&ddnet); "resave", input, out, "--to", "0.7", "--embed");
     assert!(output.status.success(), "{}", text(&output.stderr));
+    // The conversion's notes describe the map once embedded: no image stays external.
+    let (note, warning) = (
+        format!("twcodec: note: {}: ", input.display()),
+        format!("twcodec: warning: {}: ", input.display()),
+    );
     assert_eq!(
         text(&output.stderr),
         format!(
-            "twcodec: embedded 5 of 5 external images from {}\n",
+            "{note}changed the game layer to tilemap version 4 (skip-compressed tiles, as \
+             Teeworlds 0.7 writes them)\n\
+             {warning}the game layer #0 \"Game\" has no spawn (ids 192 to 194): players cannot \
+             spawn on a Teeworlds 0.7 server\n\
+             {note}changed 5 images to version 2 with a pixel format (RGBA)\n\
+             {note}kept DDNet's group extensions of 5 groups (3 with a parallax zoom other than \
+             100%): Teeworlds 0.7 does not zoom parallax\n\
+             twcodec: embedded 5 of 5 external images from {}\n",
             ddnet.display()
         )
     );
@@ -702,7 +714,11 @@ fn resave_to_07_embeds_ddnet_pictures() {
 
     // Without --embed, a note on what a 0.7 client will draw.
     let output = twcodec!(None; "resave", input, out, "--to", "0.7");
-    assert!(text(&output.stderr).contains("5 external images stay external"));
+    assert!(text(&output.stderr).contains(&format!(
+        "{note}kept 5 external images (\"moon\", \"snow\", \"winter_doodads\", \"winter_main\", \
+         \"winter_mountains3\") external: Teeworlds 0.7 clients draw 0.7's own pictures of those \
+         names, not DDNet's; embed DDNet's pictures to keep the map's look\n"
+    )));
     // --embed needs --to, and a folder.
     let output = twcodec!(None; "resave", input, out, "--embed");
     assert_eq!(output.status.code(), Some(2));

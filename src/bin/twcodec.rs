@@ -296,7 +296,8 @@ enum Command {
         #[arg(long, default_value_t = twcodec::DEFAULT_COMPRESSION_LEVEL,
               value_parser = clap::value_parser!(u32).range(0..=9))]
         level: u32,
-        /// Convert the map to this game's form (through the map graph).
+        /// Convert the map to this game's form (through the map graph); standard error says
+        /// what was changed, kept and dropped, one line each.
         #[arg(long, value_enum)]
         to: Option<Target>,
         /// With --to: embed every external image from --mapres first, so that the map looks
@@ -1608,7 +1609,8 @@ fn mapres_dir(mapres: Option<PathBuf>) -> Result<PathBuf, Failure> {
         })
 }
 
-/// `resave --to`: converts, embedding external images from `mapres` first with `--embed`.
+/// `resave --to`: converts, embedding external images from `mapres` first with `--embed`, and
+/// says what the conversion did, one line per note.
 fn convert(
     map: &mut Map,
     input: &Path,
@@ -1617,32 +1619,14 @@ fn convert(
     notes: &mut Vec<String>,
 ) -> Result<(), Failure> {
     let Some(mapres) = mapres else {
-        let from = map.form();
-        map.convert(form).map_err(|e| e.with_path(input))?;
-        if form == MapForm::Teeworlds07 {
-            let external = map.images().iter().filter(|i| i.is_external()).count();
-            if external > 0 && from != MapForm::Teeworlds07 {
-                notes.push(format!(
-                    "twcodec: note: {}: {external} external image{} stay{} external: a 0.7 \
-                     client draws its own redrawn pictures of those names; --embed --mapres DIR \
-                     keeps DDNet's look",
-                    input.display(),
-                    if external == 1 { "" } else { "s" },
-                    if external == 1 { "s" } else { "" },
-                ));
-            }
-            for warning in twcodec::assets::tileset_warnings(map) {
-                notes.push(format!(
-                    "twcodec: warning: {}: {warning}; Teeworlds 0.7 does not support it",
-                    input.display()
-                ));
-            }
-        }
+        let conversion = map.convert(form).map_err(|e| e.with_path(input))?;
+        notes.extend(conversion_notes(&conversion, input));
         return Ok(());
     };
     let embedding =
         twcodec::assets::convert_embedding(map, form, mapres).map_err(|e| e.with_path(input))?;
     notes.extend(embedding_notes(&embedding, input));
+    notes.extend(conversion_notes(&embedding.conversion, input));
     let (done, left) = (embedding.embedded.len(), embedding.left_external.len());
     notes.push(format!(
         "twcodec: embedded {done} of {} external images from {}",
@@ -1650,6 +1634,18 @@ fn convert(
         mapres.display()
     ));
     Ok(())
+}
+
+/// The lines on standard error about a conversion: a warning line per warning, a note line
+/// per change, kept extension and dropped item.
+fn conversion_notes(conversion: &twcodec::map::Conversion, map: &Path) -> Vec<String> {
+    let map = map.display();
+    (conversion.notes.iter())
+        .map(|note| match note.action {
+            twcodec::map::NoteAction::Warning => format!("twcodec: warning: {map}: {note}"),
+            _ => format!("twcodec: note: {map}: {note}"),
+        })
+        .collect()
 }
 
 /// The lines on standard error about an embedding: what was embedded, what stays external

@@ -17,7 +17,7 @@
 
 pub(crate) mod claims;
 mod content;
-mod convert;
+pub(crate) mod convert;
 pub mod edit;
 pub mod envelope;
 mod layer;
@@ -48,6 +48,10 @@ use crate::error::{Error, ErrorKind};
 use crate::limits::Limits;
 
 pub(crate) use claims::Claims;
+pub use convert::{
+    Conversion, ConversionNote, NoteAction, NoteSubject, TEEWORLDS_07_MAPRES,
+    TEEWORLDS_07_MAX_IMAGES, TEEWORLDS_07_MAX_SPAWNS,
+};
 pub use edit::{NewEnvelope, NewGroup};
 pub use layer::{Grid, Layer, LayerContent, QuadsLayer, SoundsLayer, TileLayout, TilesLayer};
 pub use problem::{ItemPlace, Problem, Severity};

@@ -263,7 +263,8 @@ impl PyMap {
         };
         self.views.check_none("convert the map")?;
         let map = &mut self.map;
-        py.detach(|| map.convert(form)).or_raise()
+        // The conversion notes are the CLI's to print; Python gets the converted map.
+        py.detach(|| map.convert(form).map(drop)).or_raise()
     }
 
     /// Draws the map as the game does, as an (height, width, 4) uint8 RGBA array; with

@@ -651,3 +651,87 @@ fn pack_error(dir: &std::path::Path) -> String {
         Err(e) => e.to_string(),
     }
 }
+
+/// A map of `groups` groups of `per_group` one-tile layers each (a data item each), `images`
+/// external images (a name each) and `envelopes` envelopes of one point each, every item
+/// named after its number.
+fn wide_map(groups: usize, per_group: usize, images: usize, envelopes: usize) -> Vec<u8> {
+    use common::name;
+    let mut w = DatafileWriter::new();
+    w.add_item(0, 0, vec![1]);
+    for i in 0..images {
+        let data = w.add_data(format!("image {i}\0").into_bytes()) as i32;
+        w.add_item(2, i as u16, vec![1, 1024, 1024, 1, data, -1]);
+    }
+    let mut points = Vec::new();
+    for i in 0..envelopes {
+        let mut item = vec![2, 1, i as i32, 1];
+        item.extend(name::<8>(&format!("env {i}")));
+        item.push(0);
+        w.add_item(3, i as u16, item);
+        points.extend([0, 1, i as i32 * 1024, 0, 0, 0]);
+    }
+    if envelopes > 0 {
+        w.add_item(6, 0, points);
+    }
+    for g in 0..groups {
+        let start = (g * per_group) as i32;
+        let mut item = vec![3, 0, 0, 100, 100, start, per_group as i32, 0, 0, 0, 0, 0];
+        item.extend(name::<3>(&format!("g{g}")));
+        w.add_item(4, g as u16, item);
+    }
+    for l in 0..groups * per_group {
+        let tile = [(l % 255) as u8 + 1, 0, 0, 0];
+        let data = w.add_data(tile.to_vec()) as i32;
+        let envelope = if envelopes > 0 {
+            (l % envelopes) as i32
+        } else {
+            -1
+        };
+        let image = if images > 0 { (l % images) as i32 } else { -1 };
+        let mut item = vec![
+            0, 2, 0, 3, 1, 1, 0, 255, 255, 255, 255, envelope, 0, image, data,
+        ];
+        item.extend(name::<3>(&format!("l{l}")));
+        w.add_item(5, l as u16, item);
+    }
+    w.to_vec().unwrap()
+}
+
+#[test]
+fn order_never_depends_on_how_names_sort() {
+    // Past every width a number in a file name has: 2-digit groups, 3-digit layers, images
+    // and envelopes, 3-digit data files; in one folder and across many.
+    let shapes = [
+        (100, 1, 100, 100),
+        (1000, 1, 1000, 1000),
+        (3, 1100, 10, 10),
+        (10_000, 1, 1000, 1000),
+    ];
+    for (groups, per_group, images, envelopes) in shapes {
+        let original = wide_map(groups, per_group, images, envelopes);
+        let dir = tempfile::tempdir().unwrap();
+        twcodec::mapdir::unpack(&original, dir.path()).unwrap();
+        let packed = twcodec::mapdir::pack(dir.path()).unwrap();
+        assert!(
+            packed == original,
+            "{groups} groups of {per_group} layers, {images} images, {envelopes} envelopes"
+        );
+        // Renamed without their leading zeros, the folders sort otherwise as text, and the
+        // order stays.
+        if groups == 100 {
+            for entry in std::fs::read_dir(dir.path().join("groups")).unwrap() {
+                let path = entry.unwrap().path();
+                let name = path.file_name().unwrap().to_string_lossy().into_owned();
+                let trimmed = name.trim_start_matches('0');
+                let trimmed = if trimmed.starts_with('-') {
+                    format!("0{trimmed}")
+                } else {
+                    trimmed.to_string()
+                };
+                std::fs::rename(&path, path.with_file_name(trimmed)).unwrap();
+            }
+            assert!(twcodec::mapdir::pack(dir.path()).unwrap() == original);
+        }
+    }
+}

@@ -120,7 +120,7 @@ pub fn unpack(bytes: &[u8], dir: &Path) -> Result<Unpacked, Error> {
                 .into_bytes(),
             false => contents.clone(),
         };
-        crate::write::save(dir.join(name), &contents)?;
+        write_new(&dir.join(name), &contents)?;
     }
     // Where each group's folder is, and which group holds each layer, when the groups' ranges
     // cover the layers in order.
@@ -282,7 +282,7 @@ pub fn unpack(bytes: &[u8], dir: &Path) -> Result<Unpacked, Error> {
         if let Some(parent) = dir.join(&file).parent() {
             create(parent)?;
         }
-        crate::write::save(dir.join(&file), text.as_bytes())?;
+        write_new(&dir.join(&file), text.as_bytes())?;
         items.push(ItemEntry {
             type_id: item.type_id(),
             id: item.id(),
@@ -296,7 +296,7 @@ pub fn unpack(bytes: &[u8], dir: &Path) -> Result<Unpacked, Error> {
     streams.layout.problems = crate::Map::parse(bytes)
         .ok()
         .map(|map| super::pack::errors_of(&map));
-    streams.save(dir)?;
+    streams.save_new(dir)?;
     Ok(Unpacked {
         items: datafile.items().len(),
         data: datafile.data_count(),
@@ -689,6 +689,20 @@ fn classify(item: &MapItem, holds: &mut [Option<Holds>]) {
         },
         _ => {}
     }
+}
+
+/// Writes a new file of the new directory: never over a file or through a link that is there
+/// (`create_new`), and without a sync per file (the directory is new: an interrupted unpack
+/// is run again).
+pub(crate) fn write_new(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    use std::io::Write;
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .map_err(|e| Error::io("create", path, e))?;
+    file.write_all(bytes)
+        .map_err(|e| Error::io("write", path, e))
 }
 
 fn create(dir: &Path) -> Result<(), Error> {

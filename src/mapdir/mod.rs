@@ -242,18 +242,31 @@ impl Streams {
 
     /// Writes `.twcodec/layout.toml` and `.twcodec/streams/` under `dir`.
     pub fn save(&self, dir: &Path) -> Result<(), Error> {
+        self.save_with(dir, |path, bytes| crate::write::save(path, bytes))
+    }
+
+    /// [`Streams::save`] into the new directory `unpack` writes.
+    pub(crate) fn save_new(&self, dir: &Path) -> Result<(), Error> {
+        self.save_with(dir, dir::write_new)
+    }
+
+    fn save_with(
+        &self,
+        dir: &Path,
+        save: impl Fn(&Path, &[u8]) -> Result<(), Error>,
+    ) -> Result<(), Error> {
         let hidden = dir.join(".twcodec");
         let streams = hidden.join("streams");
         std::fs::create_dir_all(&streams)
             .map_err(|e| Error::io("create the directory", &streams, e))?;
         let text = toml::to_string(&self.layout)
             .map_err(|e| Error::new(ErrorKind::Io, format!("layout.toml: {e}")))?;
-        crate::write::save(hidden.join("layout.toml"), text.as_bytes())?;
+        save(&hidden.join("layout.toml"), text.as_bytes())?;
         for (entry, stored) in self.layout.data.iter().zip(&self.stored) {
             if let Some(name) = &entry.stream {
                 let path = streams.join(name);
                 if !path.exists() {
-                    crate::write::save(&path, stored)?;
+                    save(&path, stored)?;
                 }
             }
         }

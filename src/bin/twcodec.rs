@@ -56,6 +56,11 @@ enum Command {
         /// Add an ASCII preview of the game layer.
         #[arg(long)]
         tiles: bool,
+        /// Text made for line diffs, for git's `textconv` (`git log -p`, `git show`,
+        /// `git blame`): a line per fact, things named rather than numbered, tiles a row per
+        /// line. A file that is not a map is one line saying so (exit 0), so that git goes on.
+        #[arg(long, conflicts_with_all = ["format", "tiles"])]
+        for_diff: bool,
     },
     /// Every map and demo under the paths (recursively), in parallel, one row per file:
     /// kind, versions, sizes, item and layer census, game layer size, images and sounds,
@@ -96,14 +101,17 @@ enum Command {
     /// and changed, by place, in human units; exit 0 when they are the same, 1 when they
     /// differ, 2 on error.
     Diff {
-        /// The old map and the new map (with --git: the 7 arguments git gives a diff driver).
-        #[arg(required = true, num_args = 2..=7)]
+        /// The old map and the new map (with --git: the 1, 7 or 9 arguments git gives an
+        /// external diff driver).
+        #[arg(required = true, num_args = 1..=9)]
         files: Vec<PathBuf>,
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
-        /// Take git's arguments for an external diff (PATH OLD-FILE OLD-HEX OLD-MODE NEW-FILE
-        /// NEW-HEX NEW-MODE) and exit 0 unless the comparison fails, as git expects.
+        /// Take git's arguments for an external diff driver (PATH OLD-FILE OLD-HEX OLD-MODE
+        /// NEW-FILE NEW-HEX NEW-MODE, then NEW-PATH and git's rename lines for a rename; PATH
+        /// alone for an unmerged path) and always exit 0, as git expects: a side that is not a
+        /// map is a line saying so.
         #[arg(long)]
         git: bool,
     },
@@ -638,8 +646,18 @@ fn run(command: Option<Command>, out: Out<'_>) -> Result<ExitCode, Failure> {
         }
         Some(Command::Dump {
             file,
+            for_diff: true,
+            ..
+        }) => match Map::load(&file) {
+            Ok(map) => dump::map_for_diff(&map, out)?,
+            // Without the path: git's files are temporary ones, named at random.
+            Err(error) => writeln!(out, "not a map: {}", without_path(&error, &file))?,
+        },
+        Some(Command::Dump {
+            file,
             format,
             tiles,
+            for_diff: false,
         }) => {
             let map = Map::load(&file)?;
             let options = DumpOptions { preview: tiles };
@@ -1300,10 +1318,17 @@ fn check(
 /// An error as a line that follows the file's name: without the path it already names, and
 /// with a hint when the file is of another kind than the command reads.
 fn explain_for(error: &Error, file: &Path) -> String {
+    format!("{}{}", without_path(error, file), hint(error))
+}
+
+/// An error's text without the path `file` it starts with.
+fn without_path(error: &Error, file: &Path) -> String {
     let text = error.to_string();
     let prefix = format!("{}: ", file.display());
-    let text = text.strip_prefix(&prefix).unwrap_or(&text);
-    format!("{text}{}", hint(error))
+    match text.strip_prefix(&prefix) {
+        Some(rest) => rest.to_string(),
+        None => text,
+    }
 }
 
 /// What to run on a file of another kind than the command reads, when the error says what the
@@ -1602,44 +1627,123 @@ fn progress_bar(steps: u64, what: &str) -> indicatif::ProgressBar {
     bar
 }
 
-/// `twcodec diff`: exit 0 for equal maps, 1 for different ones (0 with --git), 2 on error.
+/// `twcodec diff`: exit 0 for equal maps, 1 for different ones, 2 on error; with --git, git's
+/// arguments and exit 0.
 fn diff(files: &[PathBuf], format: Format, git: bool, out: Out<'_>) -> Result<ExitCode, Failure> {
-    let (old, new) = match (git, files) {
-        (false, [old, new]) => (old, new),
-        (true, [path, old, _, _, new, _, _]) => {
-            writeln!(out, "twcodec diff a/{0} b/{0}", path.display())?;
-            let dev_null = |file: &PathBuf| file.as_os_str() == "/dev/null";
-            if dev_null(old) || dev_null(new) {
-                let what = if dev_null(old) { "new" } else { "deleted" };
-                writeln!(out, "{what} map")?;
-                return Ok(ExitCode::SUCCESS);
-            }
-            (old, new)
-        }
-        _ => {
-            let want = if git {
-                "7 arguments (as git gives them)"
-            } else {
-                "two maps"
-            };
-            return Err(Failure::Usage(format!(
-                "diff takes {want}, not {}",
-                files.len()
-            )));
-        }
+    if git {
+        return git_diff(files, format, out);
+    }
+    let [old, new] = files else {
+        return Err(Failure::Usage(format!(
+            "diff takes two maps, not {}",
+            files.len()
+        )));
     };
     // A map file, or a directory `unpack` wrote.
-    let load =
-        |file: &PathBuf| twcodec::mapdir::load(file).map_err(|e| Failure::Usage(e.to_string()));
+    let load = |file: &PathBuf| {
+        twcodec::mapdir::load(file).map_err(|e| Failure::Usage(format!("{e}{}", hint(&e))))
+    };
     let changes = twcodec::diff::diff(&load(old)?, &load(new)?);
+    write_changes(&changes, format, out)?;
+    Ok(ExitCode::from(u8::from(!changes.is_empty())))
+}
+
+/// The changes as text or JSON.
+fn write_changes(changes: &twcodec::diff::MapDiff, format: Format, out: Out<'_>) -> io::Result<()> {
     match format {
-        Format::Text => changes.write_text(out)?,
+        Format::Text => changes.write_text(out),
         Format::Json => {
-            serde_json::to_writer_pretty(&mut *out, &changes).map_err(io::Error::from)?;
-            writeln!(out)?;
+            serde_json::to_writer_pretty(&mut *out, changes).map_err(io::Error::from)?;
+            writeln!(out)
         }
     }
-    Ok(ExitCode::from(u8::from(!git && !changes.is_empty())))
+}
+
+/// `twcodec diff --git`, git's external diff driver (git's `GIT_EXTERNAL_DIFF` and
+/// `diff.<driver>.command`). git gives `PATH OLD-FILE OLD-HEX OLD-MODE NEW-FILE NEW-HEX
+/// NEW-MODE` for a changed, new or deleted path (a missing side is `/dev/null`), those and
+/// `NEW-PATH` and its rename lines (`similarity index 90%`, `rename from ...`) for a renamed
+/// path, and `PATH` alone for an unmerged one. git stops at a driver that fails, so whatever
+/// the files hold this exits 0: a side that is not a map is a line saying so.
+fn git_diff(args: &[PathBuf], format: Format, out: Out<'_>) -> Result<ExitCode, Failure> {
+    let text = |arg: &PathBuf| arg.to_string_lossy().into_owned();
+    let (path, old, old_hex, new, new_hex, new_path, rename) = match args {
+        [path] => {
+            writeln!(
+                out,
+                "twcodec diff {}: unmerged; resolve the conflict, then compare",
+                path.display()
+            )?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        [path, old, old_hex, _, new, new_hex, _] => {
+            (path, old, text(old_hex), new, text(new_hex), path, None)
+        }
+        [path, old, old_hex, _, new, new_hex, _, new_path, rename] => (
+            path,
+            old,
+            text(old_hex),
+            new,
+            text(new_hex),
+            new_path,
+            Some(text(rename)),
+        ),
+        _ => {
+            return Err(Failure::Usage(format!(
+                "diff --git takes the 1, 7 or 9 arguments git gives an external diff driver, \
+                 not {}",
+                args.len()
+            )))
+        }
+    };
+    writeln!(
+        out,
+        "twcodec diff a/{} b/{}",
+        path.display(),
+        new_path.display()
+    )?;
+    for line in rename.iter().flat_map(|text| text.lines()) {
+        writeln!(out, "{line}")?;
+    }
+    // A side git has no file for, and a side that is not a map, as a line each.
+    let dev_null = |file: &PathBuf| file.as_os_str() == "/dev/null";
+    // Without the path: git's files are temporary ones, named at random.
+    let load = |file: &PathBuf| twcodec::mapdir::load(file).map_err(|e| without_path(&e, file));
+    let (old_map, new_map) = match (dev_null(old), dev_null(new)) {
+        (true, true) => return Ok(ExitCode::SUCCESS),
+        (true, false) => {
+            match load(new) {
+                Ok(_) => writeln!(out, "new map")?,
+                Err(error) => writeln!(out, "new file, not a map: {error}")?,
+            }
+            return Ok(ExitCode::SUCCESS);
+        }
+        (false, true) => {
+            match load(old) {
+                Ok(_) => writeln!(out, "deleted map")?,
+                Err(error) => writeln!(out, "deleted file, not a map: {error}")?,
+            }
+            return Ok(ExitCode::SUCCESS);
+        }
+        (false, false) => (load(old), load(new)),
+    };
+    let (old_map, new_map) = match (old_map, new_map) {
+        (Ok(old), Ok(new)) => (old, new),
+        (old, new) => {
+            for (side, result) in [("old", old), ("new", new)] {
+                if let Err(error) = result {
+                    writeln!(out, "the {side} file is not a map: {error}")?;
+                }
+            }
+            return Ok(ExitCode::SUCCESS);
+        }
+    };
+    let changes = twcodec::diff::diff(&old_map, &new_map);
+    if changes.is_empty() && old_hex != new_hex {
+        writeln!(out, "the same map (the files differ in how it is stored)")?;
+    }
+    write_changes(&changes, format, out)?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn open(path: &Path) -> Result<Datafile, Error> {

@@ -29,6 +29,7 @@ use std::path::{Path, PathBuf};
 use crate::error::{Error, ErrorKind};
 use crate::map::convert::{list_layers, not_a_tileset, tile_layers_drawn_with};
 use crate::map::{Conversion, Image, ItemRef, Map, MapForm, Sound};
+use crate::sniff::FileKind;
 
 /// Which assets to take.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -245,6 +246,7 @@ pub(crate) fn decode_png_stored(bytes: &[u8], limits: crate::Limits) -> Result<V
 
 /// [`decode_png`]; with `keep_rgb`, RGB pictures keep 3 bytes a pixel in `Picture::rgba`.
 fn decode_png_as(bytes: &[u8], limits: crate::Limits, keep_rgb: bool) -> Result<Picture, Error> {
+    FileKind::check(bytes, FileKind::Png, "a PNG picture")?;
     let png_error = |e: png::DecodingError| Error::malformed(format!("PNG: {e}"));
     let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
     decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
@@ -683,6 +685,7 @@ pub struct OpusHead {
 /// assert!(error.to_string().contains("ends inside Ogg page #0"), "{error}");
 /// ```
 pub fn check_opus(bytes: &[u8]) -> Result<OpusHead, Error> {
+    FileKind::check(bytes, FileKind::Ogg, "an Ogg Opus file")?;
     if bytes.is_empty() {
         return Err(Error::malformed("not an Ogg Opus file: the file is empty"));
     }

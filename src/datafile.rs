@@ -42,6 +42,7 @@ use twcodec_schema::SchemaError;
 
 use crate::error::{Error, ErrorKind, Location, Warning, WarningKind};
 use crate::limits::Limits;
+use crate::sniff::FileKind;
 use crate::zlib;
 
 /// How the header's `size` and `swaplen` were computed.
@@ -342,6 +343,7 @@ pub(crate) fn data_error(index: usize, offset: Option<usize>, error: zlib::Infla
 
 fn parse(bytes: Bytes, limits: Limits) -> Result<Datafile, Error> {
     let file_len = bytes.len();
+    FileKind::check(&bytes, FileKind::Datafile, "a datafile (a map)")?;
     let mut cursor = Cursor::new(&bytes[..]);
     let version_header = VersionHeader::read(&mut cursor).map_err(|e| {
         let unsupported = e

@@ -49,6 +49,7 @@ use twcodec_schema::demo::{
 
 use crate::map::Map;
 use crate::snap::{packing, Protocol, SizeTable, Snapshot, SnapshotDelta};
+use crate::sniff::FileKind;
 use crate::{Datafile, Error, ErrorKind, Limits, Location};
 
 /// Most bytes a chunk's payload decodes to (DDNet's buffers hold one snapshot, 64 KiB).
@@ -87,6 +88,7 @@ impl Demo {
     /// Reads a demo from its bytes, checking its header (see the module docs).
     pub fn from_bytes(bytes: impl Into<Bytes>) -> Result<Demo, Error> {
         let bytes: Bytes = bytes.into();
+        FileKind::check(&bytes, FileKind::Demo, "a demo")?;
         if !bytes.starts_with(&MAGIC[..bytes.len().min(MAGIC.len())]) || bytes.is_empty() {
             return Err(
                 Error::malformed("not a demo: the file does not start with \"TWDEMO\\0\"").at(0),

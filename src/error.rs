@@ -13,6 +13,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use twcodec_schema::snapshot::SnapKey;
+
+use crate::sniff::FileKind;
 use twcodec_schema::SchemaError;
 
 /// Who is at fault, following image-png: the input, this library's coverage, a limit, or I/O.
@@ -170,6 +172,7 @@ struct Inner {
     offset: Option<u64>,
     path: Option<PathBuf>,
     source: Option<io::Error>,
+    file_kind: Option<FileKind>,
 }
 
 impl Error {
@@ -182,6 +185,7 @@ impl Error {
                 offset: None,
                 path: None,
                 source: None,
+                file_kind: None,
             }),
         }
     }
@@ -235,6 +239,12 @@ impl Error {
     /// Sets the part of the file the error is about, unless one is set already.
     pub(crate) fn located(mut self, location: Location) -> Error {
         self.inner.location.get_or_insert(location);
+        self
+    }
+
+    /// Says that the input is a file of another kind than the reader reads: `kind`.
+    pub(crate) fn of_kind(mut self, kind: FileKind) -> Error {
+        self.inner.file_kind = Some(kind);
         self
     }
 
@@ -319,6 +329,13 @@ impl Error {
     pub fn path(&self) -> Option<&Path> {
         self.inner.path.as_deref()
     }
+
+    /// When the input is a file of another kind than the reader reads (a demo given to the
+    /// datafile reader, a map given to the demo reader): what it is, by its magic
+    /// ([`sniff`](crate::sniff)).
+    pub fn file_kind(&self) -> Option<FileKind> {
+        self.inner.file_kind
+    }
 }
 
 /// The name of a binrw error variant that carries no useful text of its own.
@@ -348,6 +365,7 @@ impl fmt::Debug for Error {
             .field("location", &self.inner.location)
             .field("offset", &self.inner.offset)
             .field("path", &self.inner.path)
+            .field("file_kind", &self.inner.file_kind)
             .finish()
     }
 }

@@ -135,6 +135,7 @@ pub mod render;
 pub mod sample;
 pub mod scan;
 pub mod snap;
+pub mod sniff;
 mod units;
 pub mod write;
 mod zlib;

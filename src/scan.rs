@@ -27,6 +27,7 @@ use crate::dump::hex;
 use crate::error::Error;
 use crate::items::item_kind;
 use crate::map::{Decode, Layer, LoadOptions, Map, Severity};
+use crate::sniff::{sniff, FileKind};
 use crate::Datafile;
 
 /// What [`scan`] does for each file.
@@ -39,7 +40,7 @@ pub struct ScanOptions {
     pub jobs: Option<usize>,
 }
 
-/// What a file is, by its first bytes.
+/// What a file is, by its first bytes ([`sniff`](crate::sniff)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
@@ -105,7 +106,9 @@ pub struct MapSummary {
     pub sounds_external: usize,
     /// Envelopes.
     pub envelopes: usize,
-    /// Problems strict loading refuses.
+    /// Problems DDNet refuses the map for ([`Severity::Error`]: what strict loading refuses
+    /// and `twcodec check` counts as errors). Without [`ScanOptions::deep`], those found
+    /// without decoding the layers' content.
     pub errors: usize,
     /// Other problems.
     pub warnings: usize,
@@ -240,17 +243,17 @@ pub fn scan_file(path: &Path, options: &ScanOptions) -> Row {
     row.size = bytes.len() as u64;
     row.sha256 = Some(hex(&Sha256::digest(&bytes)));
     row.crc32 = Some(format!("{:08x}", crc32fast::hash(&bytes)));
-    row.kind = if bytes.starts_with(b"DATA") || bytes.starts_with(b"ATAD") {
-        Kind::Map
-    } else if bytes.starts_with(b"TWDEMO\0") {
-        Kind::Demo
-    } else {
-        Kind::Other
+    let sniffed = sniff(&bytes);
+    row.kind = match sniffed {
+        Some(FileKind::Datafile) => Kind::Map,
+        Some(FileKind::Demo) => Kind::Demo,
+        _ => Kind::Other,
     };
-    let result = match row.kind {
-        Kind::Map => map_summary(bytes, options).map(|m| row.map = Some(m)),
-        Kind::Demo => demo_summary(bytes, options).map(|d| row.demo = Some(d)),
-        Kind::Other => Err(Error::malformed(
+    let result = match (row.kind, sniffed) {
+        (Kind::Map, _) => map_summary(bytes, options).map(|m| row.map = Some(m)),
+        (Kind::Demo, _) => demo_summary(bytes, options).map(|d| row.demo = Some(d)),
+        (_, Some(kind)) => Err(kind.wrong_kind("a map or a demo")),
+        (_, None) => Err(Error::malformed(
             "neither a map (DATA) nor a demo (TWDEMO): unknown magic",
         )),
     };
@@ -439,9 +442,16 @@ impl Row {
         })
     }
 
-    /// Whether the file failed, or (a map) has errors.
+    /// Whether the file could not be read or decoded (its `error`).
     pub fn failed(&self) -> bool {
-        self.error.is_some() || self.map.as_ref().is_some_and(|m| m.errors > 0)
+        self.error.is_some()
+    }
+
+    /// Whether the file is a map with errors: problems DDNet refuses the map for
+    /// ([`Severity::Error`], what `twcodec check` counts as errors and `check --strict` fails
+    /// on).
+    pub fn has_errors(&self) -> bool {
+        self.map.as_ref().is_some_and(|m| m.errors > 0)
     }
 }
 

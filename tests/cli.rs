@@ -254,7 +254,6 @@ fn dump_check_and_convert_through_the_map_graph() {
         stdout(&output)
     );
 
-    // A tiles layer pointing at image 7 of 2: a warning leniently, an error strictly.
     let broken = {
         let df = twcodec::Datafile::parse(&twcodec::sample::datafile()).unwrap();
         let mut writer = twcodec::DatafileWriter::from_datafile(&df);
@@ -266,12 +265,22 @@ fn dump_check_and_convert_through_the_map_graph() {
         layer.data[13] = 7;
         temp_file(&dir, "broken.map", &writer.to_vec().unwrap())
     };
+    // A tiles layer pointing at image 7 of 2: an error in either mode (DDNet refuses the
+    // map); lenient checking shows and counts it, and exits 0.
     let output = twcodec(&["check", &broken]);
     assert_eq!(output.status.code(), Some(0));
-    assert!(stdout(&output).starts_with("warning: layer #3 (type 5, id 3): field `image` = 7"));
+    assert_eq!(
+        stdout(&output).lines().take(2).collect::<Vec<_>>(),
+        [
+            format!("{broken}: 1 error, 0 warnings (lenient: use --strict to fail on errors)"),
+            format!("{broken}: error: layer #3 (type 5, id 3): field `image` = 7 points past the 2 images"),
+        ]
+    );
     let output = twcodec(&["check", &broken, "--strict"]);
     assert_eq!(output.status.code(), Some(1));
-    assert!(stdout(&output).starts_with("error: layer #3 (type 5, id 3): field `image` = 7"));
+    assert!(stdout(&output).starts_with(&format!(
+        "{broken}: 1 error, 0 warnings\n{broken}: error: layer #3 (type 5, id 3): field `image` = 7"
+    )));
 
     let out = dir.path().join("seven.map");
     let output = twcodec(&["resave", &sample, &out.to_string_lossy(), "--to", "0.7"]);
@@ -440,7 +449,10 @@ fn demo_errors_exit_1() {
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(
         stderr(&output),
-        format!("twcodec: {not_a_demo}: not a demo: the file does not start with \"TWDEMO\\0\" (at byte 0x0)\n")
+        format!(
+            "twcodec: {not_a_demo}: not a demo: the file is a map (a datafile), it starts with \
+             \"DATA\"; `twcodec info {not_a_demo}` and `twcodec check {not_a_demo}` read maps\n"
+        )
     );
 
     // Cut inside the first snapshot chunk: info shows what it read, ticks fail after it.
@@ -488,7 +500,9 @@ fn check_reports_the_reader_and_the_resolver() {
     let output = twcodec(&["check", "--strict", &file]);
     assert_eq!(output.status.code(), Some(1));
     assert!(
-        stdout(&output).starts_with("error: envelope #0 (type 3, id 0): field `channels` = 100"),
+        stdout(&output).contains(&format!(
+            "\n{file}: error: envelope #0 (type 3, id 0): field `channels` = 100"
+        )),
         "{}",
         stdout(&output)
     );
@@ -588,17 +602,28 @@ fn batch_check_resave_extract_and_scan_over_a_directory() {
     let output = twcodec(&["check", pool]);
     let text = stdout(&output);
     assert!(text.contains("c.map: cannot be read:"), "{text}");
-    assert!(text.ends_with("3 maps: 2 ok, 0 with warnings, 0 with errors, 1 unreadable\n"));
-    assert_eq!(output.status.code(), Some(1));
+    assert!(text.ends_with(
+        "3 maps: 2 ok, 0 with warnings, 0 with errors, 1 unreadable (lenient: use --strict to \
+         fail on errors)\n"
+    ));
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "unreadable fails in either mode"
+    );
     let again = dir.path().join("again");
     let output = twcodec(&["resave", "--out-dir", again.to_str().unwrap(), pool]);
     assert!(stdout(&output).ends_with("3 maps: 2 done, 1 failed\n"));
     assert_eq!(output.status.code(), Some(1));
 
-    // scan: a row per file; --jobs 0 is a usage error.
+    // scan: a row per file, exit 1 for the one that failed; --jobs 0 is a usage error.
     let output = twcodec(&["scan", "--format", "csv", pool]);
     assert_eq!(stdout(&output).lines().count(), 4);
-    assert!(stderr(&output).contains("3 files: 3 maps, 0 demos, 0 other; 1 failed"));
+    assert_eq!(
+        stderr(&output),
+        "3 files: 3 maps, 0 demos, 0 other; 0 maps with errors, 1 failed\n"
+    );
+    assert_eq!(output.status.code(), Some(1));
     let output = twcodec(&["scan", "-j", "0", pool]);
     assert_eq!(output.status.code(), Some(2));
 
@@ -649,4 +674,187 @@ fn demo_chat_and_export_on_the_command_line() {
     let output = twcodec(&["demo", "export", "--objects", "nothing", demo]);
     assert_eq!(output.status.code(), Some(1));
     assert!(stderr(&output).contains("no snapshot object is called \"nothing\""));
+}
+
+/// The sample with its tiles layer pointing at image 7 of 2: an error (DDNet refuses the map).
+fn sample_with_an_error() -> Vec<u8> {
+    let df = twcodec::Datafile::parse(&twcodec::sample::datafile()).unwrap();
+    let mut writer = twcodec::DatafileWriter::from_datafile(&df);
+    let layer = (writer.items_mut().iter_mut())
+        .find(|item| item.type_id() == 5 && item.id() == 3)
+        .unwrap();
+    layer.data[13] = 7;
+    writer.to_vec().unwrap()
+}
+
+/// One verdict per map: `check` (lenient or strict) and `scan` count the same maps as having
+/// errors, what DDNet refuses; lenient only keeps the exit code 0. Before, lenient `check`
+/// said `0 with errors`, `check --strict` of the same map failed and `scan` counted it among
+/// `failed or with errors` and exited 0 even for a file that failed.
+#[test]
+fn check_and_scan_agree_on_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("pool")).unwrap();
+    std::fs::write(dir.path().join("pool/a.map"), twcodec::sample::datafile()).unwrap();
+    std::fs::write(dir.path().join("pool/b.map"), sample_with_an_error()).unwrap();
+    let pool = dir.path().join("pool");
+    let (pool, a, b) = (
+        pool.to_str().unwrap(),
+        dir.path().join("pool/a.map"),
+        dir.path().join("pool/b.map"),
+    );
+    let (a, b) = (a.display(), b.display());
+
+    // Lenient: the error shown as an error, each line naming its map after the map's header
+    // line, "lenient" said once, in the summary; exit 0.
+    let output = twcodec(&["check", pool]);
+    assert_eq!(
+        stdout(&output),
+        format!(
+            "{a}: 0 errors, 0 warnings\n\
+             {b}: 1 error, 0 warnings\n\
+             {b}: error: layer #3 (type 5, id 3): field `image` = 7 points past the 2 images\n\
+             2 maps: 1 ok, 0 with warnings, 1 with errors, 0 unreadable (lenient: use --strict \
+             to fail on errors)\n"
+        )
+    );
+    assert_eq!(output.status.code(), Some(0));
+    // Strict: the same lines, exit 1.
+    let output = twcodec(&["check", "--strict", pool]);
+    assert!(stdout(&output).contains(&format!("\n{b}: error: layer #3")));
+    assert!(stdout(&output).ends_with("1 with errors, 0 unreadable\n"));
+    assert!(!stdout(&output).contains("lenient"));
+    assert_eq!(output.status.code(), Some(1));
+    // scan counts the map with errors as check does; it read every file: exit 0.
+    let output = twcodec(&["scan", pool]);
+    assert_eq!(
+        stderr(&output),
+        "2 files: 2 maps, 0 demos, 0 other; 1 maps with errors, 0 failed\n"
+    );
+    assert_eq!(output.status.code(), Some(0));
+    let rows: Vec<serde_json::Value> = (stdout(&output).lines())
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(rows[1]["map"]["errors"], 1);
+    assert_eq!(rows[1]["error"], serde_json::Value::Null);
+
+    // The corpus: the maps lenient check counts as with errors are scan's maps with errors,
+    // and exactly the ones strict check fails.
+    let Some(corpus) = corpus_dir() else { return };
+    let maps = corpus.join("maps");
+    let maps = maps.to_str().unwrap();
+    let output = twcodec(&["check", maps]);
+    assert_eq!(output.status.code(), Some(0));
+    let text = stdout(&output);
+    let with_errors: Vec<&str> = (text.lines())
+        .filter_map(|line| {
+            line.strip_suffix(" warnings")
+                .or(line.strip_suffix(" warning"))
+        })
+        .filter_map(|line| line.rsplit_once(": "))
+        .filter(|(_, counts)| !counts.starts_with("0 errors"))
+        .map(|(file, _)| file)
+        .collect();
+    assert!(!with_errors.is_empty(), "{text}");
+    let summary = text.lines().last().unwrap();
+    assert!(
+        summary.contains(&format!(" {} with errors,", with_errors.len())),
+        "{summary}"
+    );
+    let output = twcodec(&["scan", maps]);
+    assert_eq!(output.status.code(), Some(0));
+    let scanned: Vec<String> = (stdout(&output).lines())
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+        .filter(|row| row["map"]["errors"].as_u64().unwrap_or(0) > 0)
+        .map(|row| row["path"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(scanned, with_errors);
+    for file in &with_errors {
+        let output = twcodec(&["check", "--strict", file]);
+        assert_eq!(output.status.code(), Some(1), "{file}");
+    }
+}
+
+/// A file of another kind than the command reads is named for what it is, with the command
+/// that reads it; before, `info` of a demo said `magic is "TWDE"`.
+#[test]
+fn the_wrong_kind_of_file_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let demo = temp_file(&dir, "x.demo", b"TWDEMO\0\x06 and the rest of a demo");
+    let png = temp_file(
+        &dir,
+        "x.png",
+        b"\x89PNG\r\n\x1a\n and the rest of a picture",
+    );
+    let ogg = temp_file(&dir, "x.opus", b"OggS\0\x02 and the rest of a sound");
+    let map = temp_file(&dir, "x.map", &twcodec::sample::datafile());
+    let png_map = temp_file(&dir, "picture.map", b"\x89PNG\r\n\x1a\n not a map");
+    let cases = [
+        (
+            vec!["info", &demo],
+            format!(
+                "twcodec: {demo}: not a datafile (a map): the file is a demo, it starts with \
+                 \"TWDEMO\\0\"; `twcodec demo info {demo}` reads demos\n"
+            ),
+        ),
+        (
+            vec!["demo", "info", &map],
+            format!(
+                "twcodec: {map}: not a demo: the file is a map (a datafile), it starts with \
+                 \"DATA\"; `twcodec info {map}` and `twcodec check {map}` read maps\n"
+            ),
+        ),
+        (
+            vec!["dump", &png],
+            format!(
+                "twcodec: {png}: not a datafile (a map): the file is a PNG picture, it starts \
+                 with \"\\x89PNG\\r\\n\\x1a\\n\"; `twcodec add-image MAP {png} -o OUT` adds a \
+                 picture to a map (`replace-image` replaces one, `embed` embeds the game's own)\n"
+            ),
+        ),
+        (
+            vec!["check", &ogg],
+            format!(
+                "twcodec: {ogg}: not a datafile (a map): the file is an Ogg file (a sound), it \
+                 starts with \"OggS\"; `twcodec add-sound MAP {ogg} -o OUT` adds a sound to a \
+                 map (`replace-sound` replaces one)\n"
+            ),
+        ),
+    ];
+    for (args, expected) in cases {
+        let output = twcodec(&args);
+        assert_eq!(stderr(&output), expected, "{args:?}");
+        assert_eq!(output.status.code(), Some(1), "{args:?}");
+    }
+    // Every command that opens a map or a demo says the same.
+    for args in [
+        vec!["items", &demo],
+        vec!["render", &demo, "-o", "-"],
+        vec!["resave", &demo, "out.map"],
+        vec!["unpack", &demo, "out"],
+        vec!["extract", &demo, "out"],
+        vec!["add-image", &map, &map, "-o", "out.map"],
+        vec!["add-sound", &map, &map, "-o", "out.map"],
+        vec!["demo", "ticks", &map],
+        vec!["demo", "chat", &map],
+        vec!["diff", &map, &demo],
+    ] {
+        let output = twcodec(&args);
+        let err = stderr(&output);
+        assert!(
+            err.contains(": the file is a demo, it starts with")
+                || err.contains(": the file is a map (a datafile), it starts with"),
+            "{args:?}: {err}"
+        );
+        assert_ne!(output.status.code(), Some(0), "{args:?}");
+    }
+    // A row of scan and a line of check say it too.
+    let output = twcodec(&["check", &map, &png_map]);
+    assert!(stdout(&output).contains(&format!(
+        "{png_map}: cannot be read: not a datafile (a map): the file is a PNG picture"
+    )));
+    let output = twcodec(&["scan", &png_map]);
+    assert!(stdout(&output)
+        .contains("\"error\":\"not a map or a demo: the file is a PNG picture, it starts with"));
+    assert_eq!(output.status.code(), Some(1));
 }

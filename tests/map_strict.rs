@@ -512,3 +512,45 @@ fn the_sample_loads_strictly() {
     assert!(map.problems().is_empty());
     let _ = with_extra(0, 1, vec![1]);
 }
+
+/// A version-2 image of format RGB (0), external (twmap found it) or embedded: DDNet's client
+/// skips it ("invalid map image type", mapimages.cpp) but loads the map, so it is a warning,
+/// also under strict loading; before, `check` said nothing.
+#[test]
+fn rgb_version_2_images_are_warnings() {
+    use twcodec::schema::map::image::ImageFormat;
+    use twcodec::{map::Severity, MapForm};
+
+    // A map made through the editing API, in Teeworlds 0.7's form (version-2 images with a
+    // format), then its images' format set to RGB.
+    let mut map = Map::parse(&twcodec::sample::datafile()).unwrap();
+    map.add_external_image("grass_main").unwrap();
+    map.convert(MapForm::Teeworlds07).unwrap();
+    let df = Datafile::parse(&map.to_bytes().unwrap()).unwrap();
+    let mut writer = DatafileWriter::from_datafile(&df);
+    let mut images = 0;
+    for item in writer.items_mut().iter_mut().filter(|i| i.type_id() == 2) {
+        assert_eq!(item.data[0], 2, "version 2");
+        assert_eq!(item.data[6], ImageFormat::Rgba.to_i32());
+        item.data[6] = ImageFormat::Rgb.to_i32();
+        images += 1;
+    }
+    assert_eq!(images, 3, "the sample's two and grass_main");
+    let bytes = writer.to_vec().unwrap();
+
+    let map = Map::parse_with(&bytes, LoadMode::Strict).expect("DDNet loads the map");
+    let problems: Vec<String> = (map.problems().iter())
+        .map(|p| {
+            assert_eq!(p.severity, Severity::Warning, "{p}");
+            p.to_string()
+        })
+        .collect();
+    let external = (problems.iter())
+        .filter(|p| p.contains("= 0: RGB, not RGBA (1), so DDNet's client skips this external"))
+        .count();
+    let embedded = (problems.iter())
+        .filter(|p| p.contains("= 0: RGB, not RGBA (1), so DDNet's client skips this embedded"))
+        .count();
+    assert_eq!((external, embedded), (2, 1), "{problems:#?}");
+    assert!(problems[0].starts_with("image #0 (type 2, id 0): field `format` = 0"));
+}

@@ -56,11 +56,16 @@ enum Command {
         /// Add an ASCII preview of the game layer.
         #[arg(long)]
         tiles: bool,
+        /// Text made for line diffs, for git's `textconv` (`git log -p`, `git show`,
+        /// `git blame`): a line per fact, things named rather than numbered, tiles a row per
+        /// line. A file that is not a map is one line saying so (exit 0), so that git goes on.
+        #[arg(long, conflicts_with_all = ["format", "tiles"])]
+        for_diff: bool,
     },
     /// Every map and demo under the paths (recursively), in parallel, one row per file:
     /// kind, versions, sizes, item and layer census, game layer size, images and sounds,
     /// problems, hashes. A file that fails is a row with its error; rows keep the files'
-    /// order. A summary goes to standard error.
+    /// order. A summary goes to standard error; exit 1 when a file failed.
     Scan {
         /// Files and directories.
         #[arg(required = true)]
@@ -75,14 +80,17 @@ enum Command {
         #[arg(long)]
         deep: bool,
     },
-    /// Check maps: list what the resolver finds; exit 1 on errors with --strict, or when a
-    /// map cannot be read. With several maps (or directories, searched for .map files), they
-    /// are checked in parallel and a summary line ends the output.
+    /// Check maps: a header line per map (`FILE: 1 error, 2 warnings`), then what the reader
+    /// and the resolver find, a line each naming the map: `FILE: error: ...` for what DDNet
+    /// refuses, `FILE: warning: ...` for the rest. Exit 1 when a map cannot be read, and with
+    /// --strict when one has errors. With several maps (or directories, searched for .map
+    /// files), they are checked in parallel and a summary line ends the output.
     Check {
         /// Maps, or directories of maps.
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        /// Report broken references, ranges and data as errors (exit 1) instead of warnings.
+        /// Fail (exit 1) when a map has errors; without it (lenient) errors are shown and
+        /// counted, and the exit code is 0.
         #[arg(long)]
         strict: bool,
         /// Threads (default: one per core).
@@ -93,14 +101,17 @@ enum Command {
     /// and changed, by place, in human units; exit 0 when they are the same, 1 when they
     /// differ, 2 on error.
     Diff {
-        /// The old map and the new map (with --git: the 7 arguments git gives a diff driver).
-        #[arg(required = true, num_args = 2..=7)]
+        /// The old map and the new map (with --git: the 1, 7 or 9 arguments git gives an
+        /// external diff driver).
+        #[arg(required = true, num_args = 1..=9)]
         files: Vec<PathBuf>,
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
-        /// Take git's arguments for an external diff (PATH OLD-FILE OLD-HEX OLD-MODE NEW-FILE
-        /// NEW-HEX NEW-MODE) and exit 0 unless the comparison fails, as git expects.
+        /// Take git's arguments for an external diff driver (PATH OLD-FILE OLD-HEX OLD-MODE
+        /// NEW-FILE NEW-HEX NEW-MODE, then NEW-PATH and git's rename lines for a rename; PATH
+        /// alone for an unmerged path) and always exit 0, as git expects: a side that is not a
+        /// map is a line saying so.
         #[arg(long)]
         git: bool,
     },
@@ -569,7 +580,7 @@ fn main() -> ExitCode {
         Err(Failure::Input(error)) => {
             // What was printed before the error still goes out, ahead of it.
             let _ = out.flush();
-            note!("twcodec: {error}");
+            note!("twcodec: {error}{}", hint(&error));
             ExitCode::from(1)
         }
         Err(Failure::Output(error)) if error.kind() == io::ErrorKind::BrokenPipe => {
@@ -636,8 +647,18 @@ fn run(command: Option<Command>, out: Out<'_>) -> Result<ExitCode, Failure> {
         }
         Some(Command::Dump {
             file,
+            for_diff: true,
+            ..
+        }) => match Map::load(&file) {
+            Ok(map) => dump::map_for_diff(&map, out)?,
+            // Without the path: git's files are temporary ones, named at random.
+            Err(error) => writeln!(out, "not a map: {}", without_path(&error, &file))?,
+        },
+        Some(Command::Dump {
+            file,
             format,
             tiles,
+            for_diff: false,
         }) => {
             let map = Map::load(&file)?;
             let options = DumpOptions { preview: tiles };
@@ -1186,74 +1207,85 @@ fn snap(command: SnapCommand, out: Out<'_>) -> Result<(), Failure> {
     Ok(())
 }
 
-/// `check`: everything the reader and the resolver found, a line each; errors only count in
-/// strict mode.
-/// What checking one map found: its lines of output and its counts.
+/// What checking one map found: its lines (each naming the file, as a compiler's do) and its
+/// counts.
 struct Checked {
     lines: Vec<String>,
     errors: usize,
     warnings: usize,
 }
 
-fn check_one(file: &Path, strict: bool) -> Result<Checked, Error> {
+/// `check` of one map: every problem the reader and the resolver found, as `FILE: error: ...`
+/// for what DDNet refuses ([`Severity::Error`]) and `FILE: warning: ...` for the rest, in
+/// either mode (the mode decides only the exit code).
+fn check_one(file: &Path) -> Result<Checked, Error> {
     let map = Map::load_with(file, LoadMode::Lenient)?;
     let mut lines = Vec::new();
     let mut errors = 0;
     for problem in map.problems() {
-        let is_error = strict && problem.severity == Severity::Error;
+        let is_error = problem.severity == Severity::Error;
         errors += usize::from(is_error);
         let label = if is_error { "error" } else { "warning" };
-        lines.push(format!("{label}: {problem}"));
+        lines.push(format!("{}: {label}: {problem}", file.display()));
     }
-    let warnings = map.problems().len() - errors;
-    lines.push(format!(
-        "{}: {}, {}{}",
-        file.display(),
-        plural(errors, "error"),
-        plural(warnings, "warning"),
-        if strict {
-            ""
-        } else {
-            " (lenient: use --strict to fail on errors)"
-        }
-    ));
     Ok(Checked {
         lines,
         errors,
-        warnings,
+        warnings: map.problems().len() - errors,
     })
 }
+
+impl Checked {
+    /// The map's header line: `FILE: 1 error, 2 warnings`.
+    fn header(&self, file: &Path) -> String {
+        format!(
+            "{}: {}, {}",
+            file.display(),
+            plural(self.errors, "error"),
+            plural(self.warnings, "warning")
+        )
+    }
+}
+
+/// What lenient `check` adds to its verdict line, once.
+const LENIENT: &str = " (lenient: use --strict to fail on errors)";
 
 /// `N things`, with the plural's `s` when N is not 1.
 fn plural(n: usize, what: &str) -> String {
     format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
-/// `twcodec check`: one map as before; several in parallel, in order, then a summary line.
+/// `twcodec check`: each map's header line, then its problems, a line each naming the map;
+/// several maps in parallel, in order, then a summary line. Errors are what DDNet refuses, in
+/// either mode: counted and shown as `error:` always, failing (exit 1) only with --strict. A
+/// map that cannot be read fails in either mode.
 fn check(
     paths: &[PathBuf],
     strict: bool,
     jobs: Option<usize>,
     out: Out<'_>,
 ) -> Result<ExitCode, Failure> {
+    let mode = if strict { "" } else { LENIENT };
     if let [file] = paths {
         if !file.is_dir() {
-            let checked = check_one(file, strict)?;
+            let checked = check_one(file)?;
+            writeln!(out, "{}{mode}", checked.header(file))?;
             for line in &checked.lines {
                 writeln!(out, "{line}")?;
             }
-            return Ok(ExitCode::from(u8::from(checked.errors > 0)));
+            return Ok(ExitCode::from(u8::from(strict && checked.errors > 0)));
         }
     }
     let files = twcodec::scan::find_with(paths, &["map"])?;
     let progress = progress_bar(files.len() as u64, "checking");
     let (mut ok, mut warned, mut failed, mut unreadable) = (0, 0, 0, 0);
-    for (file, result) in twcodec::scan::in_order(&files, jobs, |file| {
-        (file.to_path_buf(), check_one(file, strict))
-    })? {
+    for (file, result) in
+        twcodec::scan::in_order(&files, jobs, |file| (file.to_path_buf(), check_one(file)))?
+    {
         progress.inc(1);
         match result {
             Ok(checked) => {
+                writeln!(out, "{}", checked.header(&file))?;
                 for line in &checked.lines {
                     writeln!(out, "{line}")?;
                 }
@@ -1265,17 +1297,66 @@ fn check(
             }
             Err(error) => {
                 unreadable += 1;
-                writeln!(out, "{}: cannot be read: {}", file.display(), error)?;
+                writeln!(
+                    out,
+                    "{}: cannot be read: {}",
+                    file.display(),
+                    explain_for(&error, &file)
+                )?;
             }
         }
     }
     progress.finish_and_clear();
     writeln!(
         out,
-        "{}: {ok} ok, {warned} with warnings, {failed} with errors, {unreadable} unreadable",
+        "{}: {ok} ok, {warned} with warnings, {failed} with errors, {unreadable} unreadable{mode}",
         plural(files.len(), "map")
     )?;
-    Ok(ExitCode::from(u8::from(failed + unreadable > 0)))
+    let fails = unreadable > 0 || (strict && failed > 0);
+    Ok(ExitCode::from(u8::from(fails)))
+}
+
+/// An error as a line that follows the file's name: without the path it already names, and
+/// with a hint when the file is of another kind than the command reads.
+fn explain_for(error: &Error, file: &Path) -> String {
+    format!("{}{}", without_path(error, file), hint(error))
+}
+
+/// An error's text without the path `file` it starts with.
+fn without_path(error: &Error, file: &Path) -> String {
+    let text = error.to_string();
+    let prefix = format!("{}: ", file.display());
+    match text.strip_prefix(&prefix) {
+        Some(rest) => rest.to_string(),
+        None => text,
+    }
+}
+
+/// What to run on a file of another kind than the command reads, when the error says what the
+/// file is: `; \`twcodec demo info FILE\` reads demos`.
+fn hint(error: &Error) -> String {
+    use twcodec::sniff::FileKind;
+    let Some(kind) = error.file_kind() else {
+        return String::new();
+    };
+    let file = error
+        .path()
+        .map_or_else(|| "FILE".to_string(), |path| path.display().to_string());
+    match kind {
+        FileKind::Datafile => {
+            format!("; `twcodec info {file}` and `twcodec check {file}` read maps")
+        }
+        FileKind::Demo => format!("; `twcodec demo info {file}` reads demos"),
+        FileKind::Png => format!(
+            "; `twcodec add-image MAP {file} -o OUT` adds a picture to a map (`replace-image` \
+             replaces one, `embed` embeds the game's own)"
+        ),
+        FileKind::Ogg => format!(
+            "; `twcodec add-sound MAP {file} -o OUT` adds a sound to a map (`replace-sound` \
+             replaces one)"
+        ),
+        _ => String::new(),
+    }
 }
 
 /// What `resave` does to each input.
@@ -1429,7 +1510,12 @@ fn batch(
             Err(Failure::Output(error)) => return Err(Failure::Output(error)),
             Err(Failure::Input(error)) => {
                 failed += 1;
-                writeln!(out, "{}: failed: {error}", input.display())?;
+                writeln!(
+                    out,
+                    "{}: failed: {}",
+                    input.display(),
+                    explain_for(&error, input)
+                )?;
             }
             Err(Failure::Usage(message)) => {
                 failed += 1;
@@ -1464,8 +1550,10 @@ enum RowFormat {
     Csv,
 }
 
-/// `twcodec scan`: rows on standard output, a summary on standard error; exit 0 when every
-/// file was scanned (failed files are rows), 1 when the paths cannot be listed.
+/// `twcodec scan`: rows on standard output, a summary on standard error; exit 1 when a file
+/// failed (it is a row with its error all the same) or the paths cannot be listed. A map with
+/// errors (what `check` counts as errors) is counted, and does not fail the scan, as lenient
+/// `check` does not.
 fn scan(
     paths: &[PathBuf],
     format: RowFormat,
@@ -1476,7 +1564,7 @@ fn scan(
     let files = twcodec::scan::find(paths)?;
     let options = twcodec::scan::ScanOptions { deep, jobs };
     let progress = progress_bar(files.len() as u64, "scanning");
-    let (mut maps, mut demos, mut failed) = (0usize, 0usize, 0usize);
+    let (mut maps, mut demos, mut failed, mut with_errors) = (0usize, 0usize, 0usize, 0usize);
     enum Sink<'o, 'w> {
         Csv(Box<csv::Writer<&'o mut (dyn Write + 'w)>>),
         Jsonl(&'o mut (dyn Write + 'w)),
@@ -1493,6 +1581,7 @@ fn scan(
             twcodec::scan::Kind::Other => {}
         }
         failed += usize::from(row.failed());
+        with_errors += usize::from(row.has_errors());
         match &mut sink {
             Sink::Csv(writer) => row.write_csv(writer).map_err(csv_failure)?,
             Sink::Jsonl(out) => {
@@ -1506,11 +1595,12 @@ fn scan(
     }
     progress.finish_and_clear();
     note!(
-        "{} files: {maps} maps, {demos} demos, {} other; {failed} failed or with errors",
+        "{} files: {maps} maps, {demos} demos, {} other; {with_errors} maps with errors, {failed} \
+         failed",
         files.len(),
         files.len() - maps - demos
     );
-    Ok(ExitCode::SUCCESS)
+    Ok(ExitCode::from(u8::from(failed > 0)))
 }
 
 /// A CSV error: writing standard output, or a row that cannot be a record.
@@ -1538,44 +1628,123 @@ fn progress_bar(steps: u64, what: &str) -> indicatif::ProgressBar {
     bar
 }
 
-/// `twcodec diff`: exit 0 for equal maps, 1 for different ones (0 with --git), 2 on error.
+/// `twcodec diff`: exit 0 for equal maps, 1 for different ones, 2 on error; with --git, git's
+/// arguments and exit 0.
 fn diff(files: &[PathBuf], format: Format, git: bool, out: Out<'_>) -> Result<ExitCode, Failure> {
-    let (old, new) = match (git, files) {
-        (false, [old, new]) => (old, new),
-        (true, [path, old, _, _, new, _, _]) => {
-            writeln!(out, "twcodec diff a/{0} b/{0}", path.display())?;
-            let dev_null = |file: &PathBuf| file.as_os_str() == "/dev/null";
-            if dev_null(old) || dev_null(new) {
-                let what = if dev_null(old) { "new" } else { "deleted" };
-                writeln!(out, "{what} map")?;
-                return Ok(ExitCode::SUCCESS);
-            }
-            (old, new)
-        }
-        _ => {
-            let want = if git {
-                "7 arguments (as git gives them)"
-            } else {
-                "two maps"
-            };
-            return Err(Failure::Usage(format!(
-                "diff takes {want}, not {}",
-                files.len()
-            )));
-        }
+    if git {
+        return git_diff(files, format, out);
+    }
+    let [old, new] = files else {
+        return Err(Failure::Usage(format!(
+            "diff takes two maps, not {}",
+            files.len()
+        )));
     };
     // A map file, or a directory `unpack` wrote.
-    let load =
-        |file: &PathBuf| twcodec::mapdir::load(file).map_err(|e| Failure::Usage(e.to_string()));
+    let load = |file: &PathBuf| {
+        twcodec::mapdir::load(file).map_err(|e| Failure::Usage(format!("{e}{}", hint(&e))))
+    };
     let changes = twcodec::diff::diff(&load(old)?, &load(new)?);
+    write_changes(&changes, format, out)?;
+    Ok(ExitCode::from(u8::from(!changes.is_empty())))
+}
+
+/// The changes as text or JSON.
+fn write_changes(changes: &twcodec::diff::MapDiff, format: Format, out: Out<'_>) -> io::Result<()> {
     match format {
-        Format::Text => changes.write_text(out)?,
+        Format::Text => changes.write_text(out),
         Format::Json => {
-            serde_json::to_writer_pretty(&mut *out, &changes).map_err(io::Error::from)?;
-            writeln!(out)?;
+            serde_json::to_writer_pretty(&mut *out, changes).map_err(io::Error::from)?;
+            writeln!(out)
         }
     }
-    Ok(ExitCode::from(u8::from(!git && !changes.is_empty())))
+}
+
+/// `twcodec diff --git`, git's external diff driver (git's `GIT_EXTERNAL_DIFF` and
+/// `diff.<driver>.command`). git gives `PATH OLD-FILE OLD-HEX OLD-MODE NEW-FILE NEW-HEX
+/// NEW-MODE` for a changed, new or deleted path (a missing side is `/dev/null`), those and
+/// `NEW-PATH` and its rename lines (`similarity index 90%`, `rename from ...`) for a renamed
+/// path, and `PATH` alone for an unmerged one. git stops at a driver that fails, so whatever
+/// the files hold this exits 0: a side that is not a map is a line saying so.
+fn git_diff(args: &[PathBuf], format: Format, out: Out<'_>) -> Result<ExitCode, Failure> {
+    let text = |arg: &PathBuf| arg.to_string_lossy().into_owned();
+    let (path, old, old_hex, new, new_hex, new_path, rename) = match args {
+        [path] => {
+            writeln!(
+                out,
+                "twcodec diff {}: unmerged; resolve the conflict, then compare",
+                path.display()
+            )?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        [path, old, old_hex, _, new, new_hex, _] => {
+            (path, old, text(old_hex), new, text(new_hex), path, None)
+        }
+        [path, old, old_hex, _, new, new_hex, _, new_path, rename] => (
+            path,
+            old,
+            text(old_hex),
+            new,
+            text(new_hex),
+            new_path,
+            Some(text(rename)),
+        ),
+        _ => {
+            return Err(Failure::Usage(format!(
+                "diff --git takes the 1, 7 or 9 arguments git gives an external diff driver, \
+                 not {}",
+                args.len()
+            )))
+        }
+    };
+    writeln!(
+        out,
+        "twcodec diff a/{} b/{}",
+        path.display(),
+        new_path.display()
+    )?;
+    for line in rename.iter().flat_map(|text| text.lines()) {
+        writeln!(out, "{line}")?;
+    }
+    // A side git has no file for, and a side that is not a map, as a line each.
+    let dev_null = |file: &PathBuf| file.as_os_str() == "/dev/null";
+    // Without the path: git's files are temporary ones, named at random.
+    let load = |file: &PathBuf| twcodec::mapdir::load(file).map_err(|e| without_path(&e, file));
+    let (old_map, new_map) = match (dev_null(old), dev_null(new)) {
+        (true, true) => return Ok(ExitCode::SUCCESS),
+        (true, false) => {
+            match load(new) {
+                Ok(_) => writeln!(out, "new map")?,
+                Err(error) => writeln!(out, "new file, not a map: {error}")?,
+            }
+            return Ok(ExitCode::SUCCESS);
+        }
+        (false, true) => {
+            match load(old) {
+                Ok(_) => writeln!(out, "deleted map")?,
+                Err(error) => writeln!(out, "deleted file, not a map: {error}")?,
+            }
+            return Ok(ExitCode::SUCCESS);
+        }
+        (false, false) => (load(old), load(new)),
+    };
+    let (old_map, new_map) = match (old_map, new_map) {
+        (Ok(old), Ok(new)) => (old, new),
+        (old, new) => {
+            for (side, result) in [("old", old), ("new", new)] {
+                if let Err(error) = result {
+                    writeln!(out, "the {side} file is not a map: {error}")?;
+                }
+            }
+            return Ok(ExitCode::SUCCESS);
+        }
+    };
+    let changes = twcodec::diff::diff(&old_map, &new_map);
+    if changes.is_empty() && old_hex != new_hex {
+        writeln!(out, "the same map (the files differ in how it is stored)")?;
+    }
+    write_changes(&changes, format, out)?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn open(path: &Path) -> Result<Datafile, Error> {

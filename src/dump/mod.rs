@@ -18,6 +18,7 @@
 
 mod datafile;
 mod demo;
+mod for_diff;
 mod map;
 mod map_view;
 mod schema;
@@ -30,6 +31,7 @@ use serde::ser::{Serialize, SerializeSeq, Serializer};
 
 pub use datafile::{decoded_items, info, items, type_name, TypeFilter};
 pub use demo::{demo_info, demo_info_with, demo_messages, demo_ticks};
+pub use for_diff::map_for_diff;
 pub use map::{map_json, map_text, DumpOptions};
 pub use map_view::MapView;
 pub use schema::{schema, schema_files, SchemaFormat, SchemaSelection, SCHEMA_COMMAND};

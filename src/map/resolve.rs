@@ -30,6 +30,7 @@
 //! | a version-2 image item without its format field (DDNet reads past the item) | error |
 //! | an embedded version-2 image whose format is neither RGBA nor RGB (no reader reads its pixels: DDNet's client skips the image, Teeworlds reads it as external) | error |
 //! | an external version-2 image whose format is not RGBA (the Teeworlds 0.7 editor writes -1; DDNet's client skips the image) | warning |
+//! | a version-2 image of format RGB (0), external or embedded (DDNet's client skips a version-2 image whose format is not RGBA; Teeworlds 0.7.0 to 0.7.5 read it) | warning |
 //! | a text data item (image and sound names, the info's author, version, credits and license) without its one terminating NUL, or not UTF-8 (DDNet's `GetDataString` reads no text from it) | error |
 //! | settings whose last command has no terminating NUL (DDNet's server reads past the end of the data) | error |
 //! | settings or texts beyond the string limits ([`Limits::max_strings`](crate::Limits::max_strings), [`Limits::max_string_bytes`](crate::Limits::max_string_bytes)); data past the byte limit is not inflated | warning |
@@ -770,6 +771,22 @@ impl Resolver<'_> {
                          (Teeworlds reads it by name; `resave --to ddnet` makes it version 1)"
                     ),
                 ),
+                // DDNet's client loads version-2 images of format 1 only ("invalid map image
+                // type", D:src/game/client/components/mapimages.cpp); the map still loads.
+                Some(ImageFormat::Rgb) if item.version >= 2 => {
+                    let (what, teeworlds) = match item.external {
+                        0 => ("embedded", "Teeworlds 0.7.0 to 0.7.5 read its RGB pixels"),
+                        _ => ("external", "Teeworlds reads it by name"),
+                    };
+                    self.problems.warning(
+                        place,
+                        Some("format"),
+                        format!(
+                            "= 0: RGB, not RGBA (1), so DDNet's client skips this {what} image \
+                             ({teeworlds}; `resave --to ddnet` makes it version 1, RGBA)"
+                        ),
+                    )
+                }
                 _ => {}
             }
             if item.external != 0 {

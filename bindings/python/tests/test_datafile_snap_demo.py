@@ -97,6 +97,8 @@ def test_demo_errors():
         twcodec.Demo.parse(b"TWDEMO\x00\x04short")
     assert str(error.value).startswith("the file ends inside the demo's header")
     with pytest.raises(twcodec.Error, match='not a demo: the file does not start with "TWDEMO'):
+        twcodec.Demo.parse(b"XATA")
+    with pytest.raises(twcodec.Error, match=r'not a demo: the file is a map \(a datafile\)'):
         twcodec.Demo.parse(b"DATA")
 
 

@@ -251,7 +251,21 @@ fn bad_directories_name_the_file_and_line() {
     std::fs::write(&tiles, lines.join("\n")).unwrap();
     let message = error(dir.path());
     assert!(
-        message.contains(".tiles") && message.contains("line 3"),
+        message.contains(".tiles:3: row 1 has 13 tiles, the layer is 12 wide (columns 0..=11)"),
+        "{message}"
+    );
+    // A tile id out of range: the row and the column, counted as tile positions are.
+    let (dir, _) = unpacked_sample();
+    let tiles = file_ending(dir.path(), "data", ".tiles");
+    let text = std::fs::read_to_string(&tiles).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let mut row: Vec<String> = lines[6].split(' ').map(String::from).collect();
+    row[1] = "300".into();
+    lines[6] = row.join(" ");
+    std::fs::write(&tiles, lines.join("\n")).unwrap();
+    let message = error(dir.path());
+    assert!(
+        message.ends_with(".tiles:7: row 5, column 1: \"300\" is not a tile id (0..=255)"),
         "{message}"
     );
     // A missing data file leaves a gap in the numbering.
@@ -734,4 +748,211 @@ fn order_never_depends_on_how_names_sort() {
             assert!(twcodec::mapdir::pack(dir.path()).unwrap() == original);
         }
     }
+}
+
+/// The corpus map `name` unpacked into a new directory.
+fn unpacked_corpus(name: &str) -> Option<(tempfile::TempDir, Vec<u8>)> {
+    let original = common::corpus_map(name)?;
+    let dir = tempfile::tempdir().unwrap();
+    twcodec::mapdir::unpack(&original, dir.path()).unwrap();
+    Some((dir, original))
+}
+
+/// Each auto-mapper of `map` as (group, layer in group, the layer's global index).
+fn automapped(map: &twcodec::Map) -> Vec<(i32, i32, Option<usize>)> {
+    (map.automappers().iter())
+        .map(|a| {
+            (
+                a.item().group,
+                a.item().layer,
+                a.layer(map).map(|l| l.index()),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn automappers_follow_their_layers() {
+    let Some((dir, original)) = unpacked_corpus("tinycave_1094b.map") else {
+        return;
+    };
+    let map = twcodec::Map::parse(&original).unwrap();
+    // Group 1 "Game" holds tiles #1, game #2, tiles #3; the auto-mappers configure #1 and #3.
+    assert_eq!(automapped(&map), [(1, 0, Some(1)), (1, 2, Some(3))]);
+    // The quads layer of group 0 moved into the game group, where its number sorts it first:
+    // the layers the auto-mappers configure are one further down their group.
+    let quads = file_ending(dir.path(), "groups", "000-quads.toml");
+    let game = file_ending(dir.path(), "groups", "01-Game/group.toml");
+    std::fs::rename(&quads, game.with_file_name("000-quads.toml")).unwrap();
+    let moved = pack_strict(dir.path());
+    assert_eq!(automapped(&moved), [(1, 1, Some(1)), (1, 3, Some(3))]);
+    let kinds = |map: &twcodec::Map| -> Vec<&str> {
+        let configured = (map.automappers().iter()).filter_map(|a| a.layer(map));
+        configured
+            .map(|l| map.layer(l).unwrap().kind_name())
+            .collect()
+    };
+    assert_eq!(kinds(&moved), ["tiles", "tiles"]);
+    // A configured layer moved to another group takes its configuration along.
+    let (dir, _) = unpacked_corpus("tinycave_1094b.map").unwrap();
+    let last = file_ending(dir.path(), "groups", "003-tiles.toml");
+    let background = file_ending(dir.path(), "groups", "00/group.toml");
+    std::fs::rename(&last, background.with_file_name("003-tiles.toml")).unwrap();
+    let moved = pack_strict(dir.path());
+    // Now group 0 holds quads #0 and tiles #1; the game group tiles #2, game #3.
+    assert_eq!(automapped(&moved), [(1, 0, Some(2)), (0, 1, Some(1))]);
+    // A configured layer deleted: its configuration goes, and pack says so.
+    let (dir, _) = unpacked_corpus("tinycave_1094b.map").unwrap();
+    std::fs::remove_file(file_ending(dir.path(), "groups", "001-tiles.toml")).unwrap();
+    let packed = twcodec::mapdir::pack_with_notes(dir.path()).unwrap();
+    let map = twcodec::Map::parse(&packed.bytes).unwrap();
+    assert_eq!(automapped(&map), [(1, 1, Some(2))]);
+    let notes = packed.notes.join("\n");
+    assert!(
+        notes.contains("items/automapper-00.toml: configures layer #0 of group #1, which was deleted: left out"),
+        "{notes}"
+    );
+    assert!(notes.contains("no item names it"), "{notes}");
+}
+
+#[test]
+fn references_follow_reordered_and_deleted_items() {
+    let original = twcodec::sample::map().unwrap();
+    let image_of = |map: &twcodec::Map, layer: &str| -> Option<String> {
+        let layer = map.layers().iter().find(|l| l.name() == layer).unwrap();
+        let image = layer.image(map).get()?;
+        Some(map.image(image).unwrap().name(map).unwrap().to_string())
+    };
+    assert_eq!(image_of(&original, "Ground").as_deref(), Some("grass_main"));
+    // The checker image renamed to sort first: it is image #0 now, and Ground still draws
+    // with grass_main, now image #1.
+    let (dir, _) = unpacked_sample();
+    let checker = file_ending(dir.path(), "items", "image-01-checker.toml");
+    std::fs::rename(&checker, checker.with_file_name("image-000-checker.toml")).unwrap();
+    let map = pack_strict(dir.path());
+    let names: Vec<String> = (map.images().iter())
+        .map(|i| i.name(&map).unwrap().to_string())
+        .collect();
+    assert_eq!(names, ["checker", "grass_main"]);
+    assert_eq!(image_of(&map, "Ground").as_deref(), Some("grass_main"));
+    // grass_main deleted: Ground draws none, and pack says so.
+    let (dir, _) = unpacked_sample();
+    std::fs::remove_file(file_ending(dir.path(), "items", "image-00-grass_main.toml")).unwrap();
+    let packed = twcodec::mapdir::pack_with_notes(dir.path()).unwrap();
+    let map = twcodec::Map::parse(&packed.bytes).unwrap();
+    assert_eq!(map.images().len(), 1);
+    assert_eq!(image_of(&map, "Ground"), None);
+    assert!(
+        (packed.notes.iter()).any(|n| n.contains("tiles-Ground.toml: image #0 was deleted (items/image-00-grass_main.toml): the reference is none now")),
+        "{:?}",
+        packed.notes
+    );
+    // The first envelope deleted: every later reference moves down with its envelope.
+    let (dir, _) = unpacked_sample();
+    std::fs::remove_file(file_ending(dir.path(), "items", "envelope-00-volume.toml")).unwrap();
+    let map = pack_strict(dir.path());
+    let envelope_names = |map: &twcodec::Map| -> Vec<String> {
+        let ground = map.layers().iter().find(|l| l.name() == "Ground").unwrap();
+        let twcodec::map::LayerContent::Tiles(tiles) = ground.content() else {
+            panic!("Ground is a tiles layer");
+        };
+        let envelope = tiles.color_envelope(map).get();
+        envelope
+            .map(|e| map.envelope(e).unwrap().name())
+            .into_iter()
+            .collect()
+    };
+    assert_eq!(envelope_names(&original), ["pulse"]);
+    assert_eq!(envelope_names(&map), ["pulse"]);
+    // A copy of an item file with its id is refused, naming both files.
+    let (dir, _) = unpacked_sample();
+    let ground = file_ending(dir.path(), "groups", "tiles-Ground.toml");
+    std::fs::copy(&ground, ground.with_file_name("003a-tiles-Copy.toml")).unwrap();
+    let message = pack_error(dir.path());
+    assert!(
+        message.contains(
+            "003a-tiles-Copy.toml: the same item as groups/01-Game/003-tiles-Ground.toml"
+        ),
+        "{message}"
+    );
+}
+
+#[test]
+fn group_extensions_follow_their_groups() {
+    let Some((dir, original)) = unpacked_corpus("ddnet_theme_winter_night.map") else {
+        return;
+    };
+    // The parallax zoom of each group, as DDNet reads it (one extension item per group).
+    let zooms = |bytes: &[u8]| -> Vec<(String, i32)> {
+        let map = twcodec::Map::parse(bytes).unwrap();
+        let datafile = Datafile::parse(bytes).unwrap();
+        let ex: Vec<i32> = (0..datafile.items().len())
+            .filter_map(|i| {
+                match twcodec::items::decode_item(
+                    &datafile,
+                    i,
+                    twcodec::items::decode_context(&datafile),
+                ) {
+                    Ok(twcodec::schema::map::MapItem::GroupEx(g)) => Some(g.parallax_zoom),
+                    _ => None,
+                }
+            })
+            .collect();
+        assert_eq!(ex.len(), map.groups().len());
+        map.groups().iter().map(|g| g.name()).zip(ex).collect()
+    };
+    let before = zooms(&original);
+    // The first group's folder renamed to sort last, the second deleted, a new one added.
+    let groups = dir.path().join("groups");
+    let mut folders: Vec<String> = std::fs::read_dir(&groups)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    folders.sort();
+    std::fs::rename(groups.join(&folders[0]), groups.join("99-first")).unwrap();
+    std::fs::remove_dir_all(groups.join(&folders[1])).unwrap();
+    std::fs::create_dir(groups.join("50-added")).unwrap();
+    std::fs::write(
+        groups.join("50-added/group.toml"),
+        "kind = \"group\"\nversion = 3\nname = \"added\"\n[offset]\nx = 0\ny = 0\n\
+         [parallax]\nx = 40\ny = 70\n[clip]\nenabled = 0\nx = 0\ny = 0\nwidth = 0\nheight = 0\n",
+    )
+    .unwrap();
+    let after = zooms(&twcodec::mapdir::pack(dir.path()).unwrap());
+    let mut expected = before[2..].to_vec();
+    expected.push(("added".into(), 70));
+    expected.push(before[0].clone());
+    assert_eq!(after, expected);
+}
+
+#[test]
+fn directories_of_the_first_form_still_pack() {
+    // The first form: no `form` line, no `id` lines; files found by their paths.
+    let (dir, original) = unpacked_sample();
+    let layout = dir.path().join(".twcodec/layout.toml");
+    let text = std::fs::read_to_string(&layout).unwrap();
+    std::fs::write(&layout, text.replace("form = 2\n", "")).unwrap();
+    for path in files_under(dir.path()) {
+        if path.extension().is_some_and(|e| e == "toml") && !path.ends_with("layout.toml") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let kept: String = (text.lines())
+                .filter(|l| !l.starts_with("id = "))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            std::fs::write(&path, kept).unwrap();
+        }
+    }
+    assert!(twcodec::mapdir::pack(dir.path()).unwrap() == original);
+    // A layer file moved to another folder is found by its name there.
+    let ground = file_ending(dir.path(), "groups", "tiles-Ground.toml");
+    let background = file_ending(dir.path(), "groups", "00-Background/group.toml");
+    std::fs::rename(&ground, background.with_file_name("003-tiles-Ground.toml")).unwrap();
+    let map = pack_strict(dir.path());
+    let group = map.group_refs().next().unwrap();
+    let names: Vec<String> = (map.group(group).unwrap().layers(&map))
+        .map(|l| map.layer(l).unwrap().name())
+        .collect();
+    assert_eq!(names, ["Quads", "Sounds", "Ground"]);
+    // The auto-mapper of Ground followed it.
+    assert_eq!(automapped(&map), [(0, 2, Some(2))]);
 }

@@ -839,7 +839,13 @@ fn run(command: Option<Command>, out: Out<'_>) -> Result<ExitCode, Failure> {
             )?;
         }
         Some(Command::Pack { dir, output }) => {
-            let bytes = twcodec::mapdir::pack(&dir)?;
+            let packed = twcodec::mapdir::pack_with_notes(&dir)?;
+            // What followed from deletions, on standard error (the map may be on standard
+            // output).
+            for line in &packed.notes {
+                note!("twcodec: note: {}: {line}", dir.display());
+            }
+            let bytes = packed.bytes;
             if is_stdout(&output) {
                 refuse_terminal("a map")?;
                 out.write_all(&bytes)?;

@@ -220,7 +220,7 @@ fn tiles_data(text: &str) -> Result<Vec<u8>, Error> {
     let mut words = header.split_whitespace().skip(2);
     let kind = words.next().and_then(TileType::of_name).ok_or_else(|| {
         Error::malformed(format!(
-            "line 1: {header:?} does not name a tile kind (tiles, tele, speedup, switch, tune)"
+            "1: {header:?} does not name a tile kind (tiles, tele, speedup, switch, tune)"
         ))
     })?;
     let skip = words.next() == Some("skip");

@@ -269,7 +269,10 @@ impl Tree {
                     }
                 }
                 _ => by_path.get(file.file.as_str()).copied().or_else(|| {
-                    let moved = file.file.starts_with("groups/") && kind.is_some();
+                    // Directories of the first form have no `id` lines: a group or layer file
+                    // moved to another folder is found by its name, unique there.
+                    let moved =
+                        layout.form < 2 && file.file.starts_with("groups/") && kind.is_some();
                     moved
                         .then(|| by_name.get(&base(&file.file)).copied().flatten())
                         .flatten()
@@ -635,7 +638,12 @@ impl<'d> Packing<'d> {
             }
             let raw = std::fs::read(path).map_err(|e| Error::io("read", path, e))?;
             let data = data::from_file(ext, &raw).map_err(|e| {
-                Error::malformed(format!("data/{}: {}", file_name(path), e.message()))
+                // `FILE:LINE: ...` when the message starts with its line.
+                let message = e.message();
+                let at_line = (message.split_once(": "))
+                    .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+                let colon = if at_line { ":" } else { ": " };
+                Error::malformed(format!("data/{}{colon}{message}", file_name(path)))
             })?;
             bytes.push(data);
         }
@@ -683,11 +691,14 @@ impl<'d> Packing<'d> {
                     continue;
                 };
                 use twcodec_schema::map::layer::LayerBody;
-                let (index, quads) = match &layer.body {
-                    LayerBody::Quads(q) => (q.data, true),
-                    LayerBody::Sounds(s) | LayerBody::DeprecatedSounds(s) => (s.data, false),
+                let (index, count, quads) = match &layer.body {
+                    LayerBody::Quads(q) => (q.data, q.num_quads, true),
+                    LayerBody::Sounds(s) | LayerBody::DeprecatedSounds(s) => {
+                        (s.data, s.num_sources, false)
+                    }
                     _ => continue,
                 };
+                let count = usize::try_from(count).unwrap_or(0);
                 let Some(index) = usize::try_from(index)
                     .ok()
                     .filter(|&i| i < data.bytes.len())
@@ -702,12 +713,12 @@ impl<'d> Packing<'d> {
                 let bytes = &mut data.bytes[index];
                 let mut follow = |raw: &mut i32| lost.extend(envelopes.renumber.apply(raw));
                 if quads {
-                    renumber_records::<Quad>(bytes, |q| {
+                    renumber_records::<Quad>(bytes, count, |q| {
                         follow(&mut q.position_envelope);
                         follow(&mut q.color_envelope);
                     });
                 } else {
-                    renumber_records::<SoundSource>(bytes, |s| {
+                    renumber_records::<SoundSource>(bytes, count, |s| {
                         follow(&mut s.position_envelope);
                         follow(&mut s.sound_envelope);
                     });
@@ -1002,17 +1013,19 @@ fn file_name(path: &Path) -> String {
         .unwrap_or_default()
 }
 
-/// Calls `edit` on each record of `bytes` (a whole number of `T`), writing them back when one
-/// changed.
+/// Calls `edit` on each of the first `count` records of `bytes` (the records the layer says
+/// it has), writing them back, without what follows them, when one changed: as the map model
+/// reads and writes them. Data too short for them is left as it is.
 fn renumber_records<T: bytemuck::Pod + PartialEq>(
     bytes: &mut Vec<u8>,
+    count: usize,
     mut edit: impl FnMut(&mut T),
 ) {
     let size = std::mem::size_of::<T>();
-    if size == 0 || bytes.len() % size != 0 {
+    let Some(records) = count.checked_mul(size).and_then(|n| bytes.get(..n)) else {
         return;
-    }
-    let mut records: Vec<T> = bytemuck::pod_collect_to_vec(bytes);
+    };
+    let mut records: Vec<T> = bytemuck::pod_collect_to_vec(records);
     let before = records.clone();
     records.iter_mut().for_each(&mut edit);
     if records != before {

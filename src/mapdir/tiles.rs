@@ -36,12 +36,60 @@ use crate::map::Grid;
 
 /// A tile type written as a token of numbers.
 pub trait TileText: Copy + Default + PartialEq {
+    /// The name and the range of each field, in token order (the id first).
+    const FIELDS: &'static [(&'static str, i64, i64)];
     /// The id, then the other fields in token order.
     fn fields(&self) -> Vec<i64>;
     /// The tile of these fields (missing trailing fields are 0); `None` when a value does not
     /// fit its field or there are too many.
     fn from_fields(fields: &[i64]) -> Option<Self>;
+
+    /// The tile a token stands for, or what is wrong with it: `"300" is not a tile id
+    /// (0..=255)`.
+    fn from_token(token: &str) -> Result<Self, String> {
+        if token == "." {
+            return Ok(Self::default());
+        }
+        let names = || {
+            (Self::FIELDS.iter())
+                .map(|(name, ..)| *name)
+                .collect::<Vec<_>>()
+                .join(":")
+        };
+        let parts: Vec<&str> = token.split(':').collect();
+        if parts.len() > Self::FIELDS.len() {
+            return Err(format!(
+                "{token:?} has {} fields, a tile of this layer at most {} ({})",
+                parts.len(),
+                Self::FIELDS.len(),
+                names()
+            ));
+        }
+        let mut fields = Vec::with_capacity(parts.len());
+        for (part, &(name, low, high)) in parts.iter().zip(Self::FIELDS) {
+            let value = part
+                .parse::<i64>()
+                .ok()
+                .filter(|v| (low..=high).contains(v));
+            match value {
+                Some(value) => fields.push(value),
+                None if parts.len() == 1 => {
+                    return Err(format!("{token:?} is not a tile {name} ({low}..={high})"))
+                }
+                None => {
+                    return Err(format!(
+                        "{token:?}: {part:?} is not a tile {name} ({low}..={high}; the \
+                         fields are {})",
+                        names()
+                    ))
+                }
+            }
+        }
+        Self::from_fields(&fields).ok_or_else(|| format!("{token:?} is not a tile"))
+    }
 }
+
+const BYTE: (i64, i64) = (0, 255);
 
 /// The field at `i`, or 0.
 fn at(fields: &[i64], i: usize) -> i64 {
@@ -61,6 +109,12 @@ fn bytes<const N: usize>(fields: &[i64]) -> Option<[u8; N]> {
 }
 
 impl TileText for Tile {
+    const FIELDS: &'static [(&'static str, i64, i64)] = &[
+        ("id", BYTE.0, BYTE.1),
+        ("flags", BYTE.0, BYTE.1),
+        ("skip", BYTE.0, BYTE.1),
+        ("reserved", BYTE.0, BYTE.1),
+    ];
     fn fields(&self) -> Vec<i64> {
         [self.id, self.flags, self.skip, self.reserved]
             .map(i64::from)
@@ -78,6 +132,8 @@ impl TileText for Tile {
 }
 
 impl TileText for Tele {
+    const FIELDS: &'static [(&'static str, i64, i64)] =
+        &[("id", BYTE.0, BYTE.1), ("number", BYTE.0, BYTE.1)];
     fn fields(&self) -> Vec<i64> {
         vec![i64::from(self.id), i64::from(self.number)]
     }
@@ -88,6 +144,13 @@ impl TileText for Tele {
 }
 
 impl TileText for Speedup {
+    const FIELDS: &'static [(&'static str, i64, i64)] = &[
+        ("id", BYTE.0, BYTE.1),
+        ("force", BYTE.0, BYTE.1),
+        ("max speed", BYTE.0, BYTE.1),
+        ("reserved", BYTE.0, BYTE.1),
+        ("angle", i16::MIN as i64, i16::MAX as i64),
+    ];
     fn fields(&self) -> Vec<i64> {
         vec![
             i64::from(self.id),
@@ -116,6 +179,12 @@ impl TileText for Speedup {
 }
 
 impl TileText for Switch {
+    const FIELDS: &'static [(&'static str, i64, i64)] = &[
+        ("id", BYTE.0, BYTE.1),
+        ("number", BYTE.0, BYTE.1),
+        ("flags", BYTE.0, BYTE.1),
+        ("delay", BYTE.0, BYTE.1),
+    ];
     fn fields(&self) -> Vec<i64> {
         [self.id, self.number, self.flags, self.delay]
             .map(i64::from)
@@ -133,6 +202,8 @@ impl TileText for Switch {
 }
 
 impl TileText for Tune {
+    const FIELDS: &'static [(&'static str, i64, i64)] =
+        &[("id", BYTE.0, BYTE.1), ("number", BYTE.0, BYTE.1)];
     fn fields(&self) -> Vec<i64> {
         vec![i64::from(self.id), i64::from(self.number)]
     }
@@ -168,10 +239,12 @@ pub fn write<T: TileText>(grid: &Grid<T>, kind: &str) -> String {
     text
 }
 
-/// The grid `text` holds; errors name the line (1-based) and what is wrong.
+/// The grid `text` holds; errors name the line (1-based, as editors count: `:LINE:` after
+/// the file's name), then the row and the column of the tile (from 0, as tile positions are
+/// counted everywhere else) and what is wrong.
 pub fn parse<T: TileText>(text: &str) -> Result<Grid<T>, Error> {
     let mut lines = text.lines().enumerate();
-    let bad = |line: usize, what: String| Error::malformed(format!("line {}: {what}", line + 1));
+    let bad = |line: usize, what: String| Error::malformed(format!("{}: {what}", line + 1));
     let (width, height) = match lines.next() {
         Some((n, header)) => {
             let size = (header.strip_prefix("# "))
@@ -202,18 +275,18 @@ pub fn parse<T: TileText>(text: &str) -> Result<Grid<T>, Error> {
         }
         let before = tiles.len();
         for (column, token) in line.split_whitespace().enumerate() {
-            let tile = if token == "." {
-                T::default()
-            } else {
-                let fields: Option<Vec<i64>> =
-                    token.split(':').map(|f| f.parse::<i64>().ok()).collect();
-                fields.and_then(|f| T::from_fields(&f)).ok_or_else(|| {
-                    bad(
-                        n,
-                        format!("tile {column} ({token:?}) is not a tile of this kind"),
-                    )
-                })?
-            };
+            if column >= width {
+                let got = line.split_whitespace().count();
+                return Err(bad(
+                    n,
+                    format!(
+                        "row {rows} has {got} tiles, the layer is {width} wide (columns 0..={})",
+                        width - 1
+                    ),
+                ));
+            }
+            let tile = T::from_token(token)
+                .map_err(|why| bad(n, format!("row {rows}, column {column}: {why}")))?;
             tiles.push(tile);
         }
         let got = tiles.len() - before;
@@ -250,12 +323,39 @@ mod tests {
         assert_eq!(text, "# 2x1 speedup\n. 28:10:0:0:-90\n");
         assert_eq!(parse::<Speedup>(&text).unwrap(), grid);
         let error = |text: &str| parse::<Tile>(text).unwrap_err().to_string();
-        assert!(error("# 2x1 game\n1\n").contains("line 2: row 0 has 1 tiles"));
-        assert!(error("# 2x1 game\n1 256\n").contains("line 2: tile 1 (\"256\")"));
-        assert!(error("# 2x1 game\n1 1:2:3:4:5\n").contains("tile 1"));
+        assert_eq!(
+            error("# 2x1 game\n1\n"),
+            "2: row 0 has 1 tiles, the layer is 2 wide"
+        );
+        assert_eq!(
+            error("# 2x1 game\n1 256\n"),
+            "2: row 0, column 1: \"256\" is not a tile id (0..=255)"
+        );
+        assert_eq!(
+            error("# 3x2 game\n. . .\n1 17:300 .\n"),
+            "3: row 1, column 1: \"17:300\": \"300\" is not a tile flags (0..=255; the fields \
+             are id:flags:skip:reserved)"
+        );
+        assert_eq!(
+            error("# 2x1 game\n1 1:2:3:4:5\n"),
+            "2: row 0, column 1: \"1:2:3:4:5\" has 5 fields, a tile of this layer at most 4 \
+             (id:flags:skip:reserved)"
+        );
+        assert_eq!(
+            error("# 2x1 game\n1 x\n"),
+            "2: row 0, column 1: \"x\" is not a tile id (0..=255)"
+        );
+        assert_eq!(
+            error("# 2x1 game\n1 1 1\n"),
+            "2: row 0 has 3 tiles, the layer is 2 wide (columns 0..=1)"
+        );
+        let speedup = parse::<Speedup>("# 1x1 speedup\n28:1:0:0:40000\n").unwrap_err();
+        assert!(speedup
+            .to_string()
+            .contains("is not a tile angle (-32768..=32767"));
         assert!(error("# 2x2 game\n1 1\n").contains("1 rows, the header says 2"));
-        assert!(error("# 1x1 game\n1\n2\n").contains("line 3: more than the 1 rows"));
-        assert!(error("game\n").contains("line 1"));
+        assert!(error("# 1x1 game\n1\n2\n").starts_with("3: more than the 1 rows"));
+        assert!(error("game\n").starts_with("1: "));
         assert!(error("# 99999999x99999999 game\n").contains("too large"));
     }
 }

@@ -311,7 +311,8 @@ fn decode_png_as(bytes: &[u8], limits: crate::Limits, keep_rgb: bool) -> Result<
 
 /// Reads the PNG file at `path` as RGBA8 (see [`decode_png`]); errors name the path.
 pub fn read_png(path: &Path, limits: crate::Limits) -> Result<Picture, Error> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io("read", path, e))?;
+    let bytes =
+        crate::input::read_file(path, limits.max_picture_file(), "Limits::max_picture_file")?;
     decode_png(&bytes, limits).map_err(|e| e.with_path(path))
 }
 
@@ -573,13 +574,16 @@ pub fn embed(map: &mut Map, mapres: &Path) -> Result<Embedding, Error> {
             leave("its name is not a plain file name".to_string());
             continue;
         };
-        let picture = match std::fs::read(&path) {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+        let limits = map.limits();
+        let read =
+            crate::input::read_file(&path, limits.max_picture_file(), "Limits::max_picture_file");
+        let picture = match read {
+            Err(_) if !path.exists() => {
                 leave(format!("no {}", path.display()));
                 continue;
             }
             Err(e) => {
-                leave(Error::io("read", &path, e).to_string());
+                leave(e.to_string());
                 continue;
             }
             Ok(bytes) => match decode_png(&bytes, map.limits()) {
@@ -911,7 +915,8 @@ fn ogg_crc(page: &[u8]) -> u32 {
 /// Reads the file at `path` and checks that it is Ogg Opus ([`check_opus`]); its bytes and
 /// its header. Errors name the path; a file larger than `limits`' largest data item is one.
 pub fn read_opus(path: &Path, limits: crate::Limits) -> Result<(Vec<u8>, OpusHead), Error> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io("read", path, e))?;
+    let max = limits.max_data_size() as u64;
+    let bytes = crate::input::read_file(path, max, "Limits::max_data_size")?;
     if bytes.len() > limits.max_data_size() {
         return Err(Error::limit(format!(
             "{} bytes, more than the limit of {} (Limits::max_data_size)",

@@ -145,7 +145,7 @@ impl Datafile {
     /// [`Datafile::open`] under other [`Limits`].
     pub fn open_with(path: impl AsRef<Path>, limits: Limits) -> Result<Datafile, Error> {
         let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|e| Error::io("read", path, e))?;
+        let bytes = crate::input::read_file(path, limits.max_file_size(), "Limits::max_file_size")?;
         Datafile::from_bytes_with(bytes, limits).map_err(|e| e.with_path(path))
     }
 

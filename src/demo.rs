@@ -81,7 +81,8 @@ impl Demo {
     /// Reads a demo file; errors name the file.
     pub fn open(path: impl AsRef<Path>) -> Result<Demo, Error> {
         let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|error| Error::io("read", path, error))?;
+        let limits = crate::Limits::DEFAULT;
+        let bytes = crate::input::read_file(path, limits.max_file_size(), "Limits::max_file_size")?;
         Demo::from_bytes(bytes).map_err(|error| error.with_path(path))
     }
 

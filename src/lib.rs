@@ -125,6 +125,7 @@ mod error;
 pub mod export;
 pub mod fuzz;
 pub mod huffman;
+pub mod input;
 pub mod items;
 pub mod limits;
 pub mod map;

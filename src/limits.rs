@@ -29,6 +29,14 @@
 //! | [`max_layer_data`](Limits::max_layer_data): bytes all layers hold once decoded | 1 GiB | [`Map::from_datafile`](crate::Map::from_datafile) |
 //! | [`max_strings`](Limits::max_strings): strings in a NUL-separated list (a map's settings) | 65536 | [`Info::settings`](crate::map::Info::settings) |
 //! | [`max_string_bytes`](Limits::max_string_bytes): bytes of such a list | 16 MiB | [`Info::settings`](crate::map::Info::settings) |
+//! | [`max_file_size`](Limits::max_file_size): bytes of a map, datafile, demo or snapshot file | 1 GiB | [`read_file`](crate::input::read_file): [`Datafile::open`](crate::Datafile::open), [`Map::load`](crate::Map::load), [`Demo::open`](crate::demo::Demo::open), `snap decode`, `scan` |
+//! | [`max_picture_file`](Limits::max_picture_file): bytes of a PNG file | 256 MiB | [`assets::read_png`](crate::assets::read_png) (`embed`, `replace-image`, `add-image`, the pictures `render` draws with) |
+//! | [`max_data_size`](Limits::max_data_size), again: bytes of an Opus file, and of each file of an unpacked map directory | 256 MiB | [`assets::read_opus`](crate::assets::read_opus), [`mapdir::pack`](crate::mapdir::pack) |
+//!
+//! Files are read through one reader, [`input::read_file`](crate::input::read_file): only
+//! regular files (a FIFO, a device or a directory is refused at once, before it is opened for
+//! reading, so nothing blocks), and never more than the limit, however large the file claims
+//! or grows to be.
 //!
 //! `max_layer_data` bounds what the other limits cannot: a data item is inflated once, but
 //! every layer holds its own decoded copy, so layers sharing one data item, or Teeworlds 0.7
@@ -59,6 +67,8 @@ pub struct Limits {
     max_layer_data: usize,
     max_strings: usize,
     max_string_bytes: usize,
+    max_file_size: u64,
+    max_picture_file: u64,
 }
 
 impl Limits {
@@ -72,6 +82,8 @@ impl Limits {
         max_layer_data: 1 << 30,
         max_strings: 1 << 16,
         max_string_bytes: 16 << 20,
+        max_file_size: 1 << 30,
+        max_picture_file: 256 << 20,
     };
 
     /// No limits beyond what the files themselves allow.
@@ -84,6 +96,8 @@ impl Limits {
         max_layer_data: usize::MAX,
         max_strings: usize::MAX,
         max_string_bytes: usize::MAX,
+        max_file_size: u64::MAX,
+        max_picture_file: u64::MAX,
     };
 
     /// Most bytes one data item may inflate to.
@@ -125,6 +139,28 @@ impl Limits {
     /// Most bytes a NUL-separated string list may take, NULs included.
     pub const fn max_string_bytes(&self) -> usize {
         self.max_string_bytes
+    }
+
+    /// Most bytes a map, datafile, demo or snapshot file may have to be read.
+    pub const fn max_file_size(&self) -> u64 {
+        self.max_file_size
+    }
+
+    /// Most bytes a PNG file may have to be read.
+    pub const fn max_picture_file(&self) -> u64 {
+        self.max_picture_file
+    }
+
+    /// These limits with another [`max_file_size`](Limits::max_file_size).
+    pub const fn with_max_file_size(mut self, bytes: u64) -> Limits {
+        self.max_file_size = bytes;
+        self
+    }
+
+    /// These limits with another [`max_picture_file`](Limits::max_picture_file).
+    pub const fn with_max_picture_file(mut self, bytes: u64) -> Limits {
+        self.max_picture_file = bytes;
+        self
     }
 
     /// These limits with another [`max_data_size`](Limits::max_data_size).

@@ -233,10 +233,11 @@ pub fn scan_file(path: &Path, options: &ScanOptions) -> Row {
         map: None,
         demo: None,
     };
-    let bytes = match std::fs::read(path) {
+    let max = crate::Limits::DEFAULT.max_file_size();
+    let bytes = match crate::input::read_file(path, max, "Limits::max_file_size") {
         Ok(bytes) => bytes,
         Err(e) => {
-            row.error = Some(Error::io("read", path, e).to_string());
+            row.error = Some(e.to_string());
             return row;
         }
     };

@@ -85,6 +85,16 @@ pub fn unpack(bytes: &[u8], dir: &Path) -> Result<Unpacked, Error> {
     let data_width = width(datafile.data_count(), 3);
     let mut files = Vec::with_capacity(datafile.data_count());
     let mut streams = Streams::of_visiting(&datafile, |index, bytes| {
+        let bytes = match bytes {
+            Ok(bytes) => bytes,
+            // A data item that does not inflate: kept as its stored bytes.
+            Err(stored) => {
+                raw += 1;
+                let name = format!("data/{}.stored", number(index, data_width));
+                files.push((name, stored.to_vec()));
+                return Ok(());
+            }
+        };
         let holds = holds.get(index).copied().flatten();
         let file = holds.and_then(|holds| data::to_file(&bytes, holds));
         let (ext, contents) = match file {
@@ -306,7 +316,8 @@ pub fn unpack(bytes: &[u8], dir: &Path) -> Result<Unpacked, Error> {
 
 /// [`unpack`] of the file at `file`; errors name it.
 pub fn unpack_file(file: &Path, dir: &Path) -> Result<Unpacked, Error> {
-    let bytes = std::fs::read(file).map_err(|e| Error::io("read", file, e))?;
+    let max = crate::Limits::DEFAULT.max_file_size();
+    let bytes = crate::input::read_file(file, max, "Limits::max_file_size")?;
     unpack(&bytes, dir).map_err(|e| e.with_path(file))
 }
 

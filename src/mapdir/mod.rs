@@ -71,6 +71,25 @@ fn sha256_hex(bytes: &[u8]) -> String {
     crate::dump::hex(&Sha256::digest(bytes))
 }
 
+/// Whether `path` is a folder of the directory itself (not a link); `false` when there is
+/// none, an error for a link or another kind of file.
+pub(crate) fn own_folder(path: &Path) -> Result<bool, Error> {
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(Error::io("read", path, e)),
+        Ok(meta) if meta.file_type().is_symlink() => Err(crate::input::a_link(path)),
+        Ok(meta) if meta.is_dir() => Ok(true),
+        Ok(meta) => Err(Error::new(
+            ErrorKind::Io,
+            format!(
+                "{}: {}, where a folder belongs",
+                path.display(),
+                crate::input::what_it_is(&meta)
+            ),
+        )),
+    }
+}
+
 /// What the directory's files cannot say about the container (`.twcodec/layout.toml`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Layout {
@@ -132,6 +151,11 @@ pub struct DataEntry {
     /// deleted), as `Map::remove_*` does; `None` in older layouts (never left out).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub owned: Option<bool>,
+    /// A version-4 data item that does not inflate to its declared `size` (a damaged or
+    /// hostile map): its file (`data/NNN.stored`) holds its stored bytes, which `pack` writes
+    /// back as they are, as `resave` keeps them.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stored: bool,
 }
 
 fn first_form() -> u32 {
@@ -173,26 +197,45 @@ impl Streams {
     }
 
     /// [`Streams::of`], showing each data item's decoded bytes to `visit` as it goes, so that a
-    /// caller that needs them too (`unpack`) inflates each data item once.
+    /// caller that needs them too (`unpack`) inflates each data item once. A version-4 data
+    /// item that does not inflate (as its declared size says, within the datafile's limits) is
+    /// shown as its stored bytes (`Err`), and kept as they are ([`DataEntry::stored`]).
     pub(crate) fn of_visiting(
         datafile: &Datafile,
-        mut visit: impl FnMut(usize, std::borrow::Cow<'_, [u8]>) -> Result<(), Error>,
+        mut visit: impl FnMut(usize, Result<std::borrow::Cow<'_, [u8]>, Bytes>) -> Result<(), Error>,
     ) -> Result<Streams, Error> {
         let v4 = datafile.version() == Version::V4;
         let mut data = Vec::with_capacity(datafile.data_count());
         let mut stored = Vec::with_capacity(datafile.data_count());
         for index in 0..datafile.data_count() {
-            let decoded = datafile.data(index)?;
             let bytes = datafile.stored_data(index).unwrap_or_default();
+            let decoded = match datafile.data(index) {
+                Ok(decoded) => decoded,
+                Err(_) if v4 => {
+                    data.push(DataEntry {
+                        content: String::new(),
+                        size: datafile.data_size(index).unwrap_or(0),
+                        stream: None,
+                        file: None,
+                        owned: None,
+                        stored: true,
+                    });
+                    stored.push(Bytes::new());
+                    visit(index, Err(bytes))?;
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
             data.push(DataEntry {
                 content: sha256_hex(&decoded),
                 size: decoded.len(),
                 stream: v4.then(|| format!("{}.zz", sha256_hex(&bytes))),
                 file: None,
                 owned: None,
+                stored: false,
             });
             stored.push(if v4 { bytes } else { Bytes::new() });
-            visit(index, decoded)?;
+            visit(index, Ok(decoded))?;
         }
         let layout = Layout {
             form: FORM,
@@ -276,30 +319,64 @@ impl Streams {
     /// Reads what [`Streams::save`] wrote under `dir`. A stream file that is missing, does not
     /// match its name or does not inflate to the content the layout gives is left out (its
     /// data is compressed anew): the layout is a cache, never trusted over the content.
+    ///
+    /// Each stream file is read and inflated once, however many entries name it, and no more
+    /// than [`Limits::max_total_data`](crate::Limits::max_total_data) bytes are inflated in
+    /// all (past that the streams are not reused). A symbolic link in `.twcodec/` is an error:
+    /// nothing is read through one.
     pub fn load(dir: &Path) -> Result<Streams, Error> {
+        let limits = crate::Limits::DEFAULT;
         let hidden = dir.join(".twcodec");
+        own_folder(&hidden)?;
         let path = hidden.join("layout.toml");
-        let text = std::fs::read_to_string(&path).map_err(|e| Error::io("read", &path, e))?;
+        let max = limits.max_data_size() as u64;
+        let text = crate::input::read_own_text(&path, max, "Limits::max_data_size")?;
         let mut layout: Layout = toml::from_str(&text)
             .map_err(|e| Error::malformed(format!("{}{}", path.display(), toml_at(&text, &e))))?;
+        let streams_dir = hidden.join("streams");
+        let have_streams = own_folder(&streams_dir)?;
+        // Each stream file once: its bytes when they hash to its name, and what it inflates
+        // to (its size and content hash), once asked for a size.
+        type Read = Option<(Bytes, Option<(usize, String)>)>;
+        let mut read: std::collections::HashMap<String, Read> = Default::default();
+        let mut budget = limits.max_total_data();
         let mut stored = Vec::with_capacity(layout.data.len());
         for entry in &mut layout.data {
-            let bytes = entry.stream.as_ref().and_then(|name| {
-                let plain = !name.contains(['/', '\\']) && !name.starts_with('.');
-                let bytes = plain
-                    .then(|| std::fs::read(hidden.join("streams").join(name)).ok())
-                    .flatten()?;
-                (format!("{}.zz", sha256_hex(&bytes)) == *name).then_some(())?;
-                let limit = crate::Limits::default().max_data_size();
-                let inflated = (entry.size <= limit)
-                    .then(|| crate::zlib::inflate(&bytes, entry.size).ok())
-                    .flatten()?;
-                (sha256_hex(&inflated) == entry.content).then_some(bytes)
-            });
-            if bytes.is_none() {
+            let mut reuse = None;
+            if let (Some(name), true) = (&entry.stream, have_streams) {
+                if !read.contains_key(name) {
+                    let plain = !name.contains(['/', '\\']) && !name.starts_with('.');
+                    let path = streams_dir.join(name);
+                    let bytes = match plain && path.exists() {
+                        true => Some(crate::input::read_own_file(
+                            &path,
+                            limits.max_file_size(),
+                            "Limits::max_file_size",
+                        )?),
+                        false => None,
+                    };
+                    let bytes = bytes.filter(|b| format!("{}.zz", sha256_hex(b)) == *name);
+                    read.insert(name.clone(), bytes.map(|b| (Bytes::from(b), None)));
+                }
+                if let Some(Some((bytes, inflated))) = read.get_mut(name) {
+                    if inflated.is_none()
+                        && entry.size <= limits.max_data_size()
+                        && entry.size <= budget
+                    {
+                        budget -= entry.size;
+                        *inflated = crate::zlib::inflate(bytes, entry.size)
+                            .ok()
+                            .map(|data| (data.len(), sha256_hex(&data)));
+                    }
+                    if inflated.as_ref() == Some(&(entry.size, entry.content.clone())) {
+                        reuse = Some(bytes.clone());
+                    }
+                }
+            }
+            if reuse.is_none() {
                 entry.stream = None;
             }
-            stored.push(Bytes::from(bytes.unwrap_or_default()));
+            stored.push(reuse.unwrap_or_default());
         }
         Ok(Streams { layout, stored })
     }

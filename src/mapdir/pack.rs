@@ -58,7 +58,10 @@ pub fn pack_with_notes(dir: &Path) -> Result<Packed, Error> {
     packing.follow_automappers();
     packing.follow_group_extensions();
     let (bytes, placed) = packing.write(&streams, data)?;
-    check(dir, layout, &placed, &bytes)?;
+    let texts: HashMap<&str, &str> = (packing.tree.files.iter())
+        .map(|f| (f.file.as_str(), f.text.as_str()))
+        .collect();
+    check(dir, layout, &placed, &texts, &bytes)?;
     Ok(Packed {
         bytes,
         notes: packing.notes,
@@ -150,6 +153,7 @@ struct Tree {
 impl Tree {
     fn read(dir: &Path, layout: &Layout) -> Result<Tree, Error> {
         let mut files = Vec::new();
+        let mut budget = Budget::default();
         let mut folders = Vec::new();
         if layout.groups_hold_layers {
             for (name, path) in listing(&dir.join("groups"), true)? {
@@ -157,7 +161,7 @@ impl Tree {
                 let mut group = None;
                 let mut layers = Vec::new();
                 for (file_name, _) in listing(&path, false)? {
-                    let file = read_file(dir, format!("{folder_path}/{file_name}"))?;
+                    let file = read_file(dir, format!("{folder_path}/{file_name}"), &mut budget)?;
                     let index = files.len();
                     match file.kind.as_str() {
                         "layer" => layers.push(index),
@@ -191,9 +195,9 @@ impl Tree {
         }
         let mut items = Vec::new();
         let items_dir = dir.join("items");
-        if items_dir.is_dir() {
+        {
             for (name, _) in listing(&items_dir, false)? {
-                let file = read_file(dir, format!("items/{name}"))?;
+                let file = read_file(dir, format!("items/{name}"), &mut budget)?;
                 if layout.groups_hold_layers && (file.kind == "group" || file.kind == "layer") {
                     return Err(Error::malformed(format!(
                         "{}: groups and layers of this directory live in the folders under \
@@ -304,24 +308,33 @@ impl Tree {
 
 /// The entries of `dir` that `pack` reads, sorted by name as people sort (numbers by value):
 /// folders when `folders`, else `.toml` files; names starting with `.` are left out.
+///
+/// Nothing is read through a link: a symbolic link among them (or as the folder itself) is an
+/// error, so that a directory someone else made cannot make `pack` read a file outside it.
 fn listing(dir: &Path, folders: bool) -> Result<Vec<(String, PathBuf)>, Error> {
     // git keeps no empty folders: a missing `groups/` or `data/` is an empty one.
-    if !dir.exists() {
+    if !super::own_folder(dir)? {
         return Ok(Vec::new());
     }
     let read = std::fs::read_dir(dir).map_err(|e| Error::io("read the directory", dir, e))?;
     let mut out = Vec::new();
     for entry in read {
         let entry = entry.map_err(|e| Error::io("read the directory", dir, e))?;
+        too_many(dir, out.len())?;
         let name = entry.file_name().to_string_lossy().into_owned();
         if name.starts_with('.') {
             continue;
         }
         let path = entry.path();
-        let is_dir = path.is_dir();
+        let kind = entry
+            .file_type()
+            .map_err(|e| Error::io("read the directory", dir, e))?;
+        if kind.is_symlink() {
+            return Err(crate::input::a_link(&path));
+        }
         let wanted = match folders {
-            true => is_dir,
-            false => !is_dir && name.ends_with(".toml"),
+            true => kind.is_dir(),
+            false => !kind.is_dir() && name.ends_with(".toml"),
         };
         if wanted {
             out.push((name, path));
@@ -331,10 +344,46 @@ fn listing(dir: &Path, folders: bool) -> Result<Vec<(String, PathBuf)>, Error> {
     Ok(out)
 }
 
+/// What reading the item files may take: as many files as a map may have items, and as many
+/// bytes as its data may have in all.
+#[derive(Default)]
+struct Budget {
+    files: usize,
+    bytes: usize,
+}
+
+/// An error when a folder holds more entries than a map may have items.
+fn too_many(dir: &Path, count: usize) -> Result<(), Error> {
+    let max = crate::Limits::DEFAULT.max_items();
+    match count > max {
+        true => Err(Error::limit(format!(
+            "{} holds more than {max} entries, more than a map may have items (Limits::max_items)",
+            dir.display()
+        ))),
+        false => Ok(()),
+    }
+}
+
 /// The item file at `file` (relative to `dir`), parsed.
-fn read_file(dir: &Path, file: String) -> Result<ItemFile, Error> {
+fn read_file(dir: &Path, file: String, budget: &mut Budget) -> Result<ItemFile, Error> {
+    let limits = crate::Limits::DEFAULT;
+    budget.files += 1;
+    if budget.files > limits.max_items() {
+        return Err(Error::limit(format!(
+            "{file}: more item files than a map may have items (Limits::max_items {})",
+            limits.max_items()
+        )));
+    }
     let path = dir.join(&file);
-    let text = std::fs::read_to_string(&path).map_err(|e| Error::io("read", &path, e))?;
+    let max = limits.max_data_size() as u64;
+    let text = crate::input::read_own_text(&path, max, "Limits::max_data_size")?;
+    budget.bytes = budget.bytes.saturating_add(text.len());
+    if budget.bytes > limits.max_total_data() {
+        return Err(Error::limit(format!(
+            "{file}: the item files hold more than the {} bytes a map's data may (Limits::max_total_data)",
+            limits.max_total_data()
+        )));
+    }
     let table: toml::Table = toml::from_str(&text)
         .map_err(|e| Error::malformed(format!("{file}{}", super::toml_at(&text, &e))))?;
     let kind = match table.get("kind").and_then(toml::Value::as_str) {
@@ -371,6 +420,8 @@ struct Arena {
 struct DataItems {
     /// The bytes of each data file (the directory's numbering).
     bytes: Vec<Vec<u8>>,
+    /// For a data item kept as its stored bytes (`.stored`), its declared size.
+    stored: Vec<Option<usize>>,
     /// Whether each is written.
     kept: Vec<bool>,
 }
@@ -600,18 +651,22 @@ impl<'d> Packing<'d> {
     fn read_data(&self) -> Result<DataItems, Error> {
         let data_dir = self.dir.join("data");
         let mut files: Vec<(usize, PathBuf, String)> = Vec::new();
-        let listing = match data_dir.exists() {
-            true => std::fs::read_dir(&data_dir)
-                .map_err(|e| Error::io("read the directory", &data_dir, e))?
-                .map(|entry| {
-                    entry
-                        .map(|e| e.path())
-                        .map_err(|e| Error::io("read the directory", &data_dir, e))
-                })
-                .collect::<Result<Vec<PathBuf>, Error>>()?,
-            // git keeps no empty folders.
-            false => Vec::new(),
-        };
+        let mut listing = Vec::new();
+        // git keeps no empty folders: none is an empty one.
+        if super::own_folder(&data_dir)? {
+            let read = std::fs::read_dir(&data_dir)
+                .map_err(|e| Error::io("read the directory", &data_dir, e))?;
+            for entry in read {
+                let entry = entry.map_err(|e| Error::io("read the directory", &data_dir, e))?;
+                too_many(&data_dir, listing.len())?;
+                let kind = (entry.file_type())
+                    .map_err(|e| Error::io("read the directory", &data_dir, e))?;
+                if kind.is_symlink() {
+                    return Err(crate::input::a_link(&entry.path()));
+                }
+                listing.push(entry.path());
+            }
+        }
         for path in listing {
             let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
             let split = name.as_deref().and_then(|n| n.split_once('.'));
@@ -627,7 +682,18 @@ impl<'d> Packing<'d> {
             }
         }
         files.sort();
+        let limits = crate::Limits::DEFAULT;
+        if files.len() > limits.max_items() {
+            return Err(Error::limit(format!(
+                "data/ holds {} files, more data items than a map may have (Limits::max_items {})",
+                files.len(),
+                limits.max_items()
+            )));
+        }
+        // What the data files stand for, in all: within what a map may hold.
+        let mut total = 0usize;
         let mut bytes = Vec::with_capacity(files.len());
+        let mut stored = Vec::with_capacity(files.len());
         for (expected, (index, path, ext)) in files.iter().enumerate() {
             if *index != expected {
                 return Err(Error::malformed(format!(
@@ -636,7 +702,25 @@ impl<'d> Packing<'d> {
                     path.display()
                 )));
             }
-            let raw = std::fs::read(path).map_err(|e| Error::io("read", path, e))?;
+            let max = limits.max_data_size() as u64;
+            let raw = crate::input::read_own_file(path, max, "Limits::max_data_size")?;
+            total = total.saturating_add(raw.len());
+            if ext == "stored" {
+                // Stored bytes that do not inflate, written back as they are.
+                let size = (self.layout.data.get(*index))
+                    .filter(|entry| entry.stored)
+                    .map(|entry| entry.size)
+                    .ok_or_else(|| {
+                        Error::malformed(format!(
+                            "data/{}: .stored files hold the stored bytes of a data item that \
+                             did not inflate when unpacked; this one is not such an item",
+                            file_name(path)
+                        ))
+                    })?;
+                stored.push(Some(size));
+                bytes.push(raw);
+                continue;
+            }
             let data = data::from_file(ext, &raw).map_err(|e| {
                 // `FILE:LINE: ...` when the message starts with its line.
                 let message = e.message();
@@ -645,10 +729,25 @@ impl<'d> Packing<'d> {
                 let colon = if at_line { ":" } else { ": " };
                 Error::malformed(format!("data/{}{colon}{message}", file_name(path)))
             })?;
+            total = total.saturating_add(data.len()).saturating_sub(raw.len());
+            if data.len() > limits.max_data_size() || total > limits.max_total_data() {
+                return Err(Error::limit(format!(
+                    "data/{}: the data files stand for {total} bytes so far, more than a map may \
+                     hold (Limits::max_data_size {} per data item, Limits::max_total_data {} in all)",
+                    file_name(path),
+                    limits.max_data_size(),
+                    limits.max_total_data()
+                )));
+            }
             bytes.push(data);
+            stored.push(None);
         }
         let kept = vec![true; bytes.len()];
-        Ok(DataItems { bytes, kept })
+        Ok(DataItems {
+            bytes,
+            stored,
+            kept,
+        })
     }
 
     /// Renumbers every reference from the directory's numbering to the packed map's: images,
@@ -701,7 +800,7 @@ impl<'d> Packing<'d> {
                 let count = usize::try_from(count).unwrap_or(0);
                 let Some(index) = usize::try_from(index)
                     .ok()
-                    .filter(|&i| i < data.bytes.len())
+                    .filter(|&i| i < data.bytes.len() && data.stored[i].is_none())
                 else {
                     continue;
                 };
@@ -998,9 +1097,16 @@ impl<'d> Packing<'d> {
                 writer.add_item(type_id, id, encode(&bezier)?);
             }
         }
-        for (index, (bytes, kept)) in data.bytes.into_iter().zip(data.kept).enumerate() {
-            if kept {
-                streams.add_data(&mut writer, index, bytes);
+        let items = data.bytes.into_iter().zip(data.stored).zip(data.kept);
+        for (index, ((bytes, stored), kept)) in items.enumerate() {
+            match (kept, stored) {
+                (false, _) => {}
+                (true, Some(size)) => {
+                    writer.add_zlib_data(bytes, size);
+                }
+                (true, None) => {
+                    streams.add_data(&mut writer, index, bytes);
+                }
             }
         }
         Ok((writer.to_vec()?, placed))
@@ -1075,7 +1181,13 @@ fn without_index(text: &str) -> String {
 
 /// Refuses a packed map with errors the original did not have (a reference to an image that
 /// is not there, ...), naming the item's file and the field's line.
-fn check(dir: &Path, layout: &Layout, placed: &[ItemEntry], bytes: &[u8]) -> Result<(), Error> {
+fn check(
+    dir: &Path,
+    layout: &Layout,
+    placed: &[ItemEntry],
+    texts: &HashMap<&str, &str>,
+    bytes: &[u8],
+) -> Result<(), Error> {
     let Some(known) = &layout.problems else {
         return Ok(());
     };
@@ -1099,7 +1211,7 @@ fn check(dir: &Path, layout: &Layout, placed: &[ItemEntry], bytes: &[u8]) -> Res
         });
         let at = match entry {
             Some(entry) => {
-                let text = std::fs::read_to_string(dir.join(&entry.file)).unwrap_or_default();
+                let text = texts.get(entry.file.as_str()).copied().unwrap_or_default();
                 let line = problem.field.and_then(|field| {
                     let key = format!("{field} =");
                     text.lines().position(|l| l.trim_start().starts_with(&key))

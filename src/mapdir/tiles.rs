@@ -260,11 +260,14 @@ pub fn parse<T: TileText>(text: &str) -> Result<Grid<T>, Error> {
         }
         None => return Err(bad(0, "no header `# WIDTHxHEIGHT kind`".into())),
     };
+    let limits = crate::Limits::default();
     let count = width
         .checked_mul(height)
-        .filter(|&n| n <= crate::Limits::default().max_data_size())
-        .ok_or_else(|| bad(0, format!("a layer of {width}x{height} tiles is too large")))?;
-    let mut tiles = Vec::with_capacity(count);
+        .filter(|&n| n <= limits.max_tiles())
+        .filter(|&n| n.saturating_mul(std::mem::size_of::<T>()) <= limits.max_data_size())
+        .ok_or_else(|| bad(0, format!("a layer of {width}x{height} tiles is too large (Limits::max_tiles, Limits::max_data_size)")))?;
+    // Each tile takes two bytes of text at least: the header cannot ask for more.
+    let mut tiles = Vec::with_capacity(count.min(text.len() / 2 + 1));
     let mut rows = 0;
     for (n, line) in lines {
         if rows == height {

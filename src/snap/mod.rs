@@ -235,7 +235,8 @@ pub fn load(path: impl AsRef<Path>, form: Form, sizes: &SizeTable) -> Result<Dec
 
 /// Reads a whole file.
 fn read_file(path: &Path) -> Result<Vec<u8>, Error> {
-    std::fs::read(path).map_err(|error| Error::io("read", path, error))
+    let limits = crate::Limits::DEFAULT;
+    crate::input::read_file(path, limits.max_file_size(), "Limits::max_file_size")
 }
 
 impl Snapshot {

@@ -186,9 +186,15 @@ pub(crate) fn encode_png(
 
 /// Writes every embedded asset of `only` into `dir` (created when missing), each file
 /// atomically; the list of all assets, external ones with no file.
+///
+/// The files' names come from the map: a symbolic link in `dir` where one of them goes is an
+/// error, checked for every file before any is written ([`check_output`](crate::write::check_output)).
 pub fn extract(map: &Map, dir: &Path, only: Only) -> Result<Vec<Asset>, Error> {
     std::fs::create_dir_all(dir).map_err(|e| Error::io("create the directory", dir, e))?;
     let assets = list_only(map, only);
+    for file in assets.iter().filter_map(|a| a.file.as_ref()) {
+        crate::write::check_output(dir, &dir.join(file))?;
+    }
     for asset in &assets {
         if let Some(file) = &asset.file {
             let bytes = encode(map, asset)?;
@@ -938,15 +944,19 @@ fn no_such(what: &str, index: usize) -> Error {
 /// trailing dot or space, at most 100 characters, never a name Windows reserves; `KIND_INDEX`
 /// when nothing is left.
 pub fn safe_name(name: Option<&str>, kind: &str, index: usize) -> String {
-    let cleaned: String = name
-        .unwrap_or_default()
-        .chars()
-        .map(|c| match c {
+    // At most 200 bytes (on a character boundary): a file name takes 255 at most, with room
+    // for a number, an extension and the temporary file's affixes.
+    let mut cleaned = String::new();
+    for c in name.unwrap_or_default().chars() {
+        let c = match c {
             c if c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | ' ') => c,
             _ => '_',
-        })
-        .take(100)
-        .collect();
+        };
+        if cleaned.len() + c.len_utf8() > 200 {
+            break;
+        }
+        cleaned.push(c);
+    }
     let trimmed = cleaned
         .trim_start_matches(['.', ' '])
         .trim_end_matches(['.', ' ']);

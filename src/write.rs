@@ -357,6 +357,42 @@ impl DatafileWriter {
     }
 }
 
+/// An error unless `path`, a file under the output directory `base` whose name (or part of it)
+/// comes from an input (an image's name, a map's place in a folder someone else made), can be
+/// written without following a link the output tree holds: no folder between `base` and it,
+/// and not the file itself, may be a symbolic link. `base` itself is the user's to choose.
+///
+/// [`save`] follows a link to replace the file it points to (a link made by the user keeps
+/// pointing to the new file); a name that comes from an input must not be able to reach a
+/// file outside the output directory that way.
+pub fn check_output(base: &Path, path: &Path) -> Result<(), Error> {
+    let Ok(relative) = path.strip_prefix(base) else {
+        return Ok(());
+    };
+    let mut at = base.to_path_buf();
+    for component in relative.components() {
+        at.push(component);
+        match std::fs::symlink_metadata(&at) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                return Err(Error::new(
+                    ErrorKind::Io,
+                    format!(
+                        "cannot write {}: {} is a symbolic link, and names that come from the \
+                         input are never written through links in the output directory \
+                         (remove it, or choose another directory); nothing was written",
+                        path.display(),
+                        at.display()
+                    ),
+                ))
+            }
+            Ok(_) => {}
+            // What is not there yet is made, not followed.
+            Err(_) => return Ok(()),
+        }
+    }
+    Ok(())
+}
+
 /// Writes `bytes` to a file safely: atomically for a new or regular file
 /// (keeping a replaced file's mode), in place for a device or a FIFO.
 pub fn save(path: impl AsRef<Path>, bytes: &[u8]) -> Result<(), Error> {

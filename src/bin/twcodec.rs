@@ -1498,6 +1498,9 @@ fn batch(
     let (mut done, mut failed) = (0, 0);
     let results = twcodec::scan::in_order(&inputs, jobs, |input| {
         let output = outputs.get(input).copied().unwrap_or(input);
+        // The output's name comes from the input's place under a folder given: no link in
+        // the output directory may take it elsewhere.
+        twcodec::write::check_output(out_dir, output)?;
         if let Some(parent) = output.parent() {
             std::fs::create_dir_all(parent)
                 .map_err(|e| Failure::Usage(format!("cannot create {}: {e}", parent.display())))?;

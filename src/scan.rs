@@ -52,6 +52,22 @@ pub enum Kind {
     Other,
 }
 
+impl Row {
+    /// The row of a place that could not be read ([`Found::Unreadable`]).
+    pub fn unreadable(path: &Path, error: &Error) -> Row {
+        Row {
+            path: path.display().to_string(),
+            kind: Kind::Other,
+            size: 0,
+            sha256: None,
+            crc32: None,
+            error: Some(error.to_string()),
+            map: None,
+            demo: None,
+        }
+    }
+}
+
 /// One file of a scan.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Row {
@@ -147,32 +163,71 @@ pub fn find(paths: &[impl AsRef<Path>]) -> Result<Vec<PathBuf>, Error> {
 
 /// Every file under `paths` whose extension is one of `extensions` (recursively; a file given
 /// by name is taken whatever its name), sorted within each path, paths in the order given.
+/// The first place that cannot be read is an error: [`walk`] goes on past it.
 pub fn find_with(paths: &[impl AsRef<Path>], extensions: &[&str]) -> Result<Vec<PathBuf>, Error> {
-    let mut files = Vec::new();
+    walk(paths, extensions)
+        .into_iter()
+        .map(|found| match found {
+            Found::File(path) => Ok(path),
+            Found::Unreadable(_, error) => Err(error),
+        })
+        .collect()
+}
+
+/// What [`walk`] found at one place.
+#[derive(Debug)]
+pub enum Found {
+    /// A file to read.
+    File(PathBuf),
+    /// A folder (or a file's place) that could not be read, and why: a row of its own, never
+    /// the end of the run.
+    Unreadable(PathBuf, Error),
+}
+
+/// Every file under `paths` whose extension is one of `extensions`, as [`find_with`], and
+/// every place on the way that could not be read (a folder without permission, a tree too
+/// deep, a loop of links) in its place among them. Links are followed, to files and to
+/// folders (a loop is an [`Found::Unreadable`] place), as a user who links maps into a folder
+/// expects.
+pub fn walk(paths: &[impl AsRef<Path>], extensions: &[&str]) -> Vec<Found> {
+    let mut found = Vec::new();
     for path in paths {
         let path = path.as_ref();
         if !path.is_dir() {
-            files.push(path.to_path_buf());
+            found.push(Found::File(path.to_path_buf()));
             continue;
         }
-        let walk = walkdir::WalkDir::new(path).sort_by_file_name();
+        let walk = walkdir::WalkDir::new(path)
+            .follow_links(true)
+            .sort_by_file_name();
         for entry in walk {
-            let entry = entry.map_err(|e| {
-                let at = e.path().unwrap_or(path).to_path_buf();
-                let io = e
-                    .into_io_error()
-                    .unwrap_or_else(|| std::io::Error::other("a directory loop"));
-                Error::io("read the directory", &at, io)
-            })?;
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(e) => {
+                    let at = e.path().unwrap_or(path).to_path_buf();
+                    let io = match e.loop_ancestor() {
+                        Some(ancestor) => std::io::Error::other(format!(
+                            "a link back to {}: a loop, not followed",
+                            ancestor.display()
+                        )),
+                        None => e
+                            .into_io_error()
+                            .unwrap_or_else(|| std::io::Error::other("cannot be walked")),
+                    };
+                    let error = Error::io("read the directory", &at, io);
+                    found.push(Found::Unreadable(at, error));
+                    continue;
+                }
+            };
             let wanted = (entry.path().extension())
                 .and_then(|e| e.to_str())
                 .is_some_and(|e| extensions.iter().any(|x| e.eq_ignore_ascii_case(x)));
-            if entry.file_type().is_file() && wanted {
-                files.push(entry.into_path());
+            if !entry.file_type().is_dir() && wanted {
+                found.push(Found::File(entry.into_path()));
             }
         }
     }
-    Ok(files)
+    found
 }
 
 /// Files per batch and thread: enough to keep the threads busy, few enough to stream.

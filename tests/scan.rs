@@ -126,3 +126,85 @@ fn the_corpus_in_a_stable_order_on_any_number_of_threads() {
         );
     }
 }
+
+/// A folder with a map, a link to a map, a dangling link and a loop of links: as root (which
+/// reads any folder) the ways a walk meets a place it cannot read.
+#[cfg(unix)]
+fn awkward_tree() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("maps/sub")).unwrap();
+    std::fs::write(root.join("real.map"), twcodec::sample::datafile()).unwrap();
+    std::fs::write(root.join("maps/a.map"), twcodec::sample::datafile()).unwrap();
+    std::os::unix::fs::symlink(root.join("real.map"), root.join("maps/b linked.map")).unwrap();
+    std::os::unix::fs::symlink(root.join("nowhere.map"), root.join("maps/c dangling.map")).unwrap();
+    std::os::unix::fs::symlink(root.join("maps"), root.join("maps/sub/loop")).unwrap();
+    dir
+}
+
+#[cfg(unix)]
+#[test]
+fn places_that_cannot_be_read_are_rows_not_the_end() {
+    let dir = awkward_tree();
+    let maps = dir.path().join("maps");
+    let found = twcodec::scan::walk(&[&maps], &["map"]);
+    let described: Vec<String> = (found.iter())
+        .map(|f| match f {
+            twcodec::scan::Found::File(p) => {
+                format!("file {}", p.strip_prefix(&maps).unwrap().display())
+            }
+            twcodec::scan::Found::Unreadable(p, e) => {
+                format!(
+                    "unreadable {}: {e}",
+                    p.strip_prefix(&maps).unwrap().display()
+                )
+            }
+        })
+        .collect();
+    assert_eq!(described.len(), 4, "{described:#?}");
+    assert_eq!(described[0], "file a.map");
+    // A link to a map is followed.
+    assert_eq!(described[1], "file b linked.map");
+    assert!(
+        described[2].starts_with("unreadable c dangling.map:"),
+        "{described:#?}"
+    );
+    assert!(
+        described[3].starts_with("unreadable sub/loop:") && described[3].contains("a loop"),
+        "{described:#?}"
+    );
+    // The CLI: a row each, and exit 1 since some failed.
+    let bin = env!("CARGO_BIN_EXE_twcodec");
+    let output = std::process::Command::new(bin)
+        .args(["scan", maps.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(stdout.lines().count(), 4, "{stdout}");
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    // check and resave --out-dir name them and go on.
+    let output = std::process::Command::new(bin)
+        .args(["check", maps.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("c dangling.map: cannot be read"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("loop: cannot be read"), "{stdout}");
+    assert!(stdout.contains("4 maps: 2 ok"), "{stdout}");
+    let out = dir.path().join("out");
+    let output = std::process::Command::new(bin)
+        .args([
+            "resave",
+            "--out-dir",
+            out.to_str().unwrap(),
+            maps.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("4 maps: 2 done, 2 failed"), "{stdout}");
+    assert!(out.join("a.map").is_file() && out.join("b linked.map").is_file());
+}

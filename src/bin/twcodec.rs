@@ -1282,9 +1282,14 @@ fn check(
             return Ok(ExitCode::from(u8::from(strict && checked.errors > 0)));
         }
     }
-    let files = twcodec::scan::find_with(paths, &["map"])?;
+    let (files, unreadable_places) = split_found(twcodec::scan::walk(paths, &["map"]));
     let progress = progress_bar(files.len() as u64, "checking");
     let (mut ok, mut warned, mut failed, mut unreadable) = (0, 0, 0, 0);
+    // Places that could not be walked are files that could not be read.
+    for (path, error) in &unreadable_places {
+        unreadable += 1;
+        writeln!(out, "{}: cannot be read: {error}", path.display())?;
+    }
     for (file, result) in
         twcodec::scan::in_order(&files, jobs, |file| (file.to_path_buf(), check_one(file)))?
     {
@@ -1316,7 +1321,7 @@ fn check(
     writeln!(
         out,
         "{}: {ok} ok, {warned} with warnings, {failed} with errors, {unreadable} unreadable{mode}",
-        plural(files.len(), "map")
+        plural(files.len() + unreadable_places.len(), "map")
     )?;
     let fails = unreadable > 0 || (strict && failed > 0);
     Ok(ExitCode::from(u8::from(fails)))
@@ -1440,14 +1445,18 @@ fn extract_one(
 /// Each map `paths` name (files, and the `.map` files under directories) with its output
 /// under `out_dir`: its path relative to the directory given, or its name, with `extension`
 /// (`""`: none, for a directory of its own).
+#[allow(clippy::type_complexity)]
 fn outputs(
     paths: &[PathBuf],
     out_dir: &Path,
     extension: &str,
-) -> Result<Vec<(PathBuf, PathBuf)>, Failure> {
+) -> Result<(Vec<(PathBuf, PathBuf)>, Vec<(PathBuf, Error)>), Failure> {
     let mut pairs = Vec::new();
+    let mut unreadable = Vec::new();
     for path in paths {
-        let found = twcodec::scan::find_with(std::slice::from_ref(path), &["map"])?;
+        let (found, places) =
+            split_found(twcodec::scan::walk(std::slice::from_ref(path), &["map"]));
+        unreadable.extend(places);
         for input in found {
             let relative = match input.strip_prefix(path) {
                 Ok(relative) if !relative.as_os_str().is_empty() => relative.to_path_buf(),
@@ -1473,7 +1482,20 @@ fn outputs(
             )));
         }
     }
-    Ok(pairs)
+    Ok((pairs, unreadable))
+}
+
+/// The files of a walk, and the places that could not be read with why.
+fn split_found(found: Vec<twcodec::scan::Found>) -> (Vec<PathBuf>, Vec<(PathBuf, Error)>) {
+    let mut files = Vec::new();
+    let mut unreadable = Vec::new();
+    for found in found {
+        match found {
+            twcodec::scan::Found::File(path) => files.push(path),
+            twcodec::scan::Found::Unreadable(path, error) => unreadable.push((path, error)),
+        }
+    }
+    (files, unreadable)
 }
 
 /// Runs `work` on each input map and its output under `out_dir`, in parallel, printing each
@@ -1488,7 +1510,7 @@ fn batch(
     out: Out<'_>,
     work: impl Fn(&Path, &Path) -> Result<Vec<String>, Failure> + Sync,
 ) -> Result<ExitCode, Failure> {
-    let pairs = outputs(paths, out_dir, extension)?;
+    let (pairs, unreadable) = outputs(paths, out_dir, extension)?;
     let inputs: Vec<PathBuf> = pairs.iter().map(|(input, _)| input.clone()).collect();
     let outputs: std::collections::HashMap<&Path, &Path> = pairs
         .iter()
@@ -1496,6 +1518,11 @@ fn batch(
         .collect();
     let progress = progress_bar(inputs.len() as u64, doing);
     let (mut done, mut failed) = (0, 0);
+    // Places that could not be walked fail like inputs that cannot be read.
+    for (place, error) in &unreadable {
+        failed += 1;
+        writeln!(out, "{}: failed: {error}", place.display())?;
+    }
     let results = twcodec::scan::in_order(&inputs, jobs, |input| {
         let output = outputs.get(input).copied().unwrap_or(input);
         // The output's name comes from the input's place under a folder given: no link in
@@ -1536,7 +1563,7 @@ fn batch(
     writeln!(
         out,
         "{}: {done} done, {failed} failed",
-        plural(inputs.len(), "map")
+        plural(inputs.len() + unreadable.len(), "map")
     )?;
     Ok(ExitCode::from(u8::from(failed > 0)))
 }
@@ -1570,7 +1597,10 @@ fn scan(
     deep: bool,
     out: Out<'_>,
 ) -> Result<ExitCode, Failure> {
-    let files = twcodec::scan::find(paths)?;
+    let (files, unreadable) = split_found(twcodec::scan::walk(paths, &["map", "demo"]));
+    let unreadable: Vec<twcodec::scan::Row> = (unreadable.iter())
+        .map(|(path, error)| twcodec::scan::Row::unreadable(path, error))
+        .collect();
     let options = twcodec::scan::ScanOptions { deep, jobs };
     let progress = progress_bar(files.len() as u64, "scanning");
     let (mut maps, mut demos, mut failed, mut with_errors) = (0usize, 0usize, 0usize, 0usize);
@@ -1582,7 +1612,11 @@ fn scan(
         RowFormat::Csv => Sink::Csv(Box::new(twcodec::scan::csv_writer(out))),
         RowFormat::Jsonl => Sink::Jsonl(out),
     };
-    for row in twcodec::scan::scan(&files, &options)? {
+    // The places that could not be read first, each a row with its error.
+    for row in unreadable
+        .into_iter()
+        .chain(twcodec::scan::scan(&files, &options)?)
+    {
         progress.inc(1);
         match row.kind {
             twcodec::scan::Kind::Map => maps += 1,

@@ -608,6 +608,21 @@ pub fn embed(map: &mut Map, mapres: &Path) -> Result<Embedding, Error> {
             ));
             continue;
         }
+        // Never a map that the reader would refuse: the data a map declares stays within
+        // Limits::max_total_data (and memory with it: one picture at a time on top).
+        let total = map_data_total(map);
+        let limit = map.limits().max_total_data();
+        let adding = picture.rgba.len();
+        if total.saturating_add(adding) > limit {
+            leave(format!(
+                "{}: embedding its {adding} bytes of pixels would give the map {} bytes of data, \
+                 more than the {limit} a map may hold (Limits::max_total_data): the map would \
+                 not load",
+                path.display(),
+                total.saturating_add(adding)
+            ));
+            continue;
+        }
         let file = file.to_string();
         map.replace_image(image, width, height, picture.rgba)?;
         if width % 16 != 0 || height % 16 != 0 {
@@ -629,6 +644,14 @@ pub fn embed(map: &mut Map, mapres: &Path) -> Result<Embedding, Error> {
         });
     }
     Ok(embedding)
+}
+
+/// The bytes the data items of `map` declare, uncompressed, in all.
+fn map_data_total(map: &Map) -> usize {
+    (0..map.data_count())
+        .filter_map(|i| map.data_ref(i32::try_from(i).ok()?).get())
+        .filter_map(|data| map.data_size(data))
+        .fold(0usize, usize::saturating_add)
 }
 
 /// Embeds every external image from `mapres` ([`embed`]) and then converts the map to `form`

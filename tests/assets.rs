@@ -935,3 +935,48 @@ fn opus_check_says_what_it_found() {
     assert!(text(&output.stderr)
         .contains("the map has no sound named \"bell\"; its one sound is \"chime\""));
 }
+
+/// `embed` never makes a map its reader would refuse: pictures that would take the map's data
+/// past `Limits::max_total_data` stay external, with the reason; the map written loads under
+/// the same limits.
+#[test]
+fn embed_keeps_the_map_within_the_readers_limits() {
+    let dir = tempfile::tempdir().unwrap();
+    let mapres = dir.path().join("mapres");
+    std::fs::create_dir(&mapres).unwrap();
+    let mut map = twcodec::sample::map().unwrap();
+    // Four external images of 256x256 pictures: 256 KiB of pixels each.
+    let picture = assets::Picture {
+        width: 256,
+        height: 256,
+        rgba: vec![200; 256 * 256 * 4],
+    };
+    for name in ["big1", "big2", "big3", "big4"] {
+        map.add_external_image(name).unwrap();
+        std::fs::write(
+            mapres.join(format!("{name}.png")),
+            picture.to_png().unwrap(),
+        )
+        .unwrap();
+    }
+    // A reader that takes maps of at most 800 KiB of data: three pictures fit, not four.
+    let limits = twcodec::Limits::default().with_max_total_data(800 << 10);
+    let bytes = map.to_bytes().unwrap();
+    let datafile = twcodec::Datafile::parse_with(&bytes, limits).unwrap();
+    let mut map = Map::from_datafile(&datafile).unwrap();
+    let embedding = assets::embed(&mut map, &mapres).unwrap();
+    let embedded: Vec<&str> = embedding.embedded.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(embedded, ["big1", "big2", "big3"]);
+    let left: Vec<_> = (embedding.left_external.iter())
+        .filter(|l| l.name.as_deref() == Some("big4"))
+        .collect();
+    assert_eq!(left.len(), 1);
+    assert!(
+        left[0]
+            .reason
+            .contains("more than the 819200 a map may hold (Limits::max_total_data)"),
+        "{}",
+        left[0].reason
+    );
+    twcodec::Datafile::parse_with(&map.to_bytes().unwrap(), limits).unwrap();
+}

@@ -18,6 +18,7 @@
 //! | `huffman` | Huffman decoding, compress -> decompress |
 //! | `demo` | [`Demo`]: header, chunks, replay, the embedded map, the dumps, messages decode -> encode |
 //! | `packet` | 0.7 packets: chunks, snapshot messages, joining, rebuilding, messages decode -> encode |
+//! | `pack` | [`mapdir::pack`](crate::mapdir::pack) of the sample's directory after the file edits the input describes (numbers changed, bytes overwritten, files added, deleted, moved); a map it builds is read back |
 
 use std::io;
 use std::path::Path;
@@ -69,11 +70,13 @@ pub enum Target {
     Demo,
     /// 0.7 packets.
     Packet,
+    /// The map directory form: `pack` of an edited directory.
+    Pack,
 }
 
 impl Target {
     /// Every target.
-    pub const ALL: [Target; 11] = [
+    pub const ALL: [Target; 12] = [
         Target::Datafile,
         Target::MapLenient,
         Target::MapStrict,
@@ -85,6 +88,7 @@ impl Target {
         Target::Huffman,
         Target::Demo,
         Target::Packet,
+        Target::Pack,
     ];
 
     /// The target's name, as the fuzz binary is called.
@@ -101,6 +105,7 @@ impl Target {
             Target::Huffman => "huffman",
             Target::Demo => "demo",
             Target::Packet => "packet",
+            Target::Pack => "pack",
         }
     }
 
@@ -118,6 +123,7 @@ impl Target {
             Target::Huffman => huffman_coding(data),
             Target::Demo => demo(data),
             Target::Packet => packet(data),
+            Target::Pack => pack_dir(data),
         }
     }
 
@@ -126,6 +132,173 @@ impl Target {
     pub fn seeds(self, corpus: Option<&Path>) -> Vec<Vec<u8>> {
         seeds(self, corpus)
     }
+}
+
+/// Edits the sample's unpacked directory as `data` says, then packs it: `pack` may refuse, never
+/// panic, and a map it builds reads back. `data` is a list of edits, each 3 bytes then a
+/// payload: what (`op % 8`), which file (an index into the directory's files, sorted), the
+/// payload's length, the payload. Edits: set the `k`-th number of a text file to an int of the
+/// payload, overwrite bytes, append, cut, delete, rename within its folder, move to another
+/// folder, write a new file.
+pub fn pack_dir(data: &[u8]) {
+    let Ok(dir) = tempfile::tempdir() else {
+        return;
+    };
+    let root = dir.path();
+    if crate::mapdir::unpack(&crate::sample::datafile(), root).is_err() {
+        return;
+    }
+    let mut rest = data;
+    let mut edits = 0;
+    while rest.len() >= 3 && edits < 32 {
+        edits += 1;
+        let (op, which, len) = (rest[0], usize::from(rest[1]), usize::from(rest[2]));
+        let payload = &rest[3..(3 + len).min(rest.len())];
+        rest = &rest[(3 + len).min(rest.len())..];
+        let files = files_under(root);
+        let folders = folders_under(root);
+        let Some(file) = files.get(which % files.len().max(1)) else {
+            continue;
+        };
+        let name = payload_name(payload);
+        let _ = match op % 8 {
+            0 => {
+                // The k-th number of the text set to an int of the payload.
+                let Ok(text) = std::fs::read_to_string(file) else {
+                    continue;
+                };
+                let k = payload.first().copied().unwrap_or(0) as usize;
+                let value = payload
+                    .get(1..5)
+                    .map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                    .unwrap_or(-1);
+                std::fs::write(file, set_number(&text, k, value))
+            }
+            1 => {
+                let Ok(mut bytes) = std::fs::read(file) else {
+                    continue;
+                };
+                let at = payload.first().copied().unwrap_or(0) as usize % (bytes.len() + 1);
+                let end = (at + payload.len().saturating_sub(1)).min(bytes.len());
+                bytes.splice(at..end, payload.iter().skip(1).copied());
+                std::fs::write(file, bytes)
+            }
+            2 => std::fs::OpenOptions::new()
+                .append(true)
+                .open(file)
+                .and_then(|mut f| io::Write::write_all(&mut f, payload)),
+            3 => std::fs::OpenOptions::new()
+                .write(true)
+                .open(file)
+                .and_then(|f| f.set_len(payload.first().copied().unwrap_or(0) as u64)),
+            4 => std::fs::remove_file(file),
+            5 => std::fs::rename(file, file.with_file_name(format!("{name}.toml"))),
+            6 => match folders
+                .get(payload.first().copied().unwrap_or(0) as usize % folders.len().max(1))
+            {
+                Some(folder) => {
+                    std::fs::rename(file, folder.join(file.file_name().unwrap_or_default()))
+                }
+                None => continue,
+            },
+            _ => match folders.get(which % folders.len().max(1)) {
+                Some(folder) => std::fs::write(folder.join(format!("{name}.toml")), payload),
+                None => continue,
+            },
+        };
+    }
+    if let Ok(bytes) = crate::mapdir::pack(root) {
+        let datafile = Datafile::parse_with(&bytes, FUZZ_LIMITS);
+        if let Ok(datafile) = datafile {
+            let _ = Map::from_datafile_with(&datafile, LoadMode::Lenient);
+        }
+    }
+}
+
+/// Every file under `dir`, by path.
+fn files_under(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(at) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&at) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            match entry.file_type() {
+                Ok(kind) if kind.is_dir() => stack.push(path),
+                Ok(_) => files.push(path),
+                Err(_) => {}
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// Every folder under `dir` (itself too), by path.
+fn folders_under(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut folders = vec![dir.to_path_buf()];
+    let mut at = 0;
+    while at < folders.len() {
+        if let Ok(entries) = std::fs::read_dir(&folders[at]) {
+            for entry in entries.flatten() {
+                if entry.file_type().is_ok_and(|k| k.is_dir()) {
+                    folders.push(entry.path());
+                }
+            }
+        }
+        at += 1;
+    }
+    folders.sort();
+    folders
+}
+
+/// A file name made of a payload: letters, digits, `-` and `_` only, never empty.
+fn payload_name(payload: &[u8]) -> String {
+    let name: String = (payload.iter().take(24))
+        .map(|&b| match b {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'_' => b as char,
+            _ => char::from(b'a' + b % 26),
+        })
+        .collect();
+    if name.is_empty() {
+        "new".to_string()
+    } else {
+        name
+    }
+}
+
+/// `text` with its `k`-th number (counting runs of digits, with their `-`) set to `value`.
+fn set_number(text: &str, k: usize, value: i32) -> String {
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len() + 12);
+    let (mut i, mut n, mut copied) = (0, 0, 0);
+    while i < bytes.len() {
+        if bytes[i].is_ascii_digit() {
+            let start = if i > 0 && bytes[i - 1] == b'-' {
+                i - 1
+            } else {
+                i
+            };
+            let mut end = i;
+            while end < bytes.len() && bytes[end].is_ascii_digit() {
+                end += 1;
+            }
+            if n == k {
+                out.push_str(&text[copied..start]);
+                out.push_str(&value.to_string());
+                copied = end;
+                break;
+            }
+            n += 1;
+            i = end;
+        } else {
+            i += 1;
+        }
+    }
+    out.push_str(&text[copied..]);
+    out
 }
 
 /// Reads every part of a datafile and writes it back.
@@ -557,6 +730,19 @@ fn seeds(target: Target, corpus: Option<&Path>) -> Vec<Vec<u8>> {
             );
             seeds
         }
+        Target::Pack => vec![
+            // No edit; each kind of edit once on the first files.
+            Vec::new(),
+            vec![0, 40, 5, 3, 9, 0, 0, 0],
+            vec![0, 41, 5, 0, 0xff, 0xff, 0xff, 0xff],
+            vec![1, 30, 3, 0, b'x', b'y'],
+            vec![4, 33, 0],
+            vec![5, 34, 4, b'0', b'0', b'0', b'1'],
+            vec![6, 35, 1, 2],
+            vec![
+                7, 3, 9, b'k', b'i', b'n', b'd', b'=', b'"', b'x', b'"', b'\n',
+            ],
+        ],
         Target::Huffman => {
             let mut seeds = vec![huffman::compress(&packing::pack_ints(&sample_delta))];
             seeds.extend(

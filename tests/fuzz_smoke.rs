@@ -160,3 +160,9 @@ fn packet() {
         smoke(Target::Packet, 3000);
     }
 }
+
+#[test]
+fn pack() {
+    // Each run unpacks the sample into a new directory: fewer runs than the in-memory targets.
+    smoke(Target::Pack, 300);
+}

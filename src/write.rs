@@ -385,6 +385,19 @@ pub fn check_output(base: &Path, path: &Path) -> Result<(), Error> {
                     ),
                 ))
             }
+            // A FIFO or a device where the file goes would be written in place (and a FIFO
+            // would wait for a reader): not where a name from the input may write.
+            Ok(meta) if at == path && !meta.is_file() && !meta.is_dir() => {
+                return Err(Error::new(
+                    ErrorKind::Io,
+                    format!(
+                        "cannot write {}: it is {}, and a file named by the input is written \
+                         only as a regular file; nothing was written",
+                        path.display(),
+                        crate::input::what_it_is(&meta)
+                    ),
+                ))
+            }
             Ok(_) => {}
             // What is not there yet is made, not followed.
             Err(_) => return Ok(()),

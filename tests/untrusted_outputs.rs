@@ -115,3 +115,26 @@ fn long_names_of_any_script_fit_a_file_name() {
     assert!(file.starts_with("洞") && file.ends_with(".png"), "{file}");
     assert!(dir.path().join(&file).is_file());
 }
+
+#[test]
+fn extract_does_not_write_into_a_fifo_named_after_a_picture() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("victim.png");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: no mkfifo");
+        return;
+    }
+    let map = map_with_image("victim");
+    let (send, receive) = std::sync::mpsc::channel();
+    let path = dir.path().to_path_buf();
+    std::thread::spawn(move || {
+        let result = twcodec::assets::extract(&map, &path, twcodec::assets::Only::All);
+        let _ = send.send(result.map(|a| a.len()).map_err(|e| e.to_string()));
+    });
+    let result = receive
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("extract ends at once");
+    let error = result.unwrap_err();
+    assert!(error.contains("victim.png: it is a FIFO"), "{error}");
+}

@@ -72,7 +72,8 @@ fn links_inside_the_directory_are_refused() {
     let outside = tempfile::tempdir().unwrap();
     let secret = outside.path().join("secret");
     std::fs::write(&secret, "the secret\n").unwrap();
-    let cases: [(&str, &dyn Fn(&Path) -> PathBuf); 7] = [
+    type Place<'a> = &'a dyn Fn(&Path) -> PathBuf;
+    let cases: [(&str, Place); 7] = [
         ("a data file", &|d| file_ending(d, "data/001.txt")),
         ("an item file", &|d| {
             file_ending(d, "items/image-00-grass_main.toml")

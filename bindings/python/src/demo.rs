@@ -9,6 +9,7 @@ use twcodec::demo::{Demo, Replay, Update};
 
 use crate::errors::OrRaise;
 use crate::map::PyMap;
+use crate::shared::Shared;
 use crate::snap::PySnapshot;
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -204,8 +205,9 @@ impl PyDemo {
     }
 
     fn ticks(&self) -> PyReplay {
+        let cell = ReplayCell::new(self.demo.clone(), |demo| demo.replay());
         PyReplay {
-            cell: ReplayCell::new(self.demo.clone(), |demo| demo.replay()),
+            cell: Shared::new(cell, "replay"),
         }
     }
 
@@ -230,10 +232,12 @@ self_cell::self_cell!(
     }
 );
 
-/// A demo replayed tick by tick (`Demo.ticks()`).
-#[pyclass(name = "Replay", module = "twcodec")]
+/// A demo replayed tick by tick (`Demo.ticks()`). Frozen, the replay behind a lock: a
+/// `next()` while another thread's `next()` reads the demo without the GIL raises
+/// `twcodec.BusyError` ([`crate::shared`]), as a generator raises "already executing".
+#[pyclass(name = "Replay", module = "twcodec", frozen)]
 pub(crate) struct PyReplay {
-    cell: ReplayCell,
+    cell: Shared<ReplayCell>,
 }
 
 #[pymethods]
@@ -242,9 +246,11 @@ impl PyReplay {
         slf
     }
 
-    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<PyTick>> {
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<PyTick>> {
+        let mut cell = self.cell.write(py, "Replay.__next__")?;
+        let cell = &mut *cell;
         let next = py.detach(|| {
-            self.cell.with_dependent_mut(|_, replay| {
+            cell.with_dependent_mut(|_, replay| {
                 let frame = match replay.next() {
                     None => return Ok(None),
                     Some(frame) => frame?,

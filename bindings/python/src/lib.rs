@@ -12,13 +12,17 @@
 //!   without a copy ([`views`]).
 //! - Rows and items that the library serializes with serde (scan rows, on-disk items, the map
 //!   dump) reach Python as dicts through JSON, with the keys the CLI prints.
-//! - Long calls (loading, saving, rendering, scanning, replaying) release the GIL.
+//! - Long calls (loading, saving, rendering, scanning, replaying) release the GIL. Other
+//!   threads may then call the same map: reading calls share it, changes hold it alone, and
+//!   a call that cannot share it with another thread's raises `twcodec.BusyError` at once,
+//!   never pyo3's `PanicException` and never a wait ([`shared`]).
 
 mod datafile;
 mod demo;
 mod errors;
 mod map;
 mod scan;
+mod shared;
 mod snap;
 mod views;
 
@@ -40,6 +44,11 @@ pub(crate) fn to_python<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let json = serde_json::to_string(value)
         .map_err(|e| pyo3::exceptions::PyValueError::new_err(format!("to JSON: {e}")))?;
+    json_to_python(py, &json)
+}
+
+/// JSON text as Python objects (`json.loads`).
+pub(crate) fn json_to_python<'py>(py: Python<'py>, json: &str) -> PyResult<Bound<'py, PyAny>> {
     py.import("json")?.call_method1("loads", (json,))
 }
 

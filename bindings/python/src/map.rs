@@ -2,10 +2,14 @@
 //!
 //! A part is a handle (the `Map` object and an index), not a copy: it reads the map each time,
 //! and arrays it gives view the map's memory ([`crate::views`]).
+//!
+//! Every access goes through the map's lock ([`crate::shared`]), named after the Python method
+//! that asks (`Layer.set_tiles`), so that a thread that finds the map in use by another gets a
+//! `twcodec.BusyError` saying by what.
 
 use std::path::PathBuf;
 
-use numpy::{PyArray2, PyArray3, PyArrayMethods, PyUntypedArrayMethods};
+use numpy::{PyArray2, PyArray3, PyArrayMethods};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
@@ -15,6 +19,7 @@ use twcodec::schema::map::tile::{cast_tiles, tiles_as_bytes, TileKind};
 use twcodec::{Decode, LoadMode, LoadOptions, Map, MapForm};
 
 use crate::errors::{invalid_options, OrRaise, RenderWarning};
+use crate::shared::Shared;
 use crate::views::{borrowed, owned, Views};
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -29,18 +34,29 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 
 /// A map (`twcodec::Map`): every item resolved into groups, layers, images, envelopes and
 /// sounds, references checked, problems collected.
-#[pyclass(name = "Map", module = "twcodec")]
+///
+/// Frozen: the map sits behind its own lock, which threads share for reading and one takes
+/// to change the map, and which raises `twcodec.BusyError` rather than wait
+/// ([`crate::shared`]).
+#[pyclass(name = "Map", module = "twcodec", frozen)]
 pub(crate) struct PyMap {
-    pub(crate) map: Map,
+    map: Shared<Map>,
+    /// Counted without the lock, so that `views` answers while the map is in use.
     views: Views,
 }
 
 impl PyMap {
     pub(crate) fn new(map: Map) -> PyMap {
         PyMap {
-            map,
+            map: Shared::new(map, "map"),
             views: Views::default(),
         }
+    }
+
+    /// The map as `twcodec dump --format json` prints it, for the Python method `what`.
+    fn json(&self, py: Python<'_>, what: &'static str) -> PyResult<String> {
+        let map = self.map.read(py, what)?;
+        serde_json::to_string(&*map).map_err(|e| PyValueError::new_err(e.to_string()))
     }
 }
 
@@ -109,36 +125,47 @@ impl PyMap {
     }
 
     /// A copy of the map, with no arrays viewing it.
-    fn copy(&self) -> PyMap {
-        PyMap::new(self.map.clone())
+    fn copy(&self, py: Python<'_>) -> PyResult<PyMap> {
+        let map = self.map.read(py, "Map.copy")?;
+        Ok(PyMap::new(map.clone()))
     }
 
     /// 'ddnet', 'teeworlds07' or 'teeworlds03'.
     #[getter]
-    fn form(&self) -> &'static str {
-        form_name(self.map.form())
+    fn form(&self, py: Python<'_>) -> PyResult<&'static str> {
+        Ok(form_name(self.map.read(py, "Map.form")?.form()))
     }
 
     /// The version item's version (1), or None without one.
     #[getter]
-    fn version(&self) -> Option<i32> {
-        self.map.version()
+    fn version(&self, py: Python<'_>) -> PyResult<Option<i32>> {
+        Ok(self.map.read(py, "Map.version")?.version())
     }
 
     /// Author, version, credits, license and settings (DDNet), or None without an info item.
     #[getter]
     fn info<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        let Some(info) = self.map.info() else {
-            return Ok(None);
+        let (author, version, credits, license, settings) = {
+            let map = self.map.read(py, "Map.info")?;
+            let Some(info) = map.info() else {
+                return Ok(None);
+            };
+            let settings = info.settings(&map).map(|s| s.to_vec());
+            let (author, version) = (info.author(&map), info.map_version(&map));
+            (
+                author,
+                version,
+                info.credits(&map),
+                info.license(&map),
+                settings,
+            )
         };
-        let map = &self.map;
         let dict = PyDict::new(py);
-        dict.set_item("author", info.author(map))?;
-        dict.set_item("version", info.map_version(map))?;
-        dict.set_item("credits", info.credits(map))?;
-        dict.set_item("license", info.license(map))?;
-        let settings = info.settings(map).or_raise()?.to_vec();
-        dict.set_item("settings", settings)?;
+        dict.set_item("author", author)?;
+        dict.set_item("version", version)?;
+        dict.set_item("credits", credits)?;
+        dict.set_item("license", license)?;
+        dict.set_item("settings", settings.or_raise()?)?;
         Ok(Some(dict))
     }
 
@@ -146,15 +173,18 @@ impl PyMap {
     /// (`layer #3 (type 5, id 3): field `image` = 7 points past the 2 image items`).
     #[getter]
     fn problems<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let problems: Vec<(&str, String)> = (self.map.read(py, "Map.problems")?.problems())
+            .iter()
+            .map(|problem| match problem.severity {
+                Severity::Warning => ("warning", problem.to_string()),
+                Severity::Error => ("error", problem.to_string()),
+            })
+            .collect();
         let list = PyList::empty(py);
-        for problem in self.map.problems() {
+        for (severity, text) in problems {
             let dict = PyDict::new(py);
-            let severity = match problem.severity {
-                Severity::Warning => "warning",
-                Severity::Error => "error",
-            };
             dict.set_item("severity", severity)?;
-            dict.set_item("text", problem.to_string())?;
+            dict.set_item("text", text)?;
             list.append(dict)?;
         }
         Ok(list)
@@ -162,68 +192,71 @@ impl PyMap {
 
     /// The groups, in file order.
     #[getter]
-    fn groups(slf: &Bound<'_, Self>) -> Vec<PyGroup> {
-        let count = slf.borrow().map.groups().len();
-        (0..count)
+    fn groups(slf: &Bound<'_, Self>) -> PyResult<Vec<PyGroup>> {
+        let count = (slf.get().map.read(slf.py(), "Map.groups")?).groups().len();
+        Ok((0..count)
             .map(|index| PyGroup {
                 map: slf.clone().unbind(),
                 index,
             })
-            .collect()
+            .collect())
     }
 
     /// The layers, in file order (`twcodec dump` numbers them so).
     #[getter]
-    fn layers(slf: &Bound<'_, Self>) -> Vec<PyLayer> {
-        let count = slf.borrow().map.layers().len();
-        (0..count).map(|index| layer(slf, index)).collect()
+    fn layers(slf: &Bound<'_, Self>) -> PyResult<Vec<PyLayer>> {
+        let count = (slf.get().map.read(slf.py(), "Map.layers")?).layers().len();
+        Ok((0..count).map(|index| layer(slf, index)).collect())
     }
 
     /// The game layer, or None.
     #[getter]
-    fn game_layer(slf: &Bound<'_, Self>) -> Option<PyLayer> {
-        let index = slf.borrow().map.game_layer().map(|(r, _)| r.index())?;
-        Some(layer(slf, index))
+    fn game_layer(slf: &Bound<'_, Self>) -> PyResult<Option<PyLayer>> {
+        let map = slf.get().map.read(slf.py(), "Map.game_layer")?;
+        let index = map.game_layer().map(|(r, _)| r.index());
+        Ok(index.map(|index| layer(slf, index)))
     }
 
     /// The images, in file order.
     #[getter]
-    fn images(slf: &Bound<'_, Self>) -> Vec<PyImage> {
-        let count = slf.borrow().map.images().len();
-        (0..count)
+    fn images(slf: &Bound<'_, Self>) -> PyResult<Vec<PyImage>> {
+        let count = (slf.get().map.read(slf.py(), "Map.images")?).images().len();
+        Ok((0..count)
             .map(|index| PyImage {
                 map: slf.clone().unbind(),
                 index,
             })
-            .collect()
+            .collect())
     }
 
     /// The envelopes, in file order.
     #[getter]
-    fn envelopes(slf: &Bound<'_, Self>) -> Vec<PyEnvelope> {
-        let count = slf.borrow().map.envelopes().len();
-        (0..count)
+    fn envelopes(slf: &Bound<'_, Self>) -> PyResult<Vec<PyEnvelope>> {
+        let count = (slf.get().map.read(slf.py(), "Map.envelopes")?)
+            .envelopes()
+            .len();
+        Ok((0..count)
             .map(|index| PyEnvelope {
                 map: slf.clone().unbind(),
                 index,
             })
-            .collect()
+            .collect())
     }
 
     /// The sounds, in file order.
     #[getter]
-    fn sounds(slf: &Bound<'_, Self>) -> Vec<PySound> {
-        let count = slf.borrow().map.sounds().len();
-        (0..count)
+    fn sounds(slf: &Bound<'_, Self>) -> PyResult<Vec<PySound>> {
+        let count = (slf.get().map.read(slf.py(), "Map.sounds")?).sounds().len();
+        Ok((0..count)
             .map(|index| PySound {
                 map: slf.clone().unbind(),
                 index,
             })
-            .collect()
+            .collect())
     }
 
     /// How many numpy arrays view the map's memory now (the map cannot be modified while any
-    /// does).
+    /// does). Answers while another thread uses the map.
     #[getter]
     fn views(&self) -> usize {
         self.views.count()
@@ -233,23 +266,28 @@ impl PyMap {
     /// every data item anew at that zlib level.
     #[pyo3(signature = (level = None))]
     fn to_bytes<'py>(&self, py: Python<'py>, level: Option<u32>) -> PyResult<Bound<'py, PyBytes>> {
-        let bytes = py.detach(|| save_bytes(&self.map, level)).or_raise()?;
+        let map = self.map.read(py, "Map.to_bytes")?;
+        let map = &*map;
+        let bytes = py.detach(|| save_bytes(map, level)).or_raise()?;
         Ok(PyBytes::new(py, &bytes))
     }
 
     /// Writes the map file atomically; `level` as for `to_bytes`.
     #[pyo3(signature = (path, level = None))]
     fn save(&self, py: Python<'_>, path: PathBuf, level: Option<u32>) -> PyResult<()> {
+        let map = self.map.read(py, "Map.save")?;
+        let map = &*map;
         py.detach(|| match level {
-            None => self.map.save(&path),
-            Some(level) => self.map.save_with(&path, level),
+            None => map.save(&path),
+            Some(level) => map.save_with(&path, level),
         })
         .or_raise()
     }
 
     /// Converts the map in place to 'ddnet' or 'teeworlds07' (tilemap, image and envelope
-    /// versions, skip-compressed tiles, bezier points).
-    fn convert(&mut self, py: Python<'_>, form: &str) -> PyResult<()> {
+    /// versions, skip-compressed tiles, bezier points). Other threads' calls on the map raise
+    /// `twcodec.BusyError` until it is done.
+    fn convert(&self, py: Python<'_>, form: &str) -> PyResult<()> {
         let form = match form {
             "ddnet" => MapForm::Ddnet,
             "teeworlds07" => MapForm::Teeworlds07,
@@ -261,8 +299,9 @@ impl PyMap {
                 ))
             }
         };
+        let mut map = self.map.write(py, "Map.convert")?;
         self.views.check_none("convert the map")?;
-        let map = &mut self.map;
+        let map = &mut *map;
         // The conversion notes are the CLI's to print; Python gets the converted map.
         py.detach(|| map.convert(form).map(drop)).or_raise()
     }
@@ -309,17 +348,24 @@ impl PyMap {
                 ))
             }
         };
+        // Python objects are read before the map is locked: `__index__` runs Python code.
+        let specs = (layers.iter().flatten())
+            .map(
+                |spec| match (spec.extract::<usize>(), spec.extract::<String>()) {
+                    (Ok(index), _) => Ok(index.to_string()),
+                    (_, Ok(name)) => Ok(name),
+                    _ => Err(invalid_options(
+                        py,
+                        format!("layers are given by index (0 or more) or by name, not {spec:?}"),
+                    )),
+                },
+            )
+            .collect::<PyResult<Vec<String>>>()?;
+        let guard = self.map.read(py, "Map.render")?;
+        let map = &*guard;
         let layers = match layers {
             None => None,
-            Some(specs) => {
-                let specs = (specs.iter())
-                    .map(|spec| match spec.extract::<usize>() {
-                        Ok(index) => Ok(index.to_string()),
-                        Err(_) => spec.extract::<String>(),
-                    })
-                    .collect::<PyResult<Vec<String>>>()?;
-                Some(twcodec::render::select_layers(&self.map, &specs).or_raise()?)
-            }
+            Some(_) => Some(twcodec::render::select_layers(map, &specs).or_raise()?),
         };
         let defaults = RenderOptions::default();
         let options = RenderOptions {
@@ -336,7 +382,6 @@ impl PyMap {
             entities_tileset,
             background: [background.0, background.1, background.2, background.3],
         };
-        let map = &self.map;
         let (rendered, png_bytes) = py
             .detach(|| {
                 let rendered = twcodec::render::render(map, &options)?;
@@ -350,6 +395,8 @@ impl PyMap {
                 Ok((rendered, png_bytes))
             })
             .or_raise()?;
+        // The map is free before the warnings: a filter or `showwarning` runs Python code.
+        drop(guard);
         let category = py.get_type::<RenderWarning>();
         for warning in &rendered.warnings {
             crate::errors::warn(py, &category, warning)?;
@@ -384,10 +431,12 @@ impl PyMap {
                 ))
             }
         };
-        let map = &self.map;
+        let guard = self.map.read(py, "Map.extract")?;
+        let map = &*guard;
         let assets = py
             .detach(|| twcodec::assets::extract(map, &directory, only))
             .or_raise()?;
+        drop(guard);
         let list = PyList::empty(py);
         for asset in assets {
             let dict = PyDict::new(py);
@@ -405,24 +454,30 @@ impl PyMap {
     }
 
     /// The map as `twcodec dump --format json` prints it, as a JSON string.
-    fn to_json(&self) -> PyResult<String> {
-        serde_json::to_string(&self.map).map_err(|e| PyValueError::new_err(e.to_string()))
+    fn to_json(&self, py: Python<'_>) -> PyResult<String> {
+        self.json(py, "Map.to_json")
     }
 
     /// The map as `twcodec dump --format json` prints it, as Python dicts and lists.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        crate::to_python(py, &self.map)
+        // JSON text under the lock, Python objects after it.
+        let json = self.json(py, "Map.to_dict")?;
+        crate::json_to_python(py, &json)
     }
 
+    /// What the map holds; while another thread changes it, who does (a repr does not raise).
     fn __repr__(&self) -> String {
+        let Some(map) = self.map.try_read("Map.__repr__") else {
+            return format!("<twcodec.Map ({})>", self.map.in_use());
+        };
         format!(
             "<twcodec.Map {}: {} groups, {} layers, {} images, {} envelopes, {} sounds>",
-            form_name(self.map.form()),
-            self.map.groups().len(),
-            self.map.layers().len(),
-            self.map.images().len(),
-            self.map.envelopes().len(),
-            self.map.sounds().len()
+            form_name(map.form()),
+            map.groups().len(),
+            map.layers().len(),
+            map.images().len(),
+            map.envelopes().len(),
+            map.sounds().len()
         )
     }
 }
@@ -431,6 +486,16 @@ fn layer(map: &Bound<'_, PyMap>, index: usize) -> PyLayer {
     PyLayer {
         map: map.clone().unbind(),
         index,
+    }
+}
+
+/// The repr of a part while another thread changes its map (a repr does not raise), or None
+/// when the map is free.
+fn busy_repr(map: &Py<PyMap>, kind: &str, index: usize) -> Option<String> {
+    let shared = &map.get().map;
+    match shared.try_read("__repr__") {
+        Some(_) => None,
+        None => Some(format!("<twcodec.{kind} #{index} ({})>", shared.in_use())),
     }
 }
 
@@ -453,11 +518,12 @@ impl PyGroup {
     fn with<R>(
         &self,
         py: Python<'_>,
+        what: &'static str,
         f: impl FnOnce(&Map, &twcodec::map::Group) -> R,
     ) -> PyResult<R> {
-        let map = self.map.borrow(py);
-        let group = (map.map.groups().get(self.index)).ok_or_else(|| gone("group", self.index))?;
-        Ok(f(&map.map, group))
+        let map = self.map.get().map.read(py, what)?;
+        let group = (map.groups().get(self.index)).ok_or_else(|| gone("group", self.index))?;
+        Ok(f(&map, group))
     }
 }
 
@@ -466,25 +532,29 @@ impl PyGroup {
     /// The name ('' when the group has none).
     #[getter]
     fn name(&self, py: Python<'_>) -> PyResult<String> {
-        self.with(py, |_, g| g.name())
+        self.with(py, "Group.name", |_, g| g.name())
     }
 
     /// Offset in world units, (x, y).
     #[getter]
     fn offset(&self, py: Python<'_>) -> PyResult<(i32, i32)> {
-        self.with(py, |_, g| (g.item().offset.x, g.item().offset.y))
+        self.with(py, "Group.offset", |_, g| {
+            (g.item().offset.x, g.item().offset.y)
+        })
     }
 
     /// Parallax in percent, (x, y).
     #[getter]
     fn parallax(&self, py: Python<'_>) -> PyResult<(i32, i32)> {
-        self.with(py, |_, g| (g.item().parallax.x, g.item().parallax.y))
+        self.with(py, "Group.parallax", |_, g| {
+            (g.item().parallax.x, g.item().parallax.y)
+        })
     }
 
     /// The clipping rectangle (x, y, width, height) when clipping is on, else None.
     #[getter]
     fn clip(&self, py: Python<'_>) -> PyResult<Option<(i32, i32, i32, i32)>> {
-        self.with(py, |_, g| {
+        self.with(py, "Group.clip", |_, g| {
             (g.item().clip)
                 .filter(|c| c.enabled != 0)
                 .map(|c| (c.x, c.y, c.width, c.height))
@@ -494,8 +564,9 @@ impl PyGroup {
     /// The group's layers.
     #[getter]
     fn layers(&self, py: Python<'_>) -> PyResult<Vec<PyLayer>> {
-        let indices: Vec<usize> =
-            self.with(py, |map, g| g.layers(map).map(|r| r.index()).collect())?;
+        let indices: Vec<usize> = self.with(py, "Group.layers", |map, g| {
+            g.layers(map).map(|r| r.index()).collect()
+        })?;
         let map = self.map.bind(py);
         Ok(indices.into_iter().map(|i| layer(map, i)).collect())
     }
@@ -503,11 +574,14 @@ impl PyGroup {
     /// The group item as stored (`twcodec dump` field names).
     #[getter]
     fn item<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let item = self.with(py, |_, g| g.item().clone())?;
+        let item = self.with(py, "Group.item", |_, g| g.item().clone())?;
         crate::to_python(py, &item)
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        if let Some(repr) = busy_repr(&self.map, "Group", self.index) {
+            return Ok(repr);
+        }
         let name = self.name(py)?;
         Ok(format!("<twcodec.Group #{} {name:?}>", self.index))
     }
@@ -632,17 +706,26 @@ pub(crate) struct PyLayer {
 }
 
 impl PyLayer {
-    fn with<R>(&self, py: Python<'_>, f: impl FnOnce(&Map, &Layer) -> R) -> PyResult<R> {
-        let map = self.map.borrow(py);
-        let layer = (map.map.layers().get(self.index)).ok_or_else(|| gone("layer", self.index))?;
-        Ok(f(&map.map, layer))
+    fn with<R>(
+        &self,
+        py: Python<'_>,
+        what: &'static str,
+        f: impl FnOnce(&Map, &Layer) -> R,
+    ) -> PyResult<R> {
+        let map = self.map.get().map.read(py, what)?;
+        let layer = (map.layers().get(self.index)).ok_or_else(|| gone("layer", self.index))?;
+        Ok(f(&map, layer))
     }
 
-    /// The tiles as (height, width, bytes per tile) uint8, viewing the map's memory.
-    fn tile_array<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyArray3<u8>>>> {
-        let owner = self.map.bind(py);
-        let map = owner.borrow();
-        let layer = (map.map.layers().get(self.index)).ok_or_else(|| gone("layer", self.index))?;
+    /// The tiles as (height, width, bytes per tile) uint8, viewing the map's memory, with the
+    /// fields of the tile kind.
+    fn tile_array<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<Option<(Bound<'py, PyArray3<u8>>, Fields)>> {
+        let owner = self.map.bind(py).get();
+        let map = owner.map.read(py, "Layer.tiles")?;
+        let layer = (map.layers().get(self.index)).ok_or_else(|| gone("layer", self.index))?;
         match tile_bytes(layer.content()) {
             None => Err(PyValueError::new_err(format!(
                 "layer #{} is a {} layer, not a tile layer",
@@ -652,7 +735,8 @@ impl PyLayer {
             Some(None) => Ok(None),
             Some(Some(t)) => {
                 let shape = [t.height, t.width, t.tile_size];
-                Ok(Some(borrowed(owner.as_any(), &map.views, t.bytes, shape)?))
+                let array = borrowed(self.map.bind(py).as_any(), &owner.views, t.bytes, shape)?;
+                Ok(Some((array, t.fields)))
             }
         }
     }
@@ -663,32 +747,32 @@ impl PyLayer {
     /// The name ('' when the layer has none).
     #[getter]
     fn name(&self, py: Python<'_>) -> PyResult<String> {
-        self.with(py, |_, l| l.name())
+        self.with(py, "Layer.name", |_, l| l.name())
     }
 
     /// 'tiles', 'game', 'front', 'tele', 'speedup', 'switch', 'tune', 'quads', 'sounds' or
     /// 'unknown'.
     #[getter]
     fn kind(&self, py: Python<'_>) -> PyResult<&'static str> {
-        self.with(py, |_, l| l.kind_name())
+        self.with(py, "Layer.kind", |_, l| l.kind_name())
     }
 
     /// Whether this is a physics layer (game, front, tele, speedup, switch, tune).
     #[getter]
     fn is_physics(&self, py: Python<'_>) -> PyResult<bool> {
-        self.with(py, |_, l| l.is_physics())
+        self.with(py, "Layer.is_physics", |_, l| l.is_physics())
     }
 
     /// Drawn only with high detail.
     #[getter]
     fn detail(&self, py: Python<'_>) -> PyResult<bool> {
-        self.with(py, |_, l| l.is_detail())
+        self.with(py, "Layer.detail", |_, l| l.is_detail())
     }
 
     /// Index of the group holding the layer, or None.
     #[getter]
     fn group(&self, py: Python<'_>) -> PyResult<Option<usize>> {
-        self.with(py, |map, _| {
+        self.with(py, "Layer.group", |map, _| {
             let r = map.layer_refs().nth(self.index)?;
             map.group_of(r).map(|g| g.index())
         })
@@ -697,7 +781,9 @@ impl PyLayer {
     /// The image a tiles or quads layer is drawn with, or None.
     #[getter]
     fn image(&self, py: Python<'_>) -> PyResult<Option<PyImage>> {
-        let index = self.with(py, |map, l| l.image(map).get().map(|r| r.index()))?;
+        let index = self.with(py, "Layer.image", |map, l| {
+            l.image(map).get().map(|r| r.index())
+        })?;
         Ok(index.map(|index| PyImage {
             map: self.map.clone_ref(py),
             index,
@@ -707,13 +793,13 @@ impl PyLayer {
     /// Width in tiles of a tile layer, else None.
     #[getter]
     fn width(&self, py: Python<'_>) -> PyResult<Option<i32>> {
-        self.with(py, |_, l| l.tilemap().map(|t| t.width))
+        self.with(py, "Layer.width", |_, l| l.tilemap().map(|t| t.width))
     }
 
     /// Height in tiles of a tile layer, else None.
     #[getter]
     fn height(&self, py: Python<'_>) -> PyResult<Option<i32>> {
-        self.with(py, |_, l| l.tilemap().map(|t| t.height))
+        self.with(py, "Layer.height", |_, l| l.tilemap().map(|t| t.height))
     }
 
     /// The layer item as stored, after its header (`twcodec dump` field names), or None for
@@ -721,7 +807,7 @@ impl PyLayer {
     #[getter]
     fn item<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let item = self
-            .with(py, |_, l| match l.content() {
+            .with(py, "Layer.item", |_, l| match l.content() {
                 LayerContent::Quads(q) => serde_json::to_value(q.item()),
                 LayerContent::Sounds(s) => serde_json::to_value(s.item()),
                 LayerContent::Unknown(_) => Ok(serde_json::Value::Null),
@@ -738,17 +824,13 @@ impl PyLayer {
     /// for layers without tiles.
     #[pyo3(signature = (*, structured = false))]
     fn tiles<'py>(&self, py: Python<'py>, structured: bool) -> PyResult<Option<Bound<'py, PyAny>>> {
-        let Some(array) = self.tile_array(py)? else {
+        let Some((array, fields)) = self.tile_array(py)? else {
             return Ok(None);
         };
         if !structured {
             return Ok(Some(array.into_any()));
         }
-        let fields = self.with(py, |_, l| {
-            tile_bytes(l.content()).flatten().map(|t| t.fields)
-        })?;
-        let fields = fields.unwrap_or_default();
-        let (height, width) = (array.shape()[0], array.shape()[1]);
+        let (height, width) = (array.dims()[0], array.dims()[1]);
         let records = (array.call_method1("view", (dtype(py, fields)?,))?)
             .call_method1("reshape", ((height, width),))?;
         Ok(Some(records))
@@ -756,8 +838,10 @@ impl PyLayer {
 
     /// Replaces every tile: `tiles` is an array of the shape `tiles()` gives ((height, width,
     /// bytes per tile) uint8, or the structured form), copied into the map. The layer is
-    /// written anew when the map is saved. Fails while arrays view the map.
+    /// written anew when the map is saved. Fails while arrays view the map (`BufferError`),
+    /// and while another thread uses it (`twcodec.BusyError`).
     fn set_tiles(&self, py: Python<'_>, tiles: Bound<'_, PyAny>) -> PyResult<()> {
+        // numpy first, before the map is locked: it may run Python code (`__array__`).
         let numpy = py.import("numpy")?;
         let bytes = numpy.call_method1("ascontiguousarray", (tiles,))?;
         let (ndim, shape): (usize, Vec<usize>) = (
@@ -765,11 +849,19 @@ impl PyLayer {
             bytes.getattr("shape")?.extract()?,
         );
         let itemsize: usize = bytes.getattr("itemsize")?.extract()?;
-        let owner = self.map.bind(py);
-        let mut map = owner.borrow_mut();
-        map.views.check_none("set tiles")?;
+        if bytes.getattr("dtype")?.getattr("hasobject")?.extract()? {
+            // tobytes() of Python objects is their addresses.
+            return Err(PyValueError::new_err(
+                "tiles are numbers (uint8) or records of numbers, not Python objects",
+            ));
+        }
+        let flat = bytes.call_method0("tobytes")?;
+        let flat = flat.cast::<PyBytes>()?.as_bytes();
+        let owner = self.map.get();
+        let mut map = owner.map.write(py, "Layer.set_tiles")?;
+        owner.views.check_none("set tiles")?;
         let index = self.index;
-        let layer = (map.map.layers().get(index)).ok_or_else(|| gone("layer", index))?;
+        let layer = (map.layers().get(index)).ok_or_else(|| gone("layer", index))?;
         let expected = match tile_bytes(layer.content()) {
             Some(Some(t)) => (t.height, t.width, t.tile_size),
             Some(None) => {
@@ -798,10 +890,8 @@ impl PyLayer {
                 expected.2
             )));
         }
-        let flat = bytes.call_method0("tobytes")?;
-        let flat = flat.cast::<PyBytes>()?.as_bytes();
-        let layer = (map.map.layer_refs().nth(index)).ok_or_else(|| gone("layer", index))?;
-        let layer = (map.map.layer_mut(layer)).ok_or_else(|| gone("layer", index))?;
+        let layer = (map.layer_refs().nth(index)).ok_or_else(|| gone("layer", index))?;
+        let layer = (map.layer_mut(layer)).ok_or_else(|| gone("layer", index))?;
         set_tile_bytes(layer.content_mut(), flat).map_err(PyValueError::new_err)
     }
 
@@ -812,8 +902,8 @@ impl PyLayer {
     /// data is missing or broken.
     fn quads<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
         let owner = self.map.bind(py);
-        let map = owner.borrow();
-        let layer = (map.map.layers().get(self.index)).ok_or_else(|| gone("layer", self.index))?;
+        let map = owner.get().map.read(py, "Layer.quads")?;
+        let layer = (map.layers().get(self.index)).ok_or_else(|| gone("layer", self.index))?;
         let LayerContent::Quads(quads) = layer.content() else {
             return Err(PyValueError::new_err(format!(
                 "layer #{} is a {} layer, not a quads layer",
@@ -825,17 +915,20 @@ impl PyLayer {
             return Ok(None);
         };
         let ints: &[i32] = bytemuck::cast_slice(quads);
+        let count = quads.len();
         let array: Bound<'py, PyArray2<i32>> =
-            borrowed(owner.as_any(), &map.views, ints, [quads.len(), 38])?;
+            borrowed(owner.as_any(), &owner.get().views, ints, [count, 38])?;
+        // The array counts as a view now; the map's lock is not needed for the dtype.
+        drop(map);
         let records = (array.call_method1("view", (quad_dtype(py)?,))?)
-            .call_method1("reshape", ((quads.len(),),))?;
+            .call_method1("reshape", ((count,),))?;
         Ok(Some(records))
     }
 
     /// The sound sources of a sounds layer as dicts (`twcodec dump` field names), or None
     /// when the data is missing or broken.
     fn sources<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        let sources = self.with(py, |_, l| match l.content() {
+        let sources = self.with(py, "Layer.sources", |_, l| match l.content() {
             LayerContent::Sounds(s) => Ok(s.sources().map(<[_]>::to_vec)),
             _ => Err(l.kind_name()),
         })?;
@@ -850,7 +943,10 @@ impl PyLayer {
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        let (kind, name) = self.with(py, |_, l| (l.kind_name(), l.name()))?;
+        if let Some(repr) = busy_repr(&self.map, "Layer", self.index) {
+            return Ok(repr);
+        }
+        let (kind, name) = self.with(py, "Layer.__repr__", |_, l| (l.kind_name(), l.name()))?;
         Ok(format!("<twcodec.Layer #{} {kind} {name:?}>", self.index))
     }
 }
@@ -868,11 +964,12 @@ impl PyImage {
     fn with<R>(
         &self,
         py: Python<'_>,
+        what: &'static str,
         f: impl FnOnce(&Map, &twcodec::map::Image) -> R,
     ) -> PyResult<R> {
-        let map = self.map.borrow(py);
-        let image = (map.map.images().get(self.index)).ok_or_else(|| gone("image", self.index))?;
-        Ok(f(&map.map, image))
+        let map = self.map.get().map.read(py, what)?;
+        let image = (map.images().get(self.index)).ok_or_else(|| gone("image", self.index))?;
+        Ok(f(&map, image))
     }
 }
 
@@ -881,31 +978,31 @@ impl PyImage {
     /// The name (the file name in `mapres` for external images), or None.
     #[getter]
     fn name(&self, py: Python<'_>) -> PyResult<Option<String>> {
-        self.with(py, |map, i| i.name(map))
+        self.with(py, "Image.name", |map, i| i.name(map))
     }
 
     /// Whether the game loads the image from its `mapres` by name.
     #[getter]
     fn external(&self, py: Python<'_>) -> PyResult<bool> {
-        self.with(py, |_, i| i.is_external())
+        self.with(py, "Image.external", |_, i| i.is_external())
     }
 
     /// Width in pixels, as the item says.
     #[getter]
     fn width(&self, py: Python<'_>) -> PyResult<i32> {
-        self.with(py, |_, i| i.item().width)
+        self.with(py, "Image.width", |_, i| i.item().width)
     }
 
     /// Height in pixels, as the item says.
     #[getter]
     fn height(&self, py: Python<'_>) -> PyResult<i32> {
-        self.with(py, |_, i| i.item().height)
+        self.with(py, "Image.height", |_, i| i.item().height)
     }
 
     /// The image item as stored (`twcodec dump` field names).
     #[getter]
     fn item<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let item = self.with(py, |_, i| i.item().clone())?;
+        let item = self.with(py, "Image.item", |_, i| i.item().clone())?;
         crate::to_python(py, &item)
     }
 
@@ -914,15 +1011,18 @@ impl PyImage {
     /// new array). An error for external images.
     fn rgba<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray3<u8>>> {
         let owner = self.map.bind(py);
-        let map = owner.borrow();
-        let image = (map.map.images().get(self.index)).ok_or_else(|| gone("image", self.index))?;
-        let pixels = image.rgba8(&map.map).or_raise()?;
+        let map = owner.get().map.read(py, "Image.rgba")?;
+        let image = (map.images().get(self.index)).ok_or_else(|| gone("image", self.index))?;
+        let pixels = image.rgba8(&map).or_raise()?;
         let shape = [pixels.height, pixels.width, 4];
         match pixels.bytes {
-            std::borrow::Cow::Borrowed(bytes) => borrowed(owner.as_any(), &map.views, bytes, shape),
+            std::borrow::Cow::Borrowed(bytes) => {
+                borrowed(owner.as_any(), &owner.get().views, bytes, shape)
+            }
             std::borrow::Cow::Owned(bytes) => {
+                drop(map);
                 let array = owned(py, bytes, shape)?;
-                array.readwrite().make_nonwriteable();
+                crate::views::read_only(&array)?;
                 Ok(array)
             }
         }
@@ -930,12 +1030,15 @@ impl PyImage {
 
     /// The embedded image as a PNG file's bytes.
     fn png<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let png = self.with(py, twcodec::assets::image_png)?;
+        let png = self.with(py, "Image.png", twcodec::assets::image_png)?;
         Ok(PyBytes::new(py, &png.or_raise()?))
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        let (name, external, w, h) = self.with(py, |map, i| {
+        if let Some(repr) = busy_repr(&self.map, "Image", self.index) {
+            return Ok(repr);
+        }
+        let (name, external, w, h) = self.with(py, "Image.__repr__", |map, i| {
             (
                 i.name(map),
                 i.is_external(),
@@ -965,12 +1068,13 @@ impl PyEnvelope {
     fn with<R>(
         &self,
         py: Python<'_>,
+        what: &'static str,
         f: impl FnOnce(&Map, &twcodec::map::Envelope) -> R,
     ) -> PyResult<R> {
-        let map = self.map.borrow(py);
+        let map = self.map.get().map.read(py, what)?;
         let envelope =
-            (map.map.envelopes().get(self.index)).ok_or_else(|| gone("envelope", self.index))?;
-        Ok(f(&map.map, envelope))
+            (map.envelopes().get(self.index)).ok_or_else(|| gone("envelope", self.index))?;
+        Ok(f(&map, envelope))
     }
 }
 
@@ -979,20 +1083,20 @@ impl PyEnvelope {
     /// The name ('' when the envelope has none).
     #[getter]
     fn name(&self, py: Python<'_>) -> PyResult<String> {
-        self.with(py, |_, e| e.name())
+        self.with(py, "Envelope.name", |_, e| e.name())
     }
 
     /// Values per point: 1 (sound), 3 (position) or 4 (color).
     #[getter]
     fn channels(&self, py: Python<'_>) -> PyResult<i32> {
-        self.with(py, |_, e| e.item().channels)
+        self.with(py, "Envelope.channels", |_, e| e.item().channels)
     }
 
     /// 'position', 'color', 'sound' or 'other'.
     #[getter]
     fn kind(&self, py: Python<'_>) -> PyResult<&'static str> {
         use twcodec::schema::map::envelope::EnvelopeKind;
-        self.with(py, |_, e| match e.item().kind() {
+        self.with(py, "Envelope.kind", |_, e| match e.item().kind() {
             EnvelopeKind::Position => "position",
             EnvelopeKind::Color => "color",
             EnvelopeKind::Sound => "sound",
@@ -1004,28 +1108,32 @@ impl PyEnvelope {
     /// say.
     #[getter]
     fn synchronized(&self, py: Python<'_>) -> PyResult<Option<bool>> {
-        self.with(py, |_, e| e.item().synchronized.map(|s| s != 0))
+        self.with(py, "Envelope.synchronized", |_, e| {
+            e.item().synchronized.map(|s| s != 0)
+        })
     }
 
     /// The points as dicts: 'time' (ms), 'curve_type' (0 step, 1 linear, 2 slow, 3 fast, 4
     /// smooth, 5 bezier) and 'values' (4 ints, 22.10 fixed point).
     #[getter]
     fn points<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let points = self.with(py, |map, e| e.points(map).to_vec())?;
+        let points = self.with(py, "Envelope.points", |map, e| e.points(map).to_vec())?;
         crate::to_python(py, &points)
     }
 
     /// The bezier tangents of the points (Teeworlds 0.7 and DDNet), or None.
     #[getter]
     fn bezier<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        let bezier = self.with(py, |map, e| e.bezier(map).map(<[_]>::to_vec))?;
+        let bezier = self.with(py, "Envelope.bezier", |map, e| {
+            e.bezier(map).map(<[_]>::to_vec)
+        })?;
         bezier.map(|b| crate::to_python(py, &b)).transpose()
     }
 
     /// The envelope item as stored (`twcodec dump` field names).
     #[getter]
     fn item<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let item = self.with(py, |_, e| e.item().clone())?;
+        let item = self.with(py, "Envelope.item", |_, e| e.item().clone())?;
         crate::to_python(py, &item)
     }
 
@@ -1033,12 +1141,17 @@ impl PyEnvelope {
     /// in degrees, _) for position, (r, g, b, a) with 1.0 full for color, (volume, ...) for
     /// sound); None when the envelope has no points.
     fn eval(&self, py: Python<'_>, time_ms: f64) -> PyResult<Option<(f64, f64, f64, f64)>> {
-        let value = self.with(py, |map, e| e.eval(map, time_ms))?;
+        let value = self.with(py, "Envelope.eval", |map, e| e.eval(map, time_ms))?;
         Ok(value.map(|[a, b, c, d]| (a, b, c, d)))
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        let (name, points) = self.with(py, |map, e| (e.name(), e.points(map).len()))?;
+        if let Some(repr) = busy_repr(&self.map, "Envelope", self.index) {
+            return Ok(repr);
+        }
+        let (name, points) = self.with(py, "Envelope.__repr__", |map, e| {
+            (e.name(), e.points(map).len())
+        })?;
         Ok(format!(
             "<twcodec.Envelope #{} {name:?} {} points>",
             self.index, points
@@ -1059,11 +1172,12 @@ impl PySound {
     fn with<R>(
         &self,
         py: Python<'_>,
+        what: &'static str,
         f: impl FnOnce(&Map, &twcodec::map::Sound) -> R,
     ) -> PyResult<R> {
-        let map = self.map.borrow(py);
-        let sound = (map.map.sounds().get(self.index)).ok_or_else(|| gone("sound", self.index))?;
-        Ok(f(&map.map, sound))
+        let map = self.map.get().map.read(py, what)?;
+        let sound = (map.sounds().get(self.index)).ok_or_else(|| gone("sound", self.index))?;
+        Ok(f(&map, sound))
     }
 }
 
@@ -1072,22 +1186,27 @@ impl PySound {
     /// The name, or None.
     #[getter]
     fn name(&self, py: Python<'_>) -> PyResult<Option<String>> {
-        self.with(py, |map, s| s.name(map))
+        self.with(py, "Sound.name", |map, s| s.name(map))
     }
 
     /// Whether the sound has no embedded data.
     #[getter]
     fn external(&self, py: Python<'_>) -> PyResult<bool> {
-        self.with(py, |_, s| s.item().data < 0)
+        self.with(py, "Sound.external", |_, s| s.item().data < 0)
     }
 
     /// The embedded sound file's bytes (Opus).
     fn data<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let data = self.with(py, |map, s| s.data(map).map(|d| d.into_owned()))?;
+        let data = self.with(py, "Sound.data", |map, s| {
+            s.data(map).map(|d| d.into_owned())
+        })?;
         Ok(PyBytes::new(py, &data.or_raise()?))
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        if let Some(repr) = busy_repr(&self.map, "Sound", self.index) {
+            return Ok(repr);
+        }
         let name = self.name(py)?;
         Ok(format!("<twcodec.Sound #{} {name:?}>", self.index))
     }

@@ -35,6 +35,11 @@ pub(crate) fn protocol(py: Python<'_>, name: &str) -> PyResult<Protocol> {
     }
 }
 
+/// The ticks `twcodec::sample::game_snapshot` computes without overflow: it multiplies the tick
+/// by up to 31 (a player's number), which panics past these in a debug build (as `.ci/run`
+/// builds the package) and wraps in a release one. About 15 days at 50 ticks a second.
+const SAMPLE_TICKS: std::ops::RangeInclusive<i32> = -(i32::MAX / 32)..=i32::MAX / 32;
+
 fn sizes(py: Python<'_>, name: &str) -> PyResult<SizeTable> {
     Ok(protocol(py, name)?.sizes())
 }
@@ -63,12 +68,22 @@ impl PySnapshot {
     }
 
     /// The sample game snapshot of `twcodec::sample` at `tick` (a few characters, pickups and
-    /// a flag, moving with the tick).
+    /// a flag, moving with the tick), for ticks within [`SAMPLE_TICKS`].
     #[staticmethod]
-    fn sample(tick: i32) -> PySnapshot {
-        PySnapshot {
-            snap: Arc::new(twcodec::sample::game_snapshot(tick)),
+    fn sample(py: Python<'_>, tick: i32) -> PyResult<PySnapshot> {
+        if !SAMPLE_TICKS.contains(&tick) {
+            return Err(invalid_options(
+                py,
+                format!(
+                    "the sample snapshot's tick is from {} to {}, not {tick}",
+                    SAMPLE_TICKS.start(),
+                    SAMPLE_TICKS.end()
+                ),
+            ));
         }
+        Ok(PySnapshot {
+            snap: Arc::new(twcodec::sample::game_snapshot(tick)),
+        })
     }
 
     /// Reads a snapshot: 4-byte little-endian ints, or with `packed=True` the packed ints of

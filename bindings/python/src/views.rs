@@ -8,6 +8,10 @@
 //! zero and raises `BufferError` otherwise, as `bytearray` does when a `memoryview` of it exists
 //! and it is resized. So no array ever sees memory that was moved or freed.
 //!
+//! Threads: arrays are made under the map's read lock and the count is checked under its
+//! write lock ([`crate::shared`]), so no array can appear between a change's check and the
+//! change, whichever thread makes it; the count itself is atomic and read without the lock.
+//!
 //! What is not borrowed is moved: a rendered picture's buffer and RGB pixels widened to RGBA
 //! are handed to numpy as they are (`PyArray::from_vec`), also without a copy.
 
@@ -80,8 +84,19 @@ pub(crate) fn borrowed<'py, T: Element, D: Dimension>(
     // zero, so the memory is neither moved nor freed while the array exists. The array is made
     // read-only below, so Python does not write to memory Rust reads.
     let array = unsafe { PyArray::borrow_from_array(&view, keeper.into_any()) };
-    array.readwrite().make_nonwriteable();
+    read_only(&array)?;
     Ok(array)
+}
+
+/// Makes `array` read-only; an error (not a panic, as `readwrite()` would) when numpy's borrow
+/// checking has it borrowed, which an array made just now never is.
+pub(crate) fn read_only<T: Element, D: Dimension>(
+    array: &Bound<'_, PyArray<T, D>>,
+) -> PyResult<()> {
+    let writable = (array.try_readwrite())
+        .map_err(|e| PyBufferError::new_err(format!("a new array is borrowed: {e}")))?;
+    writable.make_nonwriteable();
+    Ok(())
 }
 
 /// An array of `shape` that takes over `data` (no copy).

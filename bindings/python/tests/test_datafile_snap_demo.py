@@ -58,6 +58,14 @@ def test_snapshot_built_from_items_and_checked():
     assert str(error.value) == "snapshot item #1 (type 4, id 0): another item has this key"
 
 
+def test_sample_snapshot_ticks_within_range():
+    # Past the range the sample's arithmetic overflows: pyo3's PanicException in a debug build.
+    assert len(twcodec.Snapshot.sample(67108863)) == len(twcodec.Snapshot.sample(-67108863))
+    for tick in (67108864, 2**31 - 1, -(2**31)):
+        with pytest.raises(twcodec.Error, match=r"tick is from -67108863 to 67108863, not -?\d+$"):
+            twcodec.Snapshot.sample(tick)
+
+
 def test_demo_ticks_as_the_session_recorded_them(corpus):
     demo = twcodec.Demo.open(corpus / "demos" / DM1)
     # The server log of this session (demos/traffic/075_tw_dm1_join_chat_walk_disconnect/):

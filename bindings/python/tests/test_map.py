@@ -100,6 +100,9 @@ def test_set_tiles_is_saved():
     assert np.array_equal(saved.game_layer.tiles(), tiles)
     with pytest.raises(ValueError, match=r"takes tiles of shape \[8, 12, 4\]"):
         m.game_layer.set_tiles(np.zeros((8, 13, 4), np.uint8))
+    # tobytes() of Python objects would be their addresses.
+    with pytest.raises(ValueError, match="not Python objects"):
+        m.game_layer.set_tiles(np.empty((8, 12), object))
 
 
 def test_images():
@@ -170,6 +173,8 @@ def test_render():
         m.render(layers=["nope"])
     assert str(error.value).startswith('no layer "nope"; the map has 9 layers: 0 "Quads", 1 "Sounds"')
     assert error.value.kind == "invalid_options"
+    with pytest.raises(twcodec.Error, match=r"^layers are given by index \(0 or more\) or by name, not -1$"):
+        m.render(layers=[-1])
 
 
 def test_render_corpus_map_to_a_file(corpus, tmp_path):

@@ -11,6 +11,7 @@ The classes and functions are the Rust library's, bound with PyO3 (module
 """
 
 from ._twcodec import (
+    BusyError,
     Datafile,
     Demo,
     Envelope,
@@ -34,6 +35,7 @@ from ._twcodec import (
 )
 
 __all__ = [
+    "BusyError",
     "Datafile",
     "Demo",
     "Envelope",

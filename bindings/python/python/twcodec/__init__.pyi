@@ -3,6 +3,18 @@
 Arrays marked "view" are read-only numpy arrays over the Rust map's own memory, without a
 copy; while any exists, methods that modify the map (``Map.convert``, ``Layer.set_tiles``)
 raise ``BufferError``. ``Map.views`` counts them.
+
+Threads: long calls (loading, ``Map.render``, ``Map.save``, ``Map.to_bytes``,
+``Map.extract``, ``Map.convert``, a replay's ``next()``) release the GIL, so other threads
+run meanwhile, and may use the same object. Reading calls share a map; ``Map.convert`` and
+``Layer.set_tiles`` need it alone. A call that finds the map in use by another thread in a
+way it cannot share raises ``BusyError`` at once (a ``twcodec.Error`` and a
+``RuntimeError``); it never waits, and the map is left as it was. So ``set_tiles`` during
+another thread's ``save`` raises, and every call on the map (``repr`` and ``views`` aside)
+raises during another thread's ``convert``. Waiting would make the order of a change and a
+save a race, and would deadlock a thread that calls back into a map it holds; share a map
+that threads change under one ``threading.Lock``. Arrays and rendered pictures already
+handed out stay valid: they are views that block changes (``BufferError``) or copies.
 """
 
 import os
@@ -22,9 +34,17 @@ class Error(ValueError):
     """A twcodec error; ``str()`` is the Rust library's message (what, where, which)."""
 
     kind: Literal[
-        "malformed", "unsupported", "limit_exceeded", "io", "invalid_edit", "invalid_options", "other"
+        "malformed",
+        "unsupported",
+        "limit_exceeded",
+        "io",
+        "invalid_edit",
+        "invalid_options",
+        "busy",
+        "other",
     ]
-    """Who is at fault: the input, the library's coverage, a limit, I/O, an edit, options."""
+    """Who is at fault: the input, the library's coverage, a limit, I/O, an edit, options,
+    another thread's call (``BusyError``)."""
     offset: Optional[int]
     """The byte offset in the input, when known."""
     path: Optional[str]
@@ -32,6 +52,13 @@ class Error(ValueError):
 
 class IoError(Error, OSError):
     """A file could not be read or written (``errno`` and ``filename`` set when known)."""
+
+class BusyError(Error, RuntimeError):
+    """The map (or replay) is in use by another thread's call that released the GIL
+    (``Map.render``, ``Map.save``, ``Map.convert``, ...), and this call cannot share it:
+    a change during a read or a write, anything during ``Map.convert``. Raised at once,
+    never waited for; nothing was changed. ``kind`` is 'busy'; ``str()`` names the other
+    call: ``Layer.set_tiles: the map is in use by another thread (Map.save); ...``."""
 
 class RenderWarning(UserWarning):
     """Something ``Map.render`` drew differently from what the map asks."""
@@ -51,7 +78,13 @@ def scan(
     """The rows of every map and demo under ``paths``, in the files' order, on ``jobs`` threads."""
 
 class Map:
-    """A map: items resolved into groups, layers, images, envelopes and sounds."""
+    """A map: items resolved into groups, layers, images, envelopes and sounds.
+
+    Threads may share a map: calls that read it run together (several renders and saves at
+    once); ``convert`` and ``Layer.set_tiles`` raise ``BusyError`` while another thread's
+    call holds the map, and every call but ``repr`` and ``views`` raises it during another
+    thread's ``convert``. Nothing waits; serialise changes with a ``threading.Lock``.
+    """
 
     @staticmethod
     def load(
@@ -94,13 +127,15 @@ class Map:
     def sounds(self) -> List[Sound]: ...
     @property
     def views(self) -> int:
-        """How many numpy arrays view the map's memory now."""
+        """How many numpy arrays view the map's memory now (answers during a ``convert``)."""
     def to_bytes(self, level: Optional[int] = None) -> bytes:
         """The map file; unmodified, the bytes read. ``level`` (0-9) recompresses all data."""
     def save(self, path: _Path, level: Optional[int] = None) -> None:
         """Writes the map file atomically."""
     def convert(self, form: Literal["ddnet", "teeworlds07"]) -> None:
-        """Converts the map in place to DDNet's or Teeworlds 0.7's form."""
+        """Converts the map in place to DDNet's or Teeworlds 0.7's form. ``BufferError`` while
+        arrays view the map, ``BusyError`` while another thread's call uses it; other
+        threads' calls on the map raise ``BusyError`` until it is done."""
     @overload
     def render(
         self,
@@ -205,7 +240,9 @@ class Layer:
         """View: (height, width, bytes per tile) uint8, or (height, width) records
         (``id``, ``flags``, ...) with ``structured=True``; None when the data is broken."""
     def set_tiles(self, tiles: npt.ArrayLike) -> None:
-        """Copies tiles of the shape ``tiles()`` gives into the map."""
+        """Copies tiles of the shape ``tiles()`` gives into the map. ``BufferError`` while
+        arrays view the map; ``BusyError`` while another thread's call (``render``, ``save``,
+        ``convert``, ...) uses it, the map unchanged."""
     def quads(self) -> Optional[npt.NDArray[np.void]]:
         """View: one record per quad (points, colors, texture_coords, envelopes)."""
     def sources(self) -> Optional[List[Dict[str, Any]]]:
@@ -371,6 +408,9 @@ class Demo:
         """The replay, one ``Tick`` per tick marker."""
 
 class Replay(Iterator[Tick]):
+    """``next()`` while another thread's ``next()`` on the same replay runs raises
+    ``BusyError`` (no tick is skipped), as a generator raises "already executing"."""
+
     def __iter__(self) -> Replay: ...
     def __next__(self) -> Tick: ...
 

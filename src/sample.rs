@@ -394,6 +394,7 @@ pub fn map() -> Result<crate::Map, crate::Error> {
 ///
 /// The benchmarks and tests of snapshots use it; `twcodec snap` has no sample of its own.
 pub fn game_snapshot(tick: i32) -> crate::snap::Snapshot {
+    // Any tick: the arithmetic wraps (a test asks for i32::MIN and i32::MAX).
     use twcodec_schema::uuid::uuid_from_name;
     let gameinfo = uuid_from_name("gameinfo@netobj.ddnet.tw");
     let player = uuid_from_name("player@netobj.ddnet.tw");
@@ -415,17 +416,21 @@ pub fn game_snapshot(tick: i32) -> crate::snap::Snapshot {
     add(0x7FFF, 0, &[0x1f, 16060, 0]);
     for p in 0..32 {
         let id = p as u16;
-        let slow = tick / 50 + p;
-        add(10, id, &[0, p, 1, slow % 7, 20 + (tick / 25 + p) % 5]);
+        let slow = (tick / 50).wrapping_add(p);
+        add(
+            10,
+            id,
+            &[0, p, 1, slow % 7, 20 + (tick / 25).wrapping_add(p) % 5],
+        );
         add(11, id, &[p * 7; 17]);
         add(0x7FFE, id, &[0, 0]);
-        let (x, y) = (1000 + 32 * p + tick % 64, 800 + (tick * p) % 40);
+        let (x, y) = (1000 + 32 * p + tick % 64, 800 + tick.wrapping_mul(p) % 40);
         let mut core = [0; 22];
         core[..5].copy_from_slice(&[tick, x, y, (tick % 9) - 4, p - 16]);
         core[5..16].copy_from_slice(&[p * 3, 1, 0, -1, 0, 0, x, y, 0, 0, 0]);
         core[16..].copy_from_slice(&[10, 10, 10, 1, 0, tick - tick % 30]);
         add(9, id, &core);
-        let frozen = i32::from((tick / 10 + p) % 8 == 0);
+        let frozen = i32::from((tick / 10).wrapping_add(p) % 8 == 0);
         add(
             0x7FFD,
             id,
@@ -437,25 +442,38 @@ pub fn game_snapshot(tick: i32) -> crate::snap::Snapshot {
     }
     for i in 0..40 {
         // Each lives 10 ticks: the four oldest go, four new come every tick.
-        let serial = tick * 4 - 39 + i;
+        let serial = tick.wrapping_mul(4).wrapping_sub(39).wrapping_add(i);
         add(
             2,
             (serial & 0xFFFF) as u16,
-            &[serial * 3, 500, 10, -3, 1, tick - (39 - i) / 4],
+            &[
+                serial.wrapping_mul(3),
+                500,
+                10,
+                -3,
+                1,
+                tick.wrapping_sub((39 - i) / 4),
+            ],
         );
     }
     for i in 0..10 {
         // Each lives 2 ticks: five go, five come every tick.
-        let serial = tick * 5 - 9 + i;
+        let serial = tick.wrapping_mul(5).wrapping_sub(9).wrapping_add(i);
         add(
             3,
             (serial & 0xFFFF) as u16,
-            &[serial, 300, serial + 90, 320, tick - (9 - i) / 5],
+            &[
+                serial,
+                300,
+                serial.wrapping_add(90),
+                320,
+                tick.wrapping_sub((9 - i) / 5),
+            ],
         );
     }
     for i in 0..14 {
         // Events last one tick: new ids every tick.
-        let id = ((tick * 14 + i) & 0xFFFF) as u16;
+        let id = (tick.wrapping_mul(14).wrapping_add(i) & 0xFFFF) as u16;
         let type_id = [19, 20, 14][(i % 3) as usize];
         let data: &[i32] = match type_id {
             14 => &[100 * i, 200],
@@ -504,5 +522,12 @@ mod tests {
             panic!("speedup expected");
         };
         assert_eq!(speedup.grid().unwrap().get(6, 4).unwrap().angle(), 270);
+    }
+
+    #[test]
+    fn game_snapshots_of_any_tick() {
+        for tick in [i32::MIN, -1, 0, 67_108_864, i32::MAX] {
+            assert!(game_snapshot(tick).items().next().is_some(), "{tick}");
+        }
     }
 }

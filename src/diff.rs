@@ -7,13 +7,39 @@
 //! `twcodec diff` prints it; it serializes as JSON with serde.
 //!
 //! # Matching
-//! Settings, images, sounds, envelopes, envelope points, groups and the layers of a matched
-//! group are matched by a longest common subsequence of their keys (text, name, name and kind,
-//! time), and what is left between two matched items is paired by position: an insertion in the
-//! middle is one addition, a rename is a change of name, and a list with one item replaced at
-//! each position reads as changes. A layer removed in one place and added with the same kind
-//! and name in another is reported as moved. Quads, sound sources, auto-mappers and tiles are
-//! matched by index (position); items twcodec does not model by type and id.
+//! Settings, images, sounds, envelopes, envelope points and groups are matched by a longest
+//! common subsequence of their keys (text, name, name and kind, time), and what is left between
+//! two matched items is paired by position: an insertion in the middle is one addition, a
+//! rename is a change of name, and a list with one item replaced at each position reads as
+//! changes.
+//!
+//! Layers are matched over the whole map, so that a layer moved to another group, or to
+//! another place in its own, reads as one move ([`Change::Moved`]) and nothing else:
+//!
+//! 1. **Unchanged, in place.** Within each pair of matched groups, a longest common
+//!    subsequence of exact keys: kind, name, every field and the whole content (tiles, quads,
+//!    sources), with references compared through the matching of images, envelopes and sounds,
+//!    as the changes are shown. Tiles stored as the same bytes are equal without being
+//!    decoded (first every layer is matched so, then the rest decoded), so that a diff of lazily
+//!    loaded maps decodes the layers that may have changed only; content that does not decode
+//!    and is not stored the same equals nothing.
+//! 2. **Unchanged, moved.** A layer left over in the old map with the exact key of one left
+//!    over in the new map, in any group, moved there (a reorder within a group too).
+//! 3. **Changed, in place.** Between two layers of step 1 in a pair of groups, the layers left
+//!    are aligned by kind and name, and paired by position (as the other lists are).
+//! 4. **Changed and moved.** A layer still left over in the old map and one in the new map
+//!    with the same kind and name moved, with its changes, when they are named, or, unnamed,
+//!    when their fields or their contents are the same.
+//!
+//! What is left was removed or added. Auto-mapper configurations are matched through the layer
+//! they configure (the first configuration of a layer with the first of its match, and so on;
+//! those of no layer by their order), so that one that follows its layer is no change; one that
+//! goes or comes with its layer is part of that layer's removal or addition. Quads, sound
+//! sources and tiles are matched by index (position); items twcodec does not model by type and
+//! id.
+//!
+//! A place names an item by index and name; an unnamed layer by its kind instead
+//! (`group #1 "Game" / layer #10 (game)`), an unnamed group by its index alone (`group #2`).
 //!
 //! # Units
 //! Positions of quads, sound sources and position envelopes are shown in tiles (the raw value
@@ -180,6 +206,7 @@ pub fn diff(a: &Map, b: &Map) -> MapDiff {
     let mut d = Differ {
         a,
         b,
+        names: [ItemNames::of(a), ItemNames::of(b)],
         matched: Matched::default(),
         out: MapDiff::default(),
     };
@@ -197,23 +224,47 @@ pub fn diff(a: &Map, b: &Map) -> MapDiff {
 struct Differ<'m> {
     a: &'m Map,
     b: &'m Map,
+    /// The names of `a`'s images and sounds, then of `b`'s.
+    names: [ItemNames; 2],
     matched: Matched,
     out: MapDiff,
 }
 
-/// The new index of each old image, envelope and sound matched with one.
+/// The new index of each old image, envelope, sound and layer matched with one.
 #[derive(Default)]
 struct Matched {
     images: Vec<Option<usize>>,
     envelopes: Vec<Option<usize>>,
     sounds: Vec<Option<usize>>,
+    layers: Vec<Option<usize>>,
+}
+
+/// The names of a map's images and sounds, read once (each is a data item, inflated when
+/// read); an empty name for one that has none.
+struct ItemNames {
+    images: Vec<String>,
+    sounds: Vec<String>,
+}
+
+impl ItemNames {
+    fn of(map: &Map) -> ItemNames {
+        ItemNames {
+            images: (map.images().iter())
+                .map(|i| i.name(map).unwrap_or_default())
+                .collect(),
+            sounds: (map.sounds().iter())
+                .map(|s| s.name(map).unwrap_or_default())
+                .collect(),
+        }
+    }
 }
 
 /// References of one map as text: `image #3 "grass_main"`, `none`, `dangling image 7`.
 struct Names<'m> {
     map: &'m Map,
-    /// For the old map: the new map and the matches into it.
-    other: Option<(&'m Map, &'m Matched)>,
+    names: &'m ItemNames,
+    /// For the old map: the new map, its names, and the matches into it.
+    other: Option<(&'m Map, &'m ItemNames, &'m Matched)>,
 }
 
 impl Names<'_> {
@@ -223,7 +274,7 @@ impl Names<'_> {
         index: Option<usize>,
         raw: i32,
         matched: fn(&Matched) -> &[Option<usize>],
-        name: fn(&Map, usize) -> Option<String>,
+        name: fn(&Map, &ItemNames, usize) -> Option<String>,
     ) -> String {
         let Some(index) = index else {
             return match raw < 0 {
@@ -231,15 +282,35 @@ impl Names<'_> {
                 false => format!("dangling {kind} {raw}"),
             };
         };
-        let (map, index) = match self.other {
-            Some((other, m)) => match matched(m).get(index).copied().flatten() {
-                Some(new) => (other, new),
-                None => (self.map, index),
+        let (map, names, index) = match self.other {
+            Some((other, names, m)) => match matched(m).get(index).copied().flatten() {
+                Some(new) => (other, names, new),
+                None => (self.map, self.names, index),
             },
-            None => (self.map, index),
+            None => (self.map, self.names, index),
         };
-        let name = name(map, index).unwrap_or_default();
+        let name = name(map, names, index).unwrap_or_default();
         format!("{kind} {}", units::reference(Some((index, &name)), raw))
+    }
+
+    /// An envelope reference as bytes, equal for two references that read the same (an old
+    /// one through the matching; an old envelope matched with none equals nothing new), for
+    /// the exact keys of layers.
+    fn envelope_key(&self, raw: i32) -> [u8; 5] {
+        let (tag, value) = match self.map.envelope_ref(raw) {
+            Ref::To(r) => match self.other {
+                Some((_, _, m)) => match m.envelopes.get(r.index()).copied().flatten() {
+                    Some(new) => (1, new),
+                    None => (2, r.index()),
+                },
+                None => (1, r.index()),
+            },
+            Ref::None => (0, 0),
+            Ref::Dangling(raw) => (3, raw as u32 as usize),
+        };
+        let mut key = [tag; 5];
+        key[1..].copy_from_slice(&(value as u32).to_le_bytes());
+        key
     }
 
     fn image(&self, r: Ref<Image>, raw: i32) -> String {
@@ -252,7 +323,7 @@ impl Names<'_> {
             index,
             raw,
             |m| &m.images,
-            |map, i| map.images().get(i).and_then(|image| image.name(map)),
+            |_, names, i| names.images.get(i).cloned(),
         )
     }
 
@@ -266,7 +337,7 @@ impl Names<'_> {
             index,
             raw,
             |m| &m.envelopes,
-            |map, i| map.envelopes().get(i).map(|e| e.name()),
+            |map, _, i| map.envelopes().get(i).map(|e| e.name()),
         )
     }
 
@@ -280,7 +351,7 @@ impl Names<'_> {
             index,
             raw,
             |m| &m.sounds,
-            |map, i| map.sounds().get(i).and_then(|sound| sound.name(map)),
+            |_, names, i| names.sounds.get(i).cloned(),
         )
     }
 }
@@ -366,42 +437,50 @@ enum Pair {
 /// common subsequence.
 const LCS_LIMIT: usize = 4_000_000;
 
+/// The index pairs of a longest common subsequence of two lists' keys, in order; above
+/// [`LCS_LIMIT`] comparisons, the equal keys at the same positions.
+fn lcs<K: PartialEq>(a: &[K], b: &[K]) -> Vec<(usize, usize)> {
+    let (n, m) = (a.len(), b.len());
+    if n.saturating_mul(m) > LCS_LIMIT {
+        return (0..n.min(m))
+            .filter(|&i| a[i] == b[i])
+            .map(|i| (i, i))
+            .collect();
+    }
+    // lcs[i][j]: the length of the LCS of a[i..] and b[j..].
+    let width = m + 1;
+    let mut lcs = vec![0u32; (n + 1) * width];
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            lcs[i * width + j] = if a[i] == b[j] {
+                lcs[(i + 1) * width + j + 1] + 1
+            } else {
+                lcs[(i + 1) * width + j].max(lcs[i * width + j + 1])
+            };
+        }
+    }
+    let (mut i, mut j, mut matches) = (0, 0, Vec::new());
+    while i < n && j < m {
+        if a[i] == b[j] {
+            matches.push((i, j));
+            i += 1;
+            j += 1;
+        } else if lcs[(i + 1) * width + j] >= lcs[i * width + j + 1] {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+    matches
+}
+
 /// Aligns two lists by a longest common subsequence of their keys, then pairs what is left
 /// between two matches by position (see the module doc).
 fn align<K: PartialEq>(a: &[K], b: &[K]) -> Vec<Pair> {
     let (n, m) = (a.len(), b.len());
-    let matches: Vec<(usize, usize)> = if n.saturating_mul(m) > LCS_LIMIT {
-        (0..n.min(m)).map(|i| (i, i)).collect()
-    } else {
-        // lcs[i][j]: the length of the LCS of a[i..] and b[j..].
-        let width = m + 1;
-        let mut lcs = vec![0u32; (n + 1) * width];
-        for i in (0..n).rev() {
-            for j in (0..m).rev() {
-                lcs[i * width + j] = if a[i] == b[j] {
-                    lcs[(i + 1) * width + j + 1] + 1
-                } else {
-                    lcs[(i + 1) * width + j].max(lcs[i * width + j + 1])
-                };
-            }
-        }
-        let (mut i, mut j, mut matches) = (0, 0, Vec::new());
-        while i < n && j < m {
-            if a[i] == b[j] {
-                matches.push((i, j));
-                i += 1;
-                j += 1;
-            } else if lcs[(i + 1) * width + j] >= lcs[i * width + j + 1] {
-                i += 1;
-            } else {
-                j += 1;
-            }
-        }
-        matches
-    };
     let mut pairs = Vec::new();
     let (mut i, mut j) = (0, 0);
-    for (mi, mj) in matches.into_iter().chain([(n, m)]) {
+    for (mi, mj) in lcs(a, b).into_iter().chain([(n, m)]) {
         // The gap a[i..mi] / b[j..mj]: paired by position, the rest removed or added.
         let common = (mi - i).min(mj - j);
         pairs.extend((0..common).map(|k| Pair::Both(i + k, j + k)));
@@ -434,13 +513,15 @@ impl<'m> Differ<'m> {
     fn old_names(&self) -> Names<'_> {
         Names {
             map: self.a,
-            other: Some((self.b, &self.matched)),
+            names: &self.names[0],
+            other: Some((self.b, &self.names[1], &self.matched)),
         }
     }
 
     fn new_names(&self) -> Names<'_> {
         Names {
             map: self.b,
+            names: &self.names[1],
             other: None,
         }
     }
@@ -538,7 +619,7 @@ impl<'m> Differ<'m> {
 
     /// The fields that say what an added or removed item is.
     fn summary(fields: &[(&str, String)]) -> String {
-        const SUMMARY: [&str; 16] = [
+        const SUMMARY: [&str; 17] = [
             "kind",
             "size",
             "data",
@@ -555,6 +636,7 @@ impl<'m> Differ<'m> {
             "config",
             "seed",
             "ints",
+            "automapper",
         ];
         let mut text = String::new();
         for (name, value) in fields {
@@ -579,12 +661,8 @@ impl<'m> Differ<'m> {
 
     fn images(&mut self) {
         let (a, b) = (self.a, self.b);
-        let keys = |map: &Map| -> Vec<String> {
-            (map.images().iter())
-                .map(|i| i.name(map).unwrap_or_default())
-                .collect()
-        };
-        for pair in align(&keys(a), &keys(b)) {
+        let (ka, kb) = (&self.names[0].images, &self.names[1].images);
+        for pair in align(ka, kb) {
             let place = |map: &Map, i: usize| {
                 let name = map.images().get(i).and_then(|img| img.name(map));
                 format!("image #{i} {}", quoted(&name.unwrap_or_default()))
@@ -620,6 +698,11 @@ impl<'m> Differ<'m> {
         fields: impl FnOnce() -> Option<Vec<(&'static str, String)>>,
     ) {
         let what = fields().map_or_else(String::new, |f| Self::summary(&f));
+        Self::whole_section(place, added, what).finish(&mut self.out);
+    }
+
+    /// The section of a whole item added or removed, `what` its summary.
+    fn whole_section(place: String, added: bool, what: String) -> SectionBuilder {
         let what = match what.is_empty() {
             true => "this".to_string(),
             false => format!("({what})"),
@@ -630,14 +713,17 @@ impl<'m> Differ<'m> {
         };
         let mut s = SectionBuilder::new(place);
         s.push(change);
-        s.finish(&mut self.out);
+        s
     }
 
-    fn sound_fields(map: &Map, sound: &Sound) -> Vec<(&'static str, String)> {
+    /// A sound's fields; with `data` false, its data is shown as `unchanged` without reading
+    /// it (the two sounds compared hold the same stored data).
+    fn sound_fields(map: &Map, sound: &Sound, data: bool) -> Vec<(&'static str, String)> {
         let item = sound.item();
-        let data = match item.external != 0 {
-            true => "external".to_string(),
-            false => match sound.data(map) {
+        let data = match (item.external != 0, data) {
+            (true, _) => "external".to_string(),
+            (false, false) => "unchanged".to_string(),
+            (false, true) => match sound.data(map) {
                 Ok(bytes) => format!(
                     "{} bytes, crc32 {:08x}",
                     bytes.len(),
@@ -657,30 +743,35 @@ impl<'m> Differ<'m> {
 
     fn sounds(&mut self) {
         let (a, b) = (self.a, self.b);
-        let keys = |map: &Map| -> Vec<String> {
-            (map.sounds().iter())
-                .map(|s| s.name(map).unwrap_or_default())
-                .collect()
-        };
-        for pair in align(&keys(a), &keys(b)) {
+        let (ka, kb) = (&self.names[0].sounds, &self.names[1].sounds);
+        for pair in align(ka, kb) {
             let place = |map: &Map, i: usize| {
                 let name = map.sounds().get(i).and_then(|s| s.name(map));
                 format!("sound #{i} {}", quoted(&name.unwrap_or_default()))
             };
             match pair {
                 Pair::Old(i) => self.whole(place(a, i), false, || {
-                    a.sounds().get(i).map(|s| Self::sound_fields(a, s))
+                    a.sounds().get(i).map(|s| Self::sound_fields(a, s, true))
                 }),
                 Pair::New(j) => self.whole(place(b, j), true, || {
-                    b.sounds().get(j).map(|s| Self::sound_fields(b, s))
+                    b.sounds().get(j).map(|s| Self::sound_fields(b, s, true))
                 }),
                 Pair::Both(i, j) => {
                     set(&mut self.matched.sounds, i, j);
                     let (Some(old), Some(new)) = (a.sounds().get(i), b.sounds().get(j)) else {
                         continue;
                     };
+                    let data = |map: &Map, s: &Sound| map.data_ref(s.item().data).get();
+                    let same = match (data(a, old), data(b, new)) {
+                        (Some(x), Some(y)) => a.same_stored_data(x, b, y),
+                        _ => false,
+                    };
+                    let (fa, fb) = (
+                        Self::sound_fields(a, old, !same),
+                        Self::sound_fields(b, new, !same),
+                    );
                     let mut s = SectionBuilder::new(place(a, i));
-                    s.fields("", &Self::sound_fields(a, old), &Self::sound_fields(b, new));
+                    s.fields("", &fa, &fb);
                     s.finish(&mut self.out);
                 }
             }
@@ -732,7 +823,12 @@ impl<'m> Differ<'m> {
                     let times = |points: &[EnvPoint]| -> Vec<i32> {
                         points.iter().map(|p| p.time).collect()
                     };
-                    for pair in align(&times(pa), &times(pb)) {
+                    // The same points show no change (the same values read the same).
+                    let pairs = match pa == pb && ba == bb {
+                        true => Vec::new(),
+                        false => align(&times(pa), &times(pb)),
+                    };
+                    for pair in pairs {
                         match pair {
                             Pair::Both(i, j) => {
                                 let (Some(p), Some(q)) = (pa.get(i), pb.get(j)) else {
@@ -800,27 +896,34 @@ impl<'m> Differ<'m> {
         ]
     }
 
+    /// `group #1 "Game"`; an unnamed group by its index alone, `group #2`.
     fn group_place(map: &Map, index: Option<usize>) -> String {
-        match index {
-            Some(g) => {
-                let name = map.groups().get(g).map(|g| g.name()).unwrap_or_default();
-                format!("group #{g} {}", quoted(&name))
-            }
-            None => "no group".to_string(),
+        let Some(g) = index else {
+            return "no group".to_string();
+        };
+        match map.groups().get(g).map(|g| g.name()).unwrap_or_default() {
+            name if name.is_empty() => format!("group #{g}"),
+            name => format!("group #{g} {}", quoted(&name)),
         }
     }
 
+    /// `group #1 "Game" / layer #3 "Front"`; an unnamed layer by its kind,
+    /// `group #1 "Game" / layer #10 (game)`.
     fn layer_place(map: &Map, group: Option<usize>, layer: usize) -> String {
-        let name = map
-            .layers()
-            .get(layer)
-            .map(|l| l.name())
-            .unwrap_or_default();
-        format!(
-            "{} / layer #{layer} {}",
-            Self::group_place(map, group),
-            quoted(&name)
-        )
+        let group = Self::group_place(map, group);
+        match map.layers().get(layer) {
+            Some(l) if l.name().is_empty() => {
+                format!("{group} / layer #{layer} ({})", l.kind_name())
+            }
+            Some(l) => format!("{group} / layer #{layer} {}", quoted(&l.name())),
+            None => format!("{group} / layer #{layer}"),
+        }
+    }
+
+    /// A layer's place, in the group that holds it.
+    fn layer_place_in(map: &Map, layer: usize) -> String {
+        let group = (map.layer_refs().nth(layer)).and_then(|l| map.group_of(l));
+        Self::layer_place(map, group.map(|g| g.index()), layer)
     }
 
     /// Each group's layers (indices), then the layers of no group as a last list.
@@ -843,6 +946,91 @@ impl<'m> Differ<'m> {
         lists
     }
 
+    /// Matches the layers of the two maps in the four steps of the module doc. `groups` is the
+    /// alignment of the lists of [`Differ::group_layers`].
+    fn match_layers(&self, ga: &[GroupLayers], gb: &[GroupLayers], groups: &[Pair]) -> Links {
+        let (a, b) = (self.a, self.b);
+        let (old_names, new_names) = (self.old_names(), self.new_names());
+        let ka: Vec<LayerKey> = (a.layers().iter())
+            .map(|l| LayerKey::new(&old_names, a, l))
+            .collect();
+        let kb: Vec<LayerKey> = (b.layers().iter())
+            .map(|l| LayerKey::new(&new_names, b, l))
+            .collect();
+        let mut links = Links {
+            old: vec![None; ka.len()],
+            new: vec![None; kb.len()],
+        };
+        // Steps 1 and 2, first with tiles equal only as the same stored data, which decodes
+        // nothing, then for the layers left with tiles decoded.
+        for full in [false, true] {
+            // 1. Unchanged, in place.
+            for (p, &pair) in groups.iter().enumerate() {
+                let Pair::Both(i, j) = pair else { continue };
+                for (old, new) in gaps(&ga[i].1, &gb[j].1, &links, p) {
+                    let key = |key| Compare { key, full };
+                    let xa: Vec<Compare> = old.iter().map(|&l| key(&ka[l])).collect();
+                    let xb: Vec<Compare> = new.iter().map(|&l| key(&kb[l])).collect();
+                    for (k, l) in lcs(&xa, &xb) {
+                        let how = Link::InPlace {
+                            pair: p,
+                            exact: true,
+                        };
+                        links.link(old[k], new[l], how);
+                    }
+                }
+            }
+            // 2. Unchanged, moved.
+            for (lb, new) in kb.iter().enumerate() {
+                if links.new[lb].is_some() {
+                    continue;
+                }
+                let found =
+                    (0..ka.len()).find(|&la| links.old[la].is_none() && ka[la].equal(new, full));
+                if let Some(la) = found {
+                    links.link(la, lb, Link::Moved { exact: true });
+                }
+            }
+        }
+        // 3. Changed, in place: in the gaps between the layers of step 1.
+        let kind_name = |map: &Map, l: usize| {
+            (map.layers().get(l)).map_or(("", String::new()), |l| (l.kind_name(), l.name()))
+        };
+        for (p, &pair) in groups.iter().enumerate() {
+            let Pair::Both(i, j) = pair else { continue };
+            for (old, new) in gaps(&ga[i].1, &gb[j].1, &links, p) {
+                let xa: Vec<_> = old.iter().map(|&l| kind_name(a, l)).collect();
+                let xb: Vec<_> = new.iter().map(|&l| kind_name(b, l)).collect();
+                for pair in align(&xa, &xb) {
+                    if let Pair::Both(x, y) = pair {
+                        let how = Link::InPlace {
+                            pair: p,
+                            exact: false,
+                        };
+                        links.link(old[x], new[y], how);
+                    }
+                }
+            }
+        }
+        // 4. Changed and moved.
+        for (lb, y) in kb.iter().enumerate() {
+            if links.new[lb].is_some() {
+                continue;
+            }
+            let key = kind_name(b, lb);
+            let same = |la: usize| {
+                let x = &ka[la];
+                !key.1.is_empty() || x.fields == y.fields || x.same_content(y, true)
+            };
+            let found = (0..ka.len())
+                .find(|&la| links.old[la].is_none() && kind_name(a, la) == key && same(la));
+            if let Some(la) = found {
+                links.link(la, lb, Link::Moved { exact: false });
+            }
+        }
+        links
+    }
+
     fn groups_and_layers(&mut self) {
         let (a, b) = (self.a, self.b);
         let (ga, gb) = (Self::group_layers(a), Self::group_layers(b));
@@ -851,65 +1039,15 @@ impl<'m> Differ<'m> {
         };
         let ka: Vec<_> = ga.iter().map(|(g, _)| group_key(a, *g)).collect();
         let kb: Vec<_> = gb.iter().map(|(g, _)| group_key(b, *g)).collect();
-        let layer_key = |map: &Map, l: usize| -> (&'static str, String) {
-            map.layers()
-                .get(l)
-                .map_or(("", String::new()), |l| (l.kind_name(), l.name()))
-        };
         let groups = align(&ka, &kb);
-        // Layer alignment within each pair of groups, before moves are found.
-        let mut plans: Vec<(Pair, Vec<Pair>)> = Vec::new();
-        for &pair in &groups {
-            let layers = match pair {
-                Pair::Both(i, j) => {
-                    let la: Vec<_> = ga[i].1.iter().map(|&l| layer_key(a, l)).collect();
-                    let lb: Vec<_> = gb[j].1.iter().map(|&l| layer_key(b, l)).collect();
-                    align(&la, &lb)
-                }
-                Pair::Old(i) => (0..ga[i].1.len()).map(Pair::Old).collect(),
-                Pair::New(j) => (0..gb[j].1.len()).map(Pair::New).collect(),
+        let links = self.match_layers(&ga, &gb, &groups);
+        self.matched.layers = links.old.iter().map(|l| l.map(|(lb, _)| lb)).collect();
+        for (p, &pair) in groups.iter().enumerate() {
+            let (gi, gj) = match pair {
+                Pair::Both(i, j) => (Some(i), Some(j)),
+                Pair::Old(i) => (Some(i), None),
+                Pair::New(j) => (None, Some(j)),
             };
-            plans.push((pair, layers));
-        }
-        // Moves: a layer removed in one place and added with the same kind and name in another.
-        let group_of = |pair: Pair| match pair {
-            Pair::Both(i, j) => (Some(i), Some(j)),
-            Pair::Old(i) => (Some(i), None),
-            Pair::New(j) => (None, Some(j)),
-        };
-        let mut removed: Vec<usize> = Vec::new();
-        let mut added: Vec<usize> = Vec::new();
-        for (pair, layers) in &plans {
-            let (gi, gj) = group_of(*pair);
-            for layer in layers {
-                match *layer {
-                    Pair::Old(k) => removed.extend(gi.and_then(|g| ga[g].1.get(k)).copied()),
-                    Pair::New(k) => added.extend(gj.and_then(|g| gb[g].1.get(k)).copied()),
-                    Pair::Both(..) => {}
-                }
-            }
-        }
-        let mut moved_from: HashMap<usize, usize> = HashMap::new();
-        let mut moved_away: Vec<bool> = vec![false; a.layers().len()];
-        for &new in &added {
-            let key = layer_key(b, new);
-            if let Some(&old) = (removed.iter()).find(|&&old| {
-                // An unnamed layer counts as moved only with the same content.
-                let same = || match (a.layers().get(old), b.layers().get(new)) {
-                    (Some(x), Some(y)) => !key.1.is_empty() || x.content() == y.content(),
-                    _ => false,
-                };
-                !moved_away.get(old).copied().unwrap_or(true) && layer_key(a, old) == key && same()
-            }) {
-                if let Some(flag) = moved_away.get_mut(old) {
-                    *flag = true;
-                }
-                moved_from.insert(new, old);
-            }
-        }
-        let group_index_a = |l: usize| a.layer_refs().nth(l).and_then(|r| a.group_of(r));
-        for (pair, layers) in plans {
-            let (gi, gj) = group_of(pair);
             let (group_a, group_b) = (gi.and_then(|i| ga[i].0), gj.and_then(|j| gb[j].0));
             match pair {
                 Pair::Both(..) => {
@@ -928,57 +1066,94 @@ impl<'m> Differ<'m> {
                     group_b.and_then(|g| b.groups().get(g).map(Self::group_fields))
                 }),
             }
-            for layer in layers {
-                let old = |k: usize| gi.and_then(|g| ga[g].1.get(k)).copied();
-                let new = |k: usize| gj.and_then(|g| gb[g].1.get(k)).copied();
-                match layer {
-                    Pair::Both(k, l) => {
-                        if let (Some(la), Some(lb)) = (old(k), new(l)) {
-                            let place = Self::layer_place(a, group_a, la);
-                            self.layer(place, la, lb, None);
-                        }
-                    }
-                    Pair::Old(k) => {
-                        if let Some(la) = old(k).filter(|&la| !moved_away[la]) {
-                            let place = Self::layer_place(a, group_a, la);
-                            self.whole(place, false, || {
-                                a.layers().get(la).map(|l| {
-                                    layer_fields(
-                                        &Names {
-                                            map: a,
-                                            other: None,
-                                        },
-                                        l,
-                                    )
-                                })
-                            });
-                        }
-                    }
-                    Pair::New(l) => {
-                        let Some(lb) = new(l) else { continue };
-                        let place = Self::layer_place(b, group_b, lb);
-                        match moved_from.get(&lb) {
-                            Some(&la) => {
-                                let from = (group_index_a(la)).map(|g| g.index());
-                                let from = Self::layer_place(a, from, la);
-                                self.layer(place, la, lb, Some(from));
+            // The two lists in step: a layer that stays in place waits for the new layers
+            // before its match; removed layers come before added ones.
+            let old_list: &[usize] = gi.map_or(&[], |i| &ga[i].1);
+            let new_list: &[usize] = gj.map_or(&[], |j| &gb[j].1);
+            let (mut i, mut j) = (0, 0);
+            while i < old_list.len() || j < new_list.len() {
+                if let Some(&la) = old_list.get(i) {
+                    match links.old[la] {
+                        Some((lb, Link::InPlace { pair, exact })) if pair == p => {
+                            if new_list.get(j) == Some(&lb) {
+                                if !exact {
+                                    self.layer(Self::layer_place(a, group_a, la), la, lb, None);
+                                }
+                                (i, j) = (i + 1, j + 1);
+                                continue;
                             }
-                            None => self.whole(place, true, || {
-                                b.layers().get(lb).map(|l| {
-                                    layer_fields(
-                                        &Names {
-                                            map: b,
-                                            other: None,
-                                        },
-                                        l,
-                                    )
-                                })
-                            }),
+                            if j >= new_list.len() {
+                                // Not reached: a match in place lies ahead in the new list.
+                                i += 1;
+                                continue;
+                            }
+                        }
+                        // Reported where it went.
+                        Some(_) => {
+                            i += 1;
+                            continue;
+                        }
+                        None => {
+                            self.whole_layer(false, group_a, la);
+                            i += 1;
+                            continue;
                         }
                     }
                 }
+                let Some(&lb) = new_list.get(j) else { break };
+                j += 1;
+                match links.new[lb] {
+                    Some((la, Link::Moved { exact })) => {
+                        let place = Self::layer_place(b, group_b, lb);
+                        let from = Self::layer_place_in(a, la);
+                        match exact {
+                            // Nothing else to compare.
+                            true => {
+                                let mut s = SectionBuilder::new(place);
+                                s.push(Change::Moved { from });
+                                s.finish(&mut self.out);
+                            }
+                            false => self.layer(place, la, lb, Some(from)),
+                        }
+                    }
+                    // In place here (not reached: its match comes first) or in another pair of
+                    // groups (overlapping groups).
+                    Some(_) => {}
+                    None => self.whole_layer(true, group_b, lb),
+                }
             }
         }
+    }
+
+    /// A layer removed or added as a whole, with the auto-mapper configurations that went or
+    /// came with it.
+    fn whole_layer(&mut self, added: bool, group: Option<usize>, layer: usize) {
+        let (map, names) = match added {
+            true => (self.b, &self.names[1]),
+            false => (self.a, &self.names[0]),
+        };
+        let names = Names {
+            map,
+            names,
+            other: None,
+        };
+        let place = Self::layer_place(map, group, layer);
+        let what = (map.layers().get(layer)).map(|l| {
+            let mut fields = layer_fields(&names, l);
+            for am in map.automappers() {
+                if am.layer(map).map(|l| l.index()) == Some(layer) {
+                    let item = am.item();
+                    let automatic = match item.flags.automatic() {
+                        true => ", automatic",
+                        false => "",
+                    };
+                    let what = format!("(config {}, seed {}{automatic})", item.config, item.seed);
+                    fields.push(("automapper", what));
+                }
+            }
+            Self::summary(&fields)
+        });
+        Self::whole_section(place, added, what.unwrap_or_default()).finish(&mut self.out);
     }
 
     /// The changes of a matched (or moved) layer.
@@ -1086,17 +1261,68 @@ impl<'m> Differ<'m> {
 
     fn automappers(&mut self) {
         let (a, b) = (self.a, self.b);
-        let (ma, mb) = (a.automappers(), b.automappers());
-        let fields = |map: &Map, i: usize| -> Vec<(&'static str, String)> {
+        let layer_of = |map: &Map, i: usize| {
+            (map.automappers().get(i)).and_then(|am| am.layer(map).map(|l| l.index()))
+        };
+        // The configurations of each layer, and those of no layer (`None`), in order.
+        let by_layer = |map: &Map| -> HashMap<Option<usize>, Vec<usize>> {
+            let mut lists: HashMap<Option<usize>, Vec<usize>> = HashMap::new();
+            for i in 0..map.automappers().len() {
+                lists.entry(layer_of(map, i)).or_default().push(i);
+            }
+            lists
+        };
+        let (ca, cb) = (by_layer(a), by_layer(b));
+        let matched = &self.matched.layers;
+        let kept: Vec<bool> = {
+            let mut kept = vec![false; b.layers().len()];
+            for &lb in matched.iter().flatten() {
+                if let Some(k) = kept.get_mut(lb) {
+                    *k = true;
+                }
+            }
+            kept
+        };
+        let mut pairs = Vec::new();
+        let mut paired = vec![false; b.automappers().len()];
+        for i in 0..a.automappers().len() {
+            let key = match layer_of(a, i) {
+                Some(la) => match matched.get(la).copied().flatten() {
+                    Some(lb) => Some(lb),
+                    // Its layer's removal lists it.
+                    None => continue,
+                },
+                None => None,
+            };
+            let nth = (ca.get(&layer_of(a, i)).into_iter().flatten()).position(|&x| x == i);
+            match nth.and_then(|n| cb.get(&key).and_then(|list| list.get(n))) {
+                Some(&j) => {
+                    paired[j] = true;
+                    pairs.push(Pair::Both(i, j));
+                }
+                None => pairs.push(Pair::Old(i)),
+            }
+        }
+        for (j, &paired) in paired.iter().enumerate() {
+            match layer_of(b, j) {
+                _ if paired => {}
+                // Its layer's addition lists it.
+                Some(lb) if !kept.get(lb).copied().unwrap_or(true) => {}
+                _ => pairs.push(Pair::New(j)),
+            }
+        }
+        // The fields of configuration `i` of `map`: its layer by its place there or, with
+        // `through`, by the place of the layer's match in the new map.
+        let fields = |map: &Map, i: usize, through: bool| -> Vec<(&'static str, String)> {
             let Some(am) = map.automappers().get(i) else {
                 return Vec::new();
             };
             let item = am.item();
-            let layer = match am.layer(map) {
-                Some(l) => {
-                    let group = map.group_of(l).map(|g| g.index());
-                    Self::layer_place(map, group, l.index())
-                }
+            let layer = match layer_of(map, i) {
+                Some(l) => match matched.get(l).copied().flatten() {
+                    Some(lb) if through => Self::layer_place_in(b, lb),
+                    _ => Self::layer_place_in(map, l),
+                },
                 None => format!("group {} layer {} (none there)", item.group, item.layer),
             };
             vec![
@@ -1108,18 +1334,26 @@ impl<'m> Differ<'m> {
                 ("unknown tail", tail(&item.unknown_tail)),
             ]
         };
-        for index in 0..ma.len().max(mb.len()) {
-            let place = format!("automapper #{index}");
-            match (index < ma.len(), index < mb.len()) {
-                (true, true) => {
-                    let mut s = SectionBuilder::new(place);
-                    s.fields("", &fields(a, index), &fields(b, index));
-                    s.finish(&mut self.out);
+        let mut sections = Vec::new();
+        for pair in pairs {
+            match pair {
+                Pair::Both(i, j) => {
+                    let mut s = SectionBuilder::new(format!("automapper #{i}"));
+                    s.fields("", &fields(a, i, true), &fields(b, j, false));
+                    sections.push(s);
                 }
-                (true, false) => self.whole(place, false, || Some(fields(a, index))),
-                (false, true) => self.whole(place, true, || Some(fields(b, index))),
-                (false, false) => {}
+                Pair::Old(i) => {
+                    let what = Self::summary(&fields(a, i, false));
+                    sections.push(Self::whole_section(format!("automapper #{i}"), false, what));
+                }
+                Pair::New(j) => {
+                    let what = Self::summary(&fields(b, j, false));
+                    sections.push(Self::whole_section(format!("automapper #{j}"), true, what));
+                }
             }
+        }
+        for s in sections {
+            s.finish(&mut self.out);
         }
     }
 
@@ -1213,6 +1447,204 @@ fn point_summary(index: usize, p: &EnvPoint, kind: EnvelopeKind) -> String {
         p.curve(),
         point_values(p, kind)
     )
+}
+
+/// A group's index (`None`: the layers of no group) and its layers' indices.
+type GroupLayers = (Option<usize>, Vec<usize>);
+
+/// How a layer was matched with one of the other map.
+#[derive(Debug, Clone, Copy)]
+enum Link {
+    /// In place: in pair `pair` of the groups' alignment, in order; `exact` when unchanged.
+    InPlace { pair: usize, exact: bool },
+    /// Moved: to another group, or to another place in its own; `exact` when unchanged.
+    Moved { exact: bool },
+}
+
+/// The layer matching: for each old layer its new match, and for each new one its old.
+struct Links {
+    old: Vec<Option<(usize, Link)>>,
+    new: Vec<Option<(usize, Link)>>,
+}
+
+impl Links {
+    /// Matches old layer `la` with new layer `lb`, unless either is matched (a layer that
+    /// overlapping groups both hold).
+    fn link(&mut self, la: usize, lb: usize, how: Link) -> bool {
+        if self.old[la].is_some() || self.new[lb].is_some() {
+            return false;
+        }
+        self.old[la] = Some((lb, how));
+        self.new[lb] = Some((la, how));
+        true
+    }
+}
+
+/// A layer as the diff compares it, to find the layers that did not change: equal when the
+/// fields read the same (references through the matching of images, envelopes and sounds)
+/// and the contents are equal. Content that does not decode equals nothing, unless it is the
+/// same stored data.
+struct LayerKey<'m> {
+    /// A digest of the fields, compared first.
+    digest: u32,
+    fields: Vec<(&'static str, String)>,
+    map: &'m Map,
+    layer: &'m Layer,
+    /// The content of a layer of quads, sources or unknown ints, as bytes
+    /// ([`reference_content`]); `None` for tiles, compared as they are.
+    content: Option<Option<Vec<u8>>>,
+}
+
+impl<'m> LayerKey<'m> {
+    fn new(names: &Names, map: &'m Map, layer: &'m Layer) -> LayerKey<'m> {
+        let fields = layer_fields(names, layer);
+        let mut digest = crc32fast::Hasher::new();
+        for (name, value) in &fields {
+            digest.update(name.as_bytes());
+            digest.update(&[0]);
+            digest.update(value.as_bytes());
+            digest.update(&[0]);
+        }
+        LayerKey {
+            digest: digest.finalize(),
+            fields,
+            map,
+            layer,
+            content: reference_content(names, layer),
+        }
+    }
+
+    /// Whether the layers are equal: the same fields and contents ([`LayerKey::same_content`]).
+    fn equal(&self, other: &LayerKey, full: bool) -> bool {
+        self.digest == other.digest && self.fields == other.fields && self.same_content(other, full)
+    }
+
+    /// Whether the contents are equal. Tiles whose data items are the same stored bytes are
+    /// equal without decoding either; other tiles are decoded and compared when `full`, else
+    /// unequal.
+    fn same_content(&self, other: &LayerKey, full: bool) -> bool {
+        match (&self.content, &other.content) {
+            (Some(x), Some(y)) => x.is_some() && x == y,
+            (None, None) => {
+                // The data item the tiles were read from, unless they changed since.
+                let data = |key: &LayerKey| {
+                    let raw = key.layer.content_data()?;
+                    (key.map.data_ref(raw).get()).filter(|_| !key.layer.content_modified())
+                };
+                if let (Some(x), Some(y)) = (data(self), data(other)) {
+                    if self.map.same_stored_data(x, other.map, y) {
+                        return true;
+                    }
+                }
+                if !full {
+                    return false;
+                }
+                match (tile_bytes(self.layer), tile_bytes(other.layer)) {
+                    (Some(x), Some(y)) => x == y,
+                    _ => false,
+                }
+            }
+            _ => false,
+        }
+    }
+}
+
+/// A layer key to compare as [`LayerKey::equal`] does, in a longest common subsequence.
+#[derive(Clone, Copy)]
+struct Compare<'k, 'm> {
+    key: &'k LayerKey<'m>,
+    full: bool,
+}
+
+impl PartialEq for Compare<'_, '_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.key.equal(other.key, self.full)
+    }
+}
+
+/// The layers of two lists (pair `pair` of the groups' alignment) not matched yet, gap by
+/// gap: the layers before the first matched in place, between two, and after the last.
+fn gaps(old: &[usize], new: &[usize], links: &Links, pair: usize) -> Vec<(Vec<usize>, Vec<usize>)> {
+    let mut gaps = Vec::new();
+    let mut gap: (Vec<usize>, Vec<usize>) = Default::default();
+    let mut j = 0;
+    for &la in old {
+        match links.old[la] {
+            Some((lb, Link::InPlace { pair: p, .. })) if p == pair => {
+                while let Some(&l) = new.get(j) {
+                    j += 1;
+                    if l == lb {
+                        break;
+                    }
+                    if links.new[l].is_none() {
+                        gap.1.push(l);
+                    }
+                }
+                gaps.push(std::mem::take(&mut gap));
+            }
+            Some(_) => {}
+            None => gap.0.push(la),
+        }
+    }
+    gap.1
+        .extend((new[j.min(new.len())..].iter()).filter(|&&l| links.new[l].is_none()));
+    gaps.push(gap);
+    gaps
+}
+
+/// The tiles of a tile layer of any kind as bytes; `None` for other kinds and tiles that do
+/// not decode.
+fn tile_bytes(layer: &Layer) -> Option<&[u8]> {
+    fn bytes<T: bytemuck::Pod>(grid: Option<&Grid<T>>) -> Option<&[u8]> {
+        grid.map(|g| bytemuck::cast_slice(g.tiles()))
+    }
+    match layer.content() {
+        LayerContent::Tiles(x) | LayerContent::Game(x) | LayerContent::Front(x) => bytes(x.grid()),
+        LayerContent::Tele(x) => bytes(x.grid()),
+        LayerContent::Speedup(x) => bytes(x.grid()),
+        LayerContent::Switch(x) => bytes(x.grid()),
+        LayerContent::Tune(x) => bytes(x.grid()),
+        _ => None,
+    }
+}
+
+/// The content of a layer of quads, sources or unknown ints as bytes, equal for two layers
+/// whose contents show no change: envelope references through the matching
+/// ([`Names::envelope_key`]). `None` for tile layers, `Some(None)` for content that does not
+/// decode.
+fn reference_content(names: &Names, layer: &Layer) -> Option<Option<Vec<u8>>> {
+    Some(match layer.content() {
+        LayerContent::Quads(q) => q.quads().map(|quads| {
+            let mut bytes = Vec::with_capacity(quads.len() * (Quad::SIZE + 10));
+            for quad in quads {
+                let plain = Quad {
+                    position_envelope: 0,
+                    color_envelope: 0,
+                    ..*quad
+                };
+                bytes.extend_from_slice(bytemuck::bytes_of(&plain));
+                bytes.extend(names.envelope_key(quad.position_envelope));
+                bytes.extend(names.envelope_key(quad.color_envelope));
+            }
+            bytes
+        }),
+        LayerContent::Sounds(s) => s.sources().map(|sources| {
+            let mut bytes = Vec::with_capacity(sources.len() * (SoundSource::SIZE + 10));
+            for source in sources {
+                let plain = SoundSource {
+                    position_envelope: 0,
+                    sound_envelope: 0,
+                    ..*source
+                };
+                bytes.extend_from_slice(bytemuck::bytes_of(&plain));
+                bytes.extend(names.envelope_key(source.position_envelope));
+                bytes.extend(names.envelope_key(source.sound_envelope));
+            }
+            bytes
+        }),
+        LayerContent::Unknown(ints) => Some(bytemuck::cast_slice(ints).to_vec()),
+        _ => return None,
+    })
 }
 
 /// Fields every layer has, and those of its kind (not its content).
@@ -1332,6 +1764,12 @@ fn source_fields(names: &Names, s: &SoundSource) -> Vec<(&'static str, String)> 
 
 /// Pixels of two embedded images: the number changed and their bounding box, or a note.
 fn pixels(s: &mut SectionBuilder, a: &Map, old: &Image, b: &Map, new: &Image) {
+    let fields = |i: &Image| (i.item().width, i.item().height, i.item().format);
+    if let (Some(x), Some(y)) = (old.data(a).get(), new.data(b).get()) {
+        if fields(old) == fields(new) && a.same_stored_data(x, b, y) {
+            return;
+        }
+    }
     let (pa, pb) = match (old.rgba8(a), new.rgba8(b)) {
         (Ok(pa), Ok(pb)) => (pa, pb),
         (pa, pb) => {
@@ -1343,6 +1781,9 @@ fn pixels(s: &mut SectionBuilder, a: &Map, old: &Image, b: &Map, new: &Image) {
             return;
         }
     };
+    if (pa.width, pa.height, &pa.bytes) == (pb.width, pb.height, &pb.bytes) {
+        return;
+    }
     if (pa.width, pa.height) != (pb.width, pb.height) {
         // The size field says so (or the data's size does, below).
         if (old.item().width, old.item().height) == (new.item().width, new.item().height) {
@@ -1462,7 +1903,8 @@ fn grid_diff<T: TileText>(s: &mut SectionBuilder, a: Option<&Grid<T>>, b: Option
         undecoded(s, "tiles", a.is_some(), b.is_some());
         return;
     };
-    if a.tiles() == b.tiles() {
+    // As bytes: one comparison of memory rather than one per tile.
+    if bytemuck::cast_slice::<T, u8>(a.tiles()) == bytemuck::cast_slice::<T, u8>(b.tiles()) {
         return;
     }
     let width = a.width().min(b.width());

@@ -1,6 +1,7 @@
 //! `twcodec diff`: semantic diffs of generated pairs (edits of the sample map and of corpus
 //! maps, written and read back), reviewed as snapshots; empty diffs of every corpus map with
-//! itself and its resave; JSON; the CLI's exit codes; git's external diff driver.
+//! itself and its resave; one line for every single layer move, removal and insertion of every
+//! corpus map; JSON; the CLI's exit codes; git's external diff driver.
 
 mod common;
 
@@ -9,7 +10,7 @@ use std::process::{Command, Output};
 
 use common::*;
 use twcodec::diff::{diff, Change, MapDiff};
-use twcodec::map::{Grid, ItemRef, Layer, LayerContent, NewEnvelope, NewGroup};
+use twcodec::map::{Grid, ItemRef, Layer, LayerContent, MapForm, NewEnvelope, NewGroup};
 use twcodec::schema::map::envelope::{EnvPoint, EnvelopeKind};
 use twcodec::schema::map::quad::Quad;
 use twcodec::schema::map::tile::{Tele, Tile};
@@ -106,6 +107,25 @@ fn a_tile_painted_is_one_line() {
 }
 
 #[test]
+fn an_edit_in_memory_is_compared() {
+    // Not written: the tiles still say they come from the file's data item, which did not
+    // change, and the diff compares them all the same (eager and lazy loads alike).
+    let bytes = sample().to_bytes().unwrap();
+    for old in [
+        Map::parse(&bytes).unwrap(),
+        Map::parse_lazy(&bytes).unwrap(),
+    ] {
+        let mut new = old.clone();
+        tiles_of(&mut new, "Ground").get_mut(2, 1).unwrap().id = 9;
+        let text = text(&diff(&old, &new));
+        assert_eq!(
+            text,
+            "group #1 \"Game\" / layer #3 \"Ground\":\n  x 2, y 1: 0 -> 9\n"
+        );
+    }
+}
+
+#[test]
 fn a_rectangle_painted_is_one_line() {
     let text = diff_of(&sample(), |map| {
         let grid = tiles_of(map, "Ground");
@@ -194,8 +214,9 @@ fn a_layer_deleted() {
         let ground = layer_named(map, "Ground");
         map.remove_layer(ground).unwrap();
     });
-    // One removal (with its auto-mapper); the layers after it are not reported as changed.
-    assert_eq!(text.lines().count(), 4, "{text}");
+    // One removal, its auto-mapper configuration listed with it; the layers after it and
+    // their auto-mappers (which now name them by other indices) are not reported as changed.
+    assert_eq!(text.lines().count(), 2, "{text}");
     snapshot("diff_layer_deleted", &text);
 }
 
@@ -208,6 +229,42 @@ fn a_layer_moved() {
     });
     assert!(text.contains("moved here from group #0 \"Background\" / layer #0 \"Quads\""));
     snapshot("diff_layer_moved", &text);
+}
+
+#[test]
+fn a_layer_moved_and_edited() {
+    let text = diff_of(&sample(), |map| {
+        // Ground takes its auto-mapper configuration along; the layers after its old place
+        // shift, and so do their references.
+        let ground = layer_named(map, "Ground");
+        let background = map.group_refs().next().unwrap();
+        map.move_layer(ground, background, 0).unwrap();
+        tiles_of(map, "Ground").get_mut(1, 1).unwrap().id = 5;
+    });
+    assert!(!text.contains("automapper"), "{text}");
+    assert_eq!(text.lines().count(), 3, "{text}");
+    snapshot("diff_layer_moved_and_edited", &text);
+}
+
+#[test]
+fn an_unnamed_layer_moved_and_edited_names_its_kind() {
+    let mut old = sample();
+    let background = old.group_refs().next().unwrap();
+    let grid = Grid::filled(4, 3, Tile::default()).unwrap();
+    old.add_layer(background, Layer::new_tiles("", grid).unwrap())
+        .unwrap();
+    let text = diff_of(&old, |map| {
+        let unnamed = layer_named(map, "");
+        let game = map.group_refs().nth(1).unwrap();
+        map.move_layer(unnamed, game, 7).unwrap();
+        tiles_of(map, "").get_mut(3, 2).unwrap().id = 1;
+    });
+    assert_eq!(
+        text,
+        "group #1 \"Game\" / layer #9 (tiles):\n  \
+         moved here from group #0 \"Background\" / layer #2 (tiles)\n  \
+         x 3, y 2: 0 -> 1\n"
+    );
 }
 
 #[test]
@@ -449,4 +506,240 @@ fn git_external_diff_driver() {
     let output = git(repo, &["diff", "--", "other.map"]);
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.contains("new map"), "{stdout}");
+}
+
+/// A place as the diff names it: `group #1 "Game" / layer #3 "Front"`, an unnamed group as
+/// `group #2`, an unnamed layer by its kind, `layer #10 (game)`.
+fn place_of(map: &Map, layer: usize) -> String {
+    let r = map.layer_refs().nth(layer).unwrap();
+    let group = match map.group_of(r) {
+        Some(g) => match map.group(g).unwrap().name() {
+            name if name.is_empty() => format!("group #{}", g.index()),
+            name => format!("group #{} {name:?}", g.index()),
+        },
+        None => "no group".to_string(),
+    };
+    let l = map.layer(r).unwrap();
+    match l.name() {
+        name if name.is_empty() => format!("{group} / layer #{layer} ({})", l.kind_name()),
+        name => format!("{group} / layer #{layer} {name:?}"),
+    }
+}
+
+/// The number after `layer #` in a place.
+fn layer_number(place: &str) -> usize {
+    let (_, rest) = place.split_once("/ layer #").unwrap();
+    let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+    digits.parse().unwrap()
+}
+
+/// The group of layer `layer` and the layer's position in it.
+fn group_and_position(map: &Map, layer: usize) -> Option<(usize, usize)> {
+    let r = map.layer_refs().nth(layer)?;
+    let g = map.group_of(r)?;
+    let first = map.group(g)?.layers(map).next()?.index();
+    Some((g.index(), layer - first))
+}
+
+/// The map written and read back lazily: what a file gives, its layers decoded only when the
+/// diff asks for them.
+fn saved_lazy(map: &Map) -> Map {
+    Map::parse_lazy(&map.to_bytes().unwrap()).unwrap()
+}
+
+/// One single-layer edit of a corpus map and what its diff must read as.
+enum Expect {
+    /// Layer `from` (old map) moved to layer `to` (new map).
+    Moved { from: usize, to: usize },
+    /// Layer `old` (old map) removed.
+    Removed { old: usize },
+    /// Layer `new` (new map) added.
+    Added { new: usize },
+}
+
+/// Whether `changes`, the diff from `old` to `new`, is exactly one change line of the kind
+/// `expect` says, of that layer: one section, named by the layer's place (the new place for a
+/// move or an addition, the old one for a removal), holding one change: `moved here from <old
+/// place>`, `removed (...)` or `added (...)`. Where the move or the removal is reported of
+/// another layer (two neighbours trading places, two identical layers), what the line says is
+/// checked instead: that edit made on `old` gives `new` (an empty diff); `Ok(false)` then.
+/// `Err` holds the text of a diff that is not one such line.
+fn one_line(old: &Map, new: &Map, changes: &MapDiff, expect: &Expect) -> Result<bool, String> {
+    let fail = || Err(text(changes));
+    let [section] = &changes.sections[..] else {
+        return fail();
+    };
+    let [change] = &section.changes[..] else {
+        return fail();
+    };
+    let mut again = old.clone();
+    match (expect, change) {
+        (Expect::Moved { from, to }, Change::Moved { from: said }) => {
+            if section.place == place_of(new, *to) && *said == place_of(old, *from) {
+                return Ok(true);
+            }
+            let (from, to) = (layer_number(said), layer_number(&section.place));
+            let Some((group, position)) = group_and_position(new, to) else {
+                return fail();
+            };
+            let layer = again.layer_refs().nth(from).unwrap();
+            let group = again.group_refs().nth(group).unwrap();
+            if again.move_layer(layer, group, position).is_err() {
+                return fail();
+            }
+        }
+        (Expect::Removed { old: index }, Change::Removed { .. }) => {
+            if section.place == place_of(old, *index) {
+                return Ok(true);
+            }
+            let layer = again
+                .layer_refs()
+                .nth(layer_number(&section.place))
+                .unwrap();
+            again.remove_layer(layer).unwrap();
+        }
+        (Expect::Added { new: index }, Change::Added { .. })
+            if section.place == place_of(new, *index) =>
+        {
+            return Ok(true);
+        }
+        _ => return fail(),
+    }
+    match diff(&saved_lazy(&again), new).is_empty() {
+        true => Ok(false),
+        false => fail(),
+    }
+}
+
+/// What the single-layer edits of one map gave.
+#[derive(Default)]
+struct Edits {
+    moves: usize,
+    removals: usize,
+    insertions: usize,
+    /// Edits read as the same edit of another layer ([`one_line`]).
+    others: usize,
+    failures: Vec<String>,
+}
+
+/// Every single layer edit of the map at `path` ([`every_single_layer_edit_of_the_corpus_is_one_line`]).
+fn edit_each_layer(path: &Path) -> Edits {
+    let mut original = Map::parse(&std::fs::read(path).unwrap()).unwrap();
+    if original.form() == MapForm::Teeworlds03 {
+        original.convert(MapForm::Ddnet).unwrap();
+    }
+    let bytes = original.to_bytes().unwrap();
+    // `base` is edited (a clone of a lazy map copies no tiles), `old` is compared.
+    let base = Map::parse_lazy(&bytes).unwrap();
+    let old = Map::parse_lazy(&bytes).unwrap();
+    let file = path.file_name().unwrap().to_string_lossy().to_string();
+    let groups = base.group_refs().count();
+    let mut edits = Edits::default();
+    let check = |edits: &mut Edits, what: String, new: Map, expect: Expect| {
+        let new = saved_lazy(&new);
+        let changes = diff(&old, &new);
+        match one_line(&base, &new, &changes, &expect) {
+            Ok(same_layer) => edits.others += usize::from(!same_layer),
+            Err(text) => edits.failures.push(format!("{file}: {what}:\n{text}")),
+        }
+    };
+    for index in 0..base.layers().len() {
+        let Some((group, position)) = group_and_position(&base, index) else {
+            continue;
+        };
+        let physics = base.layers()[index].is_physics();
+        let len = (base.group(base.group_refs().nth(group).unwrap()).unwrap())
+            .layers(&base)
+            .count();
+        // To each other group, at a place that varies with the layer and the group.
+        for target in (0..groups).filter(|&g| g != group && !physics) {
+            let mut new = base.clone();
+            let to = new.group_refs().nth(target).unwrap();
+            let at = (index + target) % (new.group(to).unwrap().layers(&new).count() + 1);
+            let layer = new.layer_refs().nth(index).unwrap();
+            let to = new.move_layer(layer, to, at).unwrap().index();
+            let what = format!("layer #{index} moved to group #{target} at {at}");
+            check(&mut edits, what, new, Expect::Moved { from: index, to });
+            edits.moves += 1;
+        }
+        // Within its group: to its end, or the last layer to its start.
+        if len >= 2 {
+            let at = if position + 1 < len { len - 1 } else { 0 };
+            let mut new = base.clone();
+            let layer = new.layer_refs().nth(index).unwrap();
+            let g = new.group_refs().nth(group).unwrap();
+            let to = new.move_layer(layer, g, at).unwrap().index();
+            let what = format!("layer #{index} moved within its group to {at}");
+            check(&mut edits, what, new, Expect::Moved { from: index, to });
+            edits.moves += 1;
+        }
+        let mut new = base.clone();
+        new.remove_layer(new.layer_refs().nth(index).unwrap())
+            .unwrap();
+        let what = format!("layer #{index} removed");
+        check(&mut edits, what, new, Expect::Removed { old: index });
+        edits.removals += 1;
+    }
+    for group in 0..groups {
+        let mut new = base.clone();
+        let g = new.group_refs().nth(group).unwrap();
+        let at = new.group(g).unwrap().layers(&new).count() / 2;
+        let quads = Layer::new_quads("Inserted", vec![Quad::default()]).unwrap();
+        let added = new.insert_layer(g, at, quads).unwrap().index();
+        let what = format!("a layer inserted in group #{group} at {at}");
+        check(&mut edits, what, new, Expect::Added { new: added });
+        edits.insertions += 1;
+    }
+    edits
+}
+
+/// Every single layer edit of every corpus map reads as one line ([`one_line`]): each layer
+/// moved to each other group (physics layers stay in the game group, as `move_layer`
+/// requires) and to another place in its own, each layer removed, and a new quads layer
+/// inserted in the middle of each group. Each edited map is written and read back, as a file
+/// would give it (read lazily: the diff decodes only what it compares), and compared with the
+/// unedited map written and read back the same way (a Teeworlds 0.3 map converted to DDNet's
+/// form first, as any edit writes it). The maps are shared among two threads, largest first.
+#[test]
+fn every_single_layer_edit_of_the_corpus_is_one_line() {
+    let Some(mut maps) = corpus_maps() else {
+        return;
+    };
+    let started = std::time::Instant::now();
+    maps.sort_by_key(|path| std::cmp::Reverse(std::fs::metadata(path).unwrap().len()));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let all = std::sync::Mutex::new(Edits::default());
+    std::thread::scope(|scope| {
+        for _ in 0..2 {
+            scope.spawn(|| loop {
+                let index = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(path) = maps.get(index) else { break };
+                let edits = edit_each_layer(path);
+                let mut all = all.lock().unwrap();
+                all.moves += edits.moves;
+                all.removals += edits.removals;
+                all.insertions += edits.insertions;
+                all.others += edits.others;
+                all.failures.extend(edits.failures);
+            });
+        }
+    });
+    let all = all.into_inner().unwrap();
+    eprintln!(
+        "{} moves, {} removals and {} insertions over {} maps ({} read as the same edit of \
+         another layer) in {:.1?}",
+        all.moves,
+        all.removals,
+        all.insertions,
+        maps.len(),
+        all.others,
+        started.elapsed()
+    );
+    assert!(
+        all.failures.is_empty(),
+        "{} of {} edits do not read as one line:\n{}",
+        all.failures.len(),
+        all.moves + all.removals + all.insertions,
+        all.failures.join("\n")
+    );
 }

@@ -125,6 +125,16 @@ impl Layer {
         )
     }
 
+    /// Whether the content was changed (or made) since it was read, so that it is written anew
+    /// rather than as the data item it was read from.
+    pub(crate) fn content_modified(&self) -> bool {
+        on_tiles!(&self.content, t => t.modified,
+            LayerContent::Quads(q) => q.modified,
+            LayerContent::Sounds(s) => s.modified,
+            LayerContent::Unknown(_) => false,
+        )
+    }
+
     /// The bytes of the data item the decoded content was read from, when the content holds
     /// them exactly (tiles in the plain layout, quads, current sound sources) and is unmodified.
     pub(crate) fn content_bytes(&self) -> Option<Vec<u8>> {

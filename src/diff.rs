@@ -792,6 +792,7 @@ impl<'m> Differ<'m> {
 
     fn envelopes(&mut self) {
         let (a, b) = (self.a, self.b);
+        let mut points = PointsCompare::new(a, b);
         let keys = |map: &Map| -> Vec<(String, EnvelopeKind)> {
             (map.envelopes().iter())
                 .map(|e| (e.name(), e.item().kind()))
@@ -824,9 +825,28 @@ impl<'m> Differ<'m> {
                         points.iter().map(|p| p.time).collect()
                     };
                     // The same points show no change (the same values read the same).
-                    let pairs = match pa == pb && ba == bb {
-                        true => Vec::new(),
-                        false => align(&times(pa), &times(pb)),
+                    let same = points.same(old, new);
+                    // Aligning costs up to the product of the lengths (a longest common
+                    // subsequence), within LCS_LIMIT: from the same budget.
+                    let cost = (pa.len().saturating_mul(pb.len()))
+                        .min(LCS_LIMIT)
+                        .max(pa.len() + pb.len());
+                    let same = match same {
+                        Some(false) if !points.spend(cost) => None,
+                        same => same,
+                    };
+                    let pairs = match same {
+                        Some(true) => Vec::new(),
+                        Some(false) => align(&times(pa), &times(pb)),
+                        None => {
+                            s.push(Change::More {
+                                count: pa.len().max(pb.len()),
+                                what: "points not compared (past the work a diff of maps this \
+                                       size may take)"
+                                    .into(),
+                            });
+                            Vec::new()
+                        }
                     };
                     for pair in pairs {
                         match pair {
@@ -834,6 +854,11 @@ impl<'m> Differ<'m> {
                                 let (Some(p), Some(q)) = (pa.get(i), pb.get(j)) else {
                                     continue;
                                 };
+                                let same_tangents =
+                                    ba.and_then(|b| b.get(i)) == bb.and_then(|b| b.get(j));
+                                if p == q && same_tangents {
+                                    continue;
+                                }
                                 let fa = point_fields(p, ba.and_then(|b| b.get(i)), kind);
                                 let fb = point_fields(q, bb.and_then(|b| b.get(j)), kind);
                                 s.fields(&format!("point #{i} "), &fa, &fb);
@@ -1383,6 +1408,83 @@ impl<'m> Differ<'m> {
                 });
             }
         }
+    }
+}
+
+/// Whether the points of two envelopes are the same, in time linear in the maps' points
+/// however many envelopes share or overlap them (a hostile map gives 60,000 envelopes the same
+/// million points): envelopes over the same range of both maps' points are told by a prefix
+/// count of the points that differ, other pairs of ranges are compared once each, within a
+/// budget of a few times the points there are.
+struct PointsCompare<'m> {
+    a: &'m Map,
+    b: &'m Map,
+    /// `differ[k]`: how many of the first `k` points (with their tangents) differ between
+    /// the two maps, over the points both have.
+    differ: Vec<u32>,
+    /// Pairs of ranges compared already.
+    seen: HashMap<(Option<Range>, Option<Range>), bool>,
+    /// Points that may still be compared.
+    budget: usize,
+}
+
+type Range = std::ops::Range<usize>;
+
+impl<'m> PointsCompare<'m> {
+    fn new(a: &'m Map, b: &'m Map) -> PointsCompare<'m> {
+        let points = |map: &'m Map| map.envelope_points().map(|p| (p.points(), p.bezier()));
+        let (pa, pb) = (points(a), points(b));
+        let mut differ = vec![0u32];
+        if let (Some((xa, ba)), Some((xb, bb))) = (pa, pb) {
+            let common = xa.len().min(xb.len());
+            differ.reserve(common);
+            let mut count = 0u32;
+            for k in 0..common {
+                let tangents = ba.and_then(|b| b.get(k)) == bb.and_then(|b| b.get(k));
+                count += u32::from(xa[k] != xb[k] || !tangents);
+                differ.push(count);
+            }
+        }
+        let total = pa.map_or(0, |p| p.0.len()) + pb.map_or(0, |p| p.0.len());
+        PointsCompare {
+            a,
+            b,
+            differ,
+            seen: HashMap::new(),
+            budget: total.saturating_mul(4).saturating_add(1 << 20),
+        }
+    }
+
+    /// Takes `cost` from the budget; whether there was that much.
+    fn spend(&mut self, cost: usize) -> bool {
+        match self.budget.checked_sub(cost) {
+            Some(left) => {
+                self.budget = left;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Whether `old`'s points (in `a`) are `new`'s (in `b`); `None` past the budget.
+    fn same(&mut self, old: &Envelope, new: &Envelope) -> Option<bool> {
+        let len = |map: &Map| map.envelope_points().map_or(0, |p| p.points().len());
+        let (ra, rb) = (old.range(len(self.a)), new.range(len(self.b)));
+        if let (Some(x), Some(y)) = (&ra, &rb) {
+            if x == y && x.end < self.differ.len() {
+                return Some(self.differ[x.end] == self.differ[x.start]);
+            }
+        }
+        let key = (ra, rb);
+        if let Some(&same) = self.seen.get(&key) {
+            return Some(same);
+        }
+        let (pa, pb) = (old.points(self.a), new.points(self.b));
+        let cost = pa.len().min(pb.len());
+        self.budget = self.budget.checked_sub(cost)?;
+        let same = pa == pb && old.bezier(self.a) == new.bezier(self.b);
+        self.seen.insert(key, same);
+        Some(same)
     }
 }
 

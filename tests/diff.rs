@@ -743,3 +743,43 @@ fn every_single_layer_edit_of_the_corpus_is_one_line() {
         all.failures.join("\n")
     );
 }
+
+/// 60,000 envelopes sharing one million points (a 28 MB map): the diff against itself and
+/// against a map whose envelopes all lost a point takes time linear in the points, not in
+/// envelopes times points (it did not end within two minutes).
+#[test]
+fn envelopes_sharing_a_million_points_diff_in_linear_time() {
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let a = Map::parse(&common::hostile::envelopes_sharing_points(
+            60_000, 1_000_000,
+        ))
+        .unwrap();
+        let b = Map::parse(&common::hostile::envelopes_sharing_points(60_000, 999_999)).unwrap();
+        let same = twcodec::diff::diff(&a, &a);
+        let shorter = twcodec::diff::diff(&a, &b);
+        let _ = send.send((same, shorter));
+    });
+    let (same, shorter) = receive
+        .recv_timeout(std::time::Duration::from_secs(300))
+        .expect("the diffs end");
+    assert!(same.is_empty());
+    // Every envelope says it lost a point; the points of the first are compared, and past the
+    // diff's budget the rest say they were not compared.
+    let envelopes: Vec<_> = (shorter.sections.iter())
+        .filter(|s| s.place.starts_with("envelope #"))
+        .collect();
+    assert_eq!(envelopes.len(), 60_003);
+    let first = &envelopes[0].changes;
+    assert!(
+        first
+            .iter()
+            .any(|c| matches!(c, twcodec::diff::Change::Removed { .. })),
+        "{first:?}"
+    );
+    let last = &envelopes[60_002].changes;
+    assert!(
+        last.iter().any(|c| matches!(c, twcodec::diff::Change::More { what, .. } if what.starts_with("points not compared"))),
+        "{last:?}"
+    );
+}

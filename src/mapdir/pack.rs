@@ -69,13 +69,14 @@ pub fn pack_with_notes(dir: &Path) -> Result<Packed, Error> {
 }
 
 /// The map at `path`: a map file, or a directory `unpack` wrote, packed in memory (so that
-/// `diff` and other readers take either).
+/// `diff` and other readers take either). Loaded lazily: content is decoded when asked for
+/// (the diff decodes only what changed).
 pub fn load(path: &Path) -> Result<crate::Map, Error> {
     if path.is_dir() {
         let bytes = pack(path).map_err(|e| e.with_path(path))?;
-        crate::Map::parse(&bytes).map_err(|e| e.with_path(path))
+        crate::Map::parse_lazy(&bytes).map_err(|e| e.with_path(path))
     } else {
-        crate::Map::load(path)
+        crate::Map::load_lazy(path)
     }
 }
 

@@ -1028,7 +1028,9 @@ mod tests {
         assert_eq!(safe_name(Some("con"), "image", 5), "image_5");
         assert_eq!(safe_name(Some("Lpt1.txt"), "image", 6), "image_6");
         assert_eq!(safe_name(Some(" trailing. "), "image", 7), "trailing");
-        assert_eq!(safe_name(Some(&"x".repeat(300)), "image", 8).len(), 100);
+        assert_eq!(safe_name(Some(&"x".repeat(300)), "image", 8).len(), 200);
+        // Cut by bytes on a character boundary: 66 characters of three bytes.
+        assert_eq!(safe_name(Some(&"洞".repeat(80)), "image", 9), "洞".repeat(66));
         let mut taken = HashSet::new();
         assert_eq!(unique(&mut taken, "a", "png"), "a.png");
         assert_eq!(unique(&mut taken, "A", "png"), "A_2.png");

@@ -160,3 +160,8 @@ fn packet() {
         smoke(Target::Packet, 3000);
     }
 }
+
+#[test]
+fn render() {
+    smoke(Target::Render, 1000);
+}

@@ -9,15 +9,27 @@
 //! - `.../load_baseline`: loading the map (`Map::parse`, every layer decoded) in the same run,
 //!   one thread: the render is quoted as a ratio of it.
 //!
+//! - `hostile_1920/...`: maps built to cost far more than their size (issue 28,
+//!   `tests/common/hostile_render.rs`), the whole map drawn 1920 x 1080, under the default
+//!   [`Limits`]: `quads_everywhere_1000` (1000 quads over the whole picture, a 2 KB file: the
+//!   work limit's error at the 258th), `tile_layers_16000` (16,000 layers of one tile, repeated
+//!   over the picture: the error at the 1949th), `quads_far_away_1000000` (a million quads
+//!   outside the picture: drawn, a step each), `needles_1000` (1000 quads across the picture, 2
+//!   pixels thick: drawn, their pixels each). Before the render had a budget they took 101 s,
+//!   141 s, 7.8 s and 24 s.
+//!
 //! `cargo bench --bench render`.
 
 mod common;
+#[path = "../tests/common/hostile_render.rs"]
+#[allow(dead_code)]
+mod hostile_render;
 
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use twcodec::render::{render, RenderOptions, Size};
-use twcodec::Map;
+use twcodec::{Datafile, ErrorKind, Limits, Map};
 
 fn pool(threads: usize) -> rayon::ThreadPool {
     rayon::ThreadPoolBuilder::new()
@@ -39,10 +51,14 @@ fn bench_render(c: &mut Criterion) {
         mapres: Some(mapres),
         ..RenderOptions::default()
     };
-    // The picture the arms draw: the whole map, no placeholders.
+    // The picture the arms draw: the whole map, no placeholders, well within the default work
+    // limit.
     let rendered = render(&map, &options).unwrap();
     assert_eq!(rendered.picture.width, 2048);
     assert!(rendered.warnings.is_empty(), "{:?}", rendered.warnings);
+    let limit = Limits::DEFAULT.max_render_work();
+    assert!(rendered.work < limit / 8, "{} steps", rendered.work);
+    eprintln!("chillblock5 at 2048: {} steps of work", rendered.work);
 
     let mut group = c.benchmark_group("chillblock5/render_2048");
     group.sample_size(10);
@@ -66,5 +82,41 @@ fn bench_render(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_render);
+fn bench_hostile(c: &mut Criterion) {
+    use hostile_render::*;
+    let options = RenderOptions {
+        size: Size::Width(1920),
+        mapres: None,
+        ..RenderOptions::default()
+    };
+    let cases: [(&str, Vec<u8>, bool); 4] = [
+        (
+            "quads_everywhere_1000",
+            quads_layer(vec![everywhere(WHITE); 1000]),
+            false,
+        ),
+        ("tile_layers_16000", tile_layers(16_000, 1), false),
+        (
+            "quads_far_away_1000000",
+            quads_layer((0..1_000_000).map(far_away).collect()),
+            true,
+        ),
+        ("needles_1000", quads_layer(vec![needle(RED); 1000]), true),
+    ];
+    let mut group = c.benchmark_group("hostile_1920");
+    group.sample_size(10);
+    for (name, bytes, drawn) in cases {
+        let map = Map::from_datafile(&Datafile::parse(&bytes).unwrap()).unwrap();
+        map.decode_all();
+        let result = render(&map, &options);
+        match drawn {
+            true => assert!(result.is_ok(), "{name}"),
+            false => assert_eq!(result.unwrap_err().kind(), ErrorKind::LimitExceeded),
+        }
+        group.bench_function(name, |b| b.iter(|| black_box(render(&map, &options))));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_render, bench_hostile);
 criterion_main!(benches);

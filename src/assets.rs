@@ -1030,7 +1030,10 @@ mod tests {
         assert_eq!(safe_name(Some(" trailing. "), "image", 7), "trailing");
         assert_eq!(safe_name(Some(&"x".repeat(300)), "image", 8).len(), 200);
         // Cut by bytes on a character boundary: 66 characters of three bytes.
-        assert_eq!(safe_name(Some(&"洞".repeat(80)), "image", 9), "洞".repeat(66));
+        assert_eq!(
+            safe_name(Some(&"洞".repeat(80)), "image", 9),
+            "洞".repeat(66)
+        );
         let mut taken = HashSet::new();
         assert_eq!(unique(&mut taken, "a", "png"), "a.png");
         assert_eq!(unique(&mut taken, "A", "png"), "A_2.png");

@@ -19,6 +19,7 @@
 //! | `demo` | [`Demo`]: header, chunks, replay, the embedded map, the dumps, messages decode -> encode |
 //! | `packet` | 0.7 packets: chunks, snapshot messages, joining, rebuilding, messages decode -> encode |
 //! | `pack` | [`mapdir::pack`](crate::mapdir::pack) of the sample's directory after the file edits the input describes (numbers changed, bytes overwritten, files added, deleted, moved); a map it builds is read back |
+//! | `render` | [`render`](crate::render::render) of a map at two small sizes and views, under [`FUZZ_RENDER_WORK`] |
 
 use std::io;
 use std::path::Path;
@@ -44,6 +45,11 @@ pub const FUZZ_LIMITS: Limits = Limits::DEFAULT
     .with_max_total_data(8 << 20)
     .with_max_tiles(256 << 10)
     .with_max_layer_data(8 << 20);
+
+/// The work budget of the `render` target ([`Limits::max_render_work`]): about 4 million steps,
+/// a few milliseconds of drawing. A map that needs more ends with the limit's error, which is
+/// fuzzed as well.
+pub const FUZZ_RENDER_WORK: u64 = 1 << 22;
 
 /// The fuzz targets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -72,11 +78,13 @@ pub enum Target {
     Packet,
     /// The map directory form: `pack` of an edited directory.
     Pack,
+    /// Drawing maps.
+    Render,
 }
 
 impl Target {
     /// Every target.
-    pub const ALL: [Target; 12] = [
+    pub const ALL: [Target; 13] = [
         Target::Datafile,
         Target::MapLenient,
         Target::MapStrict,
@@ -89,6 +97,7 @@ impl Target {
         Target::Demo,
         Target::Packet,
         Target::Pack,
+        Target::Render,
     ];
 
     /// The target's name, as the fuzz binary is called.
@@ -106,6 +115,7 @@ impl Target {
             Target::Demo => "demo",
             Target::Packet => "packet",
             Target::Pack => "pack",
+            Target::Render => "render",
         }
     }
 
@@ -124,6 +134,7 @@ impl Target {
             Target::Demo => demo(data),
             Target::Packet => packet(data),
             Target::Pack => pack_dir(data),
+            Target::Render => render(data),
         }
     }
 
@@ -372,6 +383,60 @@ pub fn map(data: &[u8], mode: LoadMode) {
     }
 }
 
+/// Draws a map read under [`FUZZ_LIMITS`] and a work budget of [`FUZZ_RENDER_WORK`]: the whole
+/// map in 48 x 32 pixels, and a camera the input's checksum places, zooms and times, with the
+/// entities view at 60 %, 40 pixels wide. No files are read (no `mapres`, the plain entities
+/// tileset). Each render gives a picture of the size asked for, within the budget, or the
+/// error of a limit.
+pub fn render(data: &[u8]) {
+    use crate::render::{RenderOptions, Size, View};
+    let limits = FUZZ_LIMITS.with_max_render_work(FUZZ_RENDER_WORK);
+    let Ok(df) = Datafile::parse_with(data, limits) else {
+        return;
+    };
+    let Ok(map) = Map::from_datafile(&df) else {
+        return;
+    };
+    let hash = crc32fast::hash(data);
+    let plain = RenderOptions {
+        mapres: None,
+        entities_tileset: None,
+        ..RenderOptions::default()
+    };
+    let whole = RenderOptions {
+        size: Size::Pixels {
+            width: 48,
+            height: 32,
+        },
+        view: View::Whole,
+        ..plain.clone()
+    };
+    // A camera anywhere in the first 256 x 256 tiles, at one of four zooms.
+    let camera = RenderOptions {
+        size: Size::Width(40),
+        view: View::Camera {
+            x: f64::from(hash & 0xFF),
+            y: f64::from((hash >> 8) & 0xFF),
+            zoom: [0.25, 1.0, 4.0, 1e4][(hash >> 16) as usize % 4],
+        },
+        time_ms: f64::from(hash >> 18),
+        entities: 60,
+        ..plain
+    };
+    for options in [whole, camera] {
+        match crate::render::render(&map, &options) {
+            Ok(rendered) => {
+                let picture = &rendered.picture;
+                let (width, height) = (picture.width as usize, picture.height as usize);
+                assert_eq!(picture.rgba.len(), width * height * 4);
+                assert!(width == 48 || width == 40, "a picture {width} wide");
+                assert!(rendered.work <= FUZZ_RENDER_WORK, "{} steps", rendered.work);
+            }
+            Err(error) => assert_eq!(error.kind(), crate::ErrorKind::LimitExceeded, "{error}"),
+        }
+    }
+}
+
 /// Writes a map, reads and writes it again: the second write gives the same bytes. The same
 /// after converting to Teeworlds 0.7, and back to DDNet.
 pub fn map_roundtrip(data: &[u8]) {
@@ -596,6 +661,47 @@ fn whole_ints(data: &[u8]) -> Vec<i32> {
 /// Largest corpus file taken as a seed.
 const MAX_SEED: usize = 64 << 10;
 
+/// The sample with a quads layer of quads at the ends of the 22.10 range: over the whole
+/// picture, outside it, and across it.
+fn extreme_quads() -> Option<Vec<u8>> {
+    use twcodec_schema::map::{quad::Quad, Color, Point};
+    let mut map = crate::sample::map().ok()?;
+    let group = map.group_refs().last()?;
+    let (min, max) = (i32::MIN, i32::MAX);
+    let quad = |corners: [(i32, i32); 4]| {
+        let p = |(x, y)| Point { x, y };
+        Quad {
+            points: [
+                p(corners[0]),
+                p(corners[1]),
+                p(corners[2]),
+                p(corners[3]),
+                p(corners[0]),
+            ],
+            colors: [Color {
+                r: 255,
+                g: 0,
+                b: 0,
+                a: 128,
+            }; 4],
+            texture_coords: [(0, 0), (1024, 0), (0, 1024), (1024, 1024)].map(p),
+            position_envelope: -1,
+            position_envelope_offset: 0,
+            color_envelope: -1,
+            color_envelope_offset: 0,
+        }
+    };
+    let quads = vec![
+        quad([(min, min), (max, min), (min, max), (max, max)]),
+        quad([(max, max), (max, max), (max, max), (max, max)]),
+        quad([(0, 0), (2048, 0), (max, max), (max, max)]),
+        quad([(min, 0), (max, 0), (min, 1024), (max, 1024)]),
+    ];
+    let layer = crate::map::Layer::new_quads("Extreme", quads).ok()?;
+    map.add_layer(group, layer).ok()?;
+    map.to_bytes().ok()
+}
+
 /// The files of a corpus directory up to [`MAX_SEED`] bytes, by name.
 fn corpus_files(dir: &Path, extension: &str) -> Vec<Vec<u8>> {
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -668,6 +774,11 @@ fn seeds(target: Target, corpus: Option<&Path>) -> Vec<Vec<u8>> {
         .unwrap_or_default();
     match target {
         Target::Datafile | Target::MapLenient | Target::MapStrict | Target::MapRoundTrip => maps(),
+        Target::Render => {
+            let mut seeds = maps();
+            seeds.extend(extreme_quads());
+            seeds
+        }
         Target::Tiles07 => {
             let mut seeds = Vec::new();
             for bytes in maps() {

@@ -166,3 +166,8 @@ fn pack() {
     // Each run unpacks the sample into a new directory: fewer runs than the in-memory targets.
     smoke(Target::Pack, 300);
 }
+
+#[test]
+fn render() {
+    smoke(Target::Render, 1000);
+}

@@ -267,7 +267,9 @@ fn whole(scale: f64) -> RenderOptions {
 /// Renders without warnings.
 #[track_caller]
 fn draw(map: &Map, options: &RenderOptions) -> Picture {
-    let Rendered { picture, warnings } = render(map, options).unwrap();
+    let Rendered {
+        picture, warnings, ..
+    } = render(map, options).unwrap();
     assert!(warnings.is_empty(), "{warnings:?}");
     picture
 }
@@ -1292,7 +1294,9 @@ fn entities(percent: u8, background: [u8; 4]) -> RenderOptions {
 
 /// Renders with the plain entities palette: one warning, saying so.
 fn draw_entities(map: &Map, options: &RenderOptions) -> Picture {
-    let Rendered { picture, warnings } = render(map, options).unwrap();
+    let Rendered {
+        picture, warnings, ..
+    } = render(map, options).unwrap();
     assert_eq!(warnings.len(), 1, "{warnings:?}");
     assert!(warnings[0].contains("no entities tileset"), "{warnings:?}");
     picture
@@ -1652,7 +1656,9 @@ fn every_corpus_map_renders() {
                 entities_tileset: Some(entities_tileset.clone()),
                 ..options()
             };
-            let Rendered { picture, warnings } = (renderer.render(&map, &options))
+            let Rendered {
+                picture, warnings, ..
+            } = (renderer.render(&map, &options))
                 .unwrap_or_else(|e| panic!("{file} at {percent}: {e}"));
             if let Some(out) = std::env::var_os("TWCODEC_RENDER_DIR") {
                 // To look at: never committed (the pictures are the game's, CC BY-SA).
@@ -2215,11 +2221,12 @@ fn cli_render_writes_a_png_and_says_what_is_missing() {
         clean(stderr(&output))
     ));
 
-    let cases: [&[&str]; 4] = [
+    let cases: [&[&str]; 5] = [
         &["--scale", "4"],
         &["--layers", "nosuchlayer"],
         &["--camera", "1"],
         &["--camera", "1,2", "--zoom", "0"],
+        &["--max-work", "1000"],
     ];
     for extra in cases {
         let mut args = vec!["render", sample.as_str(), "-o", png_arg.as_str()];
@@ -2252,7 +2259,9 @@ fn the_readme_picture_is_the_sample_rendered() {
         entities_tileset: None,
         ..RenderOptions::default()
     };
-    let Rendered { picture, warnings } = render(&map, &options).unwrap();
+    let Rendered {
+        picture, warnings, ..
+    } = render(&map, &options).unwrap();
     assert_eq!(warnings.len(), 2, "{warnings:?}");
     let readme = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/sample.png");
     if let Err(message) = common::golden::check_golden_file(&readme, "readme_sample", &picture) {

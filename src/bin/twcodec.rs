@@ -273,6 +273,11 @@ enum Command {
         /// separated by commas.
         #[arg(long, value_delimiter = ',')]
         layers: Vec<String>,
+        /// The most steps of work the render may take (twcodec::Limits::max_render_work,
+        /// default 4294967296): a map that needs more is an error, before anything is drawn.
+        /// A step is about a nanosecond; raise it for big pictures of maps with many layers.
+        #[arg(long, value_name = "STEPS")]
+        max_work: Option<u64>,
     },
     /// Write a datafile back; lossless unless asked to change something.
     ///
@@ -870,9 +875,18 @@ fn run(command: Option<Command>, out: Out<'_>) -> Result<ExitCode, Failure> {
             entities_tileset,
             no_detail,
             layers,
+            max_work,
         }) => {
             use twcodec::render::{RenderOptions, Size, View};
-            let map = Map::load_lazy(&file)?;
+            let map = match max_work {
+                None => Map::load_lazy(&file)?,
+                Some(steps) => {
+                    let limits = twcodec::Limits::default().with_max_render_work(steps);
+                    let datafile = twcodec::Datafile::open_with(&file, limits)?;
+                    Map::from_datafile_owned(datafile, twcodec::LoadOptions::LAZY)
+                        .map_err(|e| e.with_path(&file))?
+                }
+            };
             let size = match (width, height, scale) {
                 (Some(width), Some(height), _) => Size::Pixels { width, height },
                 (Some(width), None, _) => Size::Width(width),
@@ -901,14 +915,16 @@ fn run(command: Option<Command>, out: Out<'_>) -> Result<ExitCode, Failure> {
             };
             // A bar on a terminal for big pictures: one step per band of 16 rows.
             let bar = progress_bar(0, "drawing");
-            let rendered = twcodec::render::Renderer::new().render_with_progress(
-                &map,
-                &options,
-                &|done, total| {
+            let rendered = twcodec::render::Renderer::new()
+                .render_with_progress(&map, &options, &|done, total| {
                     bar.set_length(total as u64);
                     bar.set_position(done as u64);
-                },
-            )?;
+                })
+                // What the map asks for is the file's; what the options ask for is not.
+                .map_err(|e| match e.kind() {
+                    twcodec::ErrorKind::InvalidOptions => e,
+                    _ => e.with_path(&file),
+                })?;
             bar.finish_and_clear();
             for warning in &rendered.warnings {
                 note!("twcodec: warning: {}: {warning}", file.display());

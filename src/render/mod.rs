@@ -8,6 +8,13 @@
 //! grid, not a triangle per tile, is what makes a whole big map fast), quads are rasterised as
 //! the game's two triangles each, and horizontal bands of the picture are drawn in parallel.
 //!
+//! A map from a stranger cannot make a render run away: what is drawn is first clipped to the
+//! picture (a quad outside it, or a tile layer's empty part, costs nothing; a quad over it costs
+//! its pixels, however far its corners are) and its work counted against the map's
+//! [`Limits::max_render_work`](crate::Limits::max_render_work). A map that needs more is an
+//! error of kind [`LimitExceeded`](crate::ErrorKind::LimitExceeded) naming the limit and the
+//! layer where it was passed, before any pixel is drawn.
+//!
 //! ```
 //! use twcodec::render::{render, RenderOptions, Size};
 //!
@@ -34,7 +41,7 @@ use crate::assets::Picture;
 use crate::error::Error;
 use crate::map::{Group, ItemRef, Layer, LayerContent, Map, Ref};
 use pictures::{FileCache, Textures, Use};
-use raster::{Band, Rect, TileDraw, TileLook, Vertex};
+use raster::{Band, Rect, TileDraw, TileLook, Triangle, Vertex};
 use texture::{Px, Texture};
 
 /// How big the picture is.
@@ -122,6 +129,10 @@ pub struct Rendered {
     /// What was drawn differently: missing external pictures (drawn as placeholders),
     /// pictures that do not load, a missing entities tileset.
     pub warnings: Vec<String>,
+    /// The steps of work the render took, as
+    /// [`Limits::max_render_work`](crate::Limits::max_render_work) counts them: what to set
+    /// that limit from, for maps like this one at this size.
+    pub work: u64,
 }
 
 /// The largest picture drawn, in pixels (400 MB of RGBA).
@@ -129,6 +140,19 @@ pub const MAX_PIXELS: u64 = 100_000_000;
 
 /// World units per tile.
 const TILE: f64 = 32.0;
+
+/// Rows of the picture drawn together, each band on a thread of its own.
+const ROWS: usize = 16;
+
+/// The steps of work of a pixel drawn, about as it costs to draw (measured on the hostile maps
+/// of `tests/common/hostile_render.rs`: 2 to 5 ns a step on a loaded 2-core machine): a tile
+/// looked up and a plain color; a tile's cell of a picture sampled; a triangle's edge tests
+/// and interpolated colors (also each row of a triangle, whose span is looked for); those and
+/// a picture sampled.
+const TILE_PIXEL: u64 = 1;
+const TILE_PICTURE_PIXEL: u64 = 8;
+const QUAD_PIXEL: u64 = 8;
+const QUAD_PICTURE_PIXEL: u64 = 16;
 
 /// The layers named by `specs`: each a layer index (as `twcodec dump` numbers them) or a
 /// layer name (compared without case; every layer of that name).
@@ -165,7 +189,8 @@ pub fn select_layers(map: &Map, specs: &[impl AsRef<str>]) -> Result<Vec<ItemRef
 }
 
 /// Draws `map` as `options` say (a [`Renderer`] of its own: the game's pictures are read
-/// for this render alone).
+/// for this render alone), within the map's
+/// [`Limits::max_render_work`](crate::Limits::max_render_work).
 pub fn render(map: &Map, options: &RenderOptions) -> Result<Rendered, Error> {
     Renderer::new().render(map, options)
 }
@@ -229,12 +254,17 @@ fn render_with(
     let frame = Frame::new(map, options)?;
     let mut warnings = Vec::new();
     let textures = Textures::load(files, map, options, &mut warnings);
-    let ops = scene(map, options, &frame, &textures);
+    let mut budget = Budget {
+        limit: map.limits().max_render_work(),
+        spent: 0,
+        frame: &frame,
+    };
+    let ops = scene(map, options, &frame, &textures, &mut budget)?;
+    let work = budget.spent;
     let background = texture::premultiply(options.background);
     let (width, height) = (frame.width, frame.height);
     let mut pixels: Vec<Px> = vec![background; width * height];
-    const ROWS: usize = 16;
-    let bands = height.div_ceil(ROWS);
+    let bands = frame.bands();
     let done = std::sync::atomic::AtomicUsize::new(0);
     pixels
         .par_chunks_mut(width * ROWS)
@@ -268,7 +298,49 @@ fn render_with(
             rgba,
         },
         warnings,
+        work,
     })
+}
+
+/// The work a render may do ([`Limits::max_render_work`]), counted while the scene is laid
+/// out, before any pixel is drawn.
+///
+/// [`Limits::max_render_work`]: crate::Limits::max_render_work
+struct Budget<'f> {
+    limit: u64,
+    spent: u64,
+    frame: &'f Frame,
+}
+
+impl Budget<'_> {
+    /// Counts `steps` more; past the limit, the error saying so, `at` the place named (`quad
+    /// #3`, or nothing).
+    fn spend(&mut self, steps: u64, at: impl FnOnce() -> String) -> Result<(), Error> {
+        self.spent = self.spent.saturating_add(steps);
+        if self.spent <= self.limit {
+            return Ok(());
+        }
+        let at = at();
+        let at = match at.is_empty() {
+            true => at,
+            false => format!(" at {at}"),
+        };
+        Err(Error::limit(format!(
+            "drawing this map passes the limit of {} steps of work (Limits::max_render_work){at}, \
+             in a picture of {}x{} pixels",
+            self.limit, self.frame.width, self.frame.height
+        )))
+    }
+}
+
+/// Layer `index`, as errors name it.
+fn layer_location(index: usize, layer: &Layer) -> crate::Location {
+    crate::Location::MapItem {
+        kind: "layer",
+        index,
+        type_id: 5,
+        id: layer.id(),
+    }
 }
 
 /// The picture's size and the camera.
@@ -300,6 +372,11 @@ fn screen_size(aspect: f64, zoom: f64) -> (f64, f64) {
 }
 
 impl Frame {
+    /// The bands of [`ROWS`] rows the picture is drawn in.
+    fn bands(&self) -> usize {
+        self.height.div_ceil(ROWS)
+    }
+
     fn new(map: &Map, options: &RenderOptions) -> Result<Frame, Error> {
         let (tiles_w, tiles_h) = extent(map);
         let bad = |what: String| Err(Error::new(crate::ErrorKind::InvalidOptions, what));
@@ -487,19 +564,26 @@ enum Op<'m> {
     },
     Triangles {
         texture: Option<Arc<Texture>>,
-        clip: Rect,
-        triangles: Vec<[Vertex; 3]>,
+        /// Each set up within the group's clip.
+        triangles: Vec<Triangle>,
     },
 }
 
 /// Every layer to draw, in the game's order, with its mapping, colors and geometry at the
 /// time asked for.
+///
+/// Every step is counted in `budget` first: the groups and layers visited, each quad and the
+/// envelope points its envelopes look at, and what each layer and quad will draw, clipped to
+/// the picture (see [`Limits::max_render_work`](crate::Limits::max_render_work)). What draws
+/// nothing (quads outside the picture or of no area, tile layers with nothing in view) is
+/// left out.
 fn scene<'m>(
     map: &'m Map,
     options: &RenderOptions,
     frame: &Frame,
     textures: &Textures,
-) -> Vec<Op<'m>> {
+    budget: &mut Budget<'_>,
+) -> Result<Vec<Op<'m>>, Error> {
     // An envelope gives the channels it has, at most `wanted`; the others keep `default` (a
     // color layer animated by a position envelope keeps alpha 1, as in the game).
     let envelope = |raw: i32, offset: i32, default: [f64; 4], wanted: usize| -> [f64; 4] {
@@ -517,16 +601,40 @@ fn scene<'m>(
         result[..channels].copy_from_slice(&values[..channels]);
         result
     };
+    // The points an envelope looks at to be evaluated (the segment of a time is looked for
+    // one point after another): counted before it is.
+    let points = |raw: i32| -> u64 {
+        match map.envelope_ref(raw) {
+            Ref::To(r) => map.envelope(r).map_or(0, |e| e.points(map).len() as u64),
+            _ => 0,
+        }
+    };
+    let bands = frame.bands() as u64;
     // The entities view fades the map's own layers and shows the physics ones.
     let design_alpha = f64::from(100 - options.entities.min(100)) / 100.0;
     let physics_alpha = f32::from(options.entities.min(100)) / 100.0;
     let layers = map.layers();
-    // Decode the content of the layers drawn, in parallel, before drawing.
-    (layers.par_iter().enumerate())
-        .filter(|(index, layer)| drawn(map, options, *index, layer))
-        .for_each(|(_, layer)| layer.decode());
+    // Decode the content of the layers drawn, in parallel, before drawing, and find the tiles
+    // of each tile layer that hold anything.
+    let occupied: Vec<Option<Occupied>> = (layers.par_iter().enumerate())
+        .map(|(index, layer)| {
+            if !drawn(map, options, index, layer) {
+                return None;
+            }
+            layer.decode();
+            occupied(layer)
+        })
+        .collect();
     let mut ops = Vec::new();
-    for group in map.groups() {
+    for (index, group) in map.groups().iter().enumerate() {
+        budget.spend(1, String::new).map_err(|e| {
+            e.located(crate::Location::MapItem {
+                kind: "group",
+                index,
+                type_id: 4,
+                id: group.id(),
+            })
+        })?;
         let Some(clip) = frame.clip(group) else {
             continue;
         };
@@ -542,6 +650,9 @@ fn scene<'m>(
             let Some(layer) = map.layer(r) else {
                 continue;
             };
+            let located = |e: Error| e.located(layer_location(r.index(), layer));
+            // Groups may share layers: each visit counts.
+            budget.spend(1, String::new).map_err(located)?;
             if !drawn(map, options, r.index(), layer) {
                 continue;
             }
@@ -554,8 +665,17 @@ fn scene<'m>(
             };
             match layer.content() {
                 LayerContent::Quads(quads) => {
+                    let pixel = match image {
+                        Some(_) => QUAD_PICTURE_PIXEL,
+                        None => QUAD_PIXEL,
+                    };
                     let mut triangles = Vec::new();
-                    for quad in quads.quads().unwrap_or_default() {
+                    for (i, quad) in quads.quads().unwrap_or_default().iter().enumerate() {
+                        let looked_at =
+                            points(quad.position_envelope) + points(quad.color_envelope);
+                        budget
+                            .spend(1 + looked_at, || format!("quad #{i}"))
+                            .map_err(located)?;
                         let offset = quad.position_envelope_offset;
                         let position = envelope(quad.position_envelope, offset, [0.0; 4], 3);
                         let offset = quad.color_envelope_offset;
@@ -592,14 +712,29 @@ fn scene<'m>(
                                 ],
                             }
                         };
-                        // The game's two triangles: corners 0, 1, 3 and 0, 3, 2.
+                        // The game's two triangles: corners 0, 1, 3 and 0, 3, 2; each drawn
+                        // only where it covers part of the picture.
                         let [c0, c1, c2, c3] = [corner(0), corner(1), corner(2), corner(3)];
-                        triangles.push([c0, c1, c3]);
-                        triangles.push([c0, c3, c2]);
+                        for corners in [[c0, c1, c3], [c0, c3, c2]] {
+                            let Some(triangle) = Triangle::new(clip, corners) else {
+                                continue;
+                            };
+                            // Every band looks at the triangle; the pixels it tests, each
+                            // row of them looked for.
+                            let work = triangle.work().saturating_mul(pixel);
+                            let steps = bands.saturating_add(work);
+                            budget
+                                .spend(steps, || format!("quad #{i}"))
+                                .map_err(located)?;
+                            triangles.push(triangle);
+                        }
                     }
+                    if triangles.is_empty() {
+                        continue;
+                    }
+                    budget.spend(bands, String::new).map_err(located)?;
                     ops.push(Op::Triangles {
                         texture: image,
-                        clip,
                         triangles,
                     });
                 }
@@ -607,12 +742,21 @@ fn scene<'m>(
                     let Some(item) = layer.tilemap() else {
                         continue;
                     };
+                    // Only the pixels whose tiles hold anything.
+                    let shown = occupied.get(r.index()).copied().flatten().and_then(|o| {
+                        raster::tile_pixels(o.tiles, o.size, (left, top), units_per_pixel, clip)
+                    });
+                    let Some(shown) = shown else {
+                        continue;
+                    };
                     let (texture, color) = match content {
                         LayerContent::Tiles(tiles) => {
                             let c = item.color;
                             let base = [c.r, c.g, c.b, c.a].map(|v| f64::from(v) / 255.0);
                             let offset = item.color_envelope_offset;
-                            let e = envelope(tiles.item().color_envelope, offset, [1.0; 4], 4);
+                            let raw = tiles.item().color_envelope;
+                            budget.spend(points(raw), String::new).map_err(located)?;
+                            let e = envelope(raw, offset, [1.0; 4], 4);
                             let mut color = [0, 1, 2, 3].map(|i| (base[i] * e[i]) as f32);
                             color[3] *= design_alpha as f32;
                             (image, color)
@@ -652,6 +796,27 @@ fn scene<'m>(
                         }
                         _ => &[],
                     };
+                    // Every band looks at the layer and works out the tile columns of its
+                    // pixels once; each pixel shown is drawn.
+                    let (columns, rows) = ((shown.x1 - shown.x0) as u64, shown.y1 - shown.y0);
+                    let bands_shown = ((shown.y1 - 1) / ROWS - shown.y0 / ROWS + 1) as u64;
+                    let mut spend = |texture: &Option<Arc<Texture>>| {
+                        let pixel = match texture {
+                            Some(_) => TILE_PICTURE_PIXEL,
+                            None => TILE_PIXEL,
+                        };
+                        let steps = bands
+                            .saturating_add(columns.saturating_mul(bands_shown))
+                            .saturating_add(
+                                columns.saturating_mul(rows as u64).saturating_mul(pixel),
+                            );
+                        budget.spend(steps, String::new).map_err(located)
+                    };
+                    spend(&texture)?;
+                    for &(_, place) in overlays {
+                        spend(&textures.numbers.as_ref().map(|n| n[place].clone()))?;
+                    }
+                    let clip = shown;
                     ops.push(Op::Tiles {
                         layer,
                         look: Look::Tile,
@@ -679,19 +844,66 @@ fn scene<'m>(
             }
         }
     }
-    ops
+    Ok(ops)
+}
+
+/// The tiles of a tile layer that hold anything, and its grid's size.
+#[derive(Debug, Clone, Copy)]
+struct Occupied {
+    /// Columns `x0..x1` and rows `y0..y1`.
+    tiles: Rect,
+    size: (usize, usize),
+}
+
+/// The [`Occupied`] tiles of `layer`; `None` for a layer that is not a tile layer, that has
+/// no grid, or whose tiles are all empty. A tile whose bytes are all 0 draws nothing in any
+/// look: tile, tele, speedup, switch and tune tiles of id 0 and number 0.
+fn occupied(layer: &Layer) -> Option<Occupied> {
+    fn of<T: bytemuck::Pod>(grid: Option<&crate::map::Grid<T>>) -> Option<Occupied> {
+        let grid = grid?;
+        let (width, height) = (grid.width(), grid.height());
+        let empty = |tile: &T| bytemuck::bytes_of(tile).iter().all(|&b| b == 0);
+        let full = |row: &[T]| !row.iter().all(empty);
+        if width == 0 || height == 0 {
+            return None;
+        }
+        let rows = grid.tiles().chunks_exact(width);
+        let y0 = rows.clone().position(full)?;
+        let y1 = height - rows.clone().rev().position(full)?;
+        // Each row is looked at only left of the columns found so far and right of them.
+        let (mut x0, mut x1) = (width, 0);
+        for row in rows.take(y1).skip(y0) {
+            if let Some(x) = row[..x0].iter().position(|t| !empty(t)) {
+                x0 = x;
+            }
+            if let Some(x) = row[x1..].iter().rposition(|t| !empty(t)) {
+                x1 += x + 1;
+            }
+            if x0 == 0 && x1 == width {
+                break;
+            }
+        }
+        Some(Occupied {
+            tiles: Rect { x0, y0, x1, y1 },
+            size: (width, height),
+        })
+    }
+    match layer.content() {
+        LayerContent::Tiles(t) | LayerContent::Game(t) | LayerContent::Front(t) => of(t.grid()),
+        LayerContent::Tele(t) => of(t.grid()),
+        LayerContent::Speedup(t) => of(t.grid()),
+        LayerContent::Switch(t) => of(t.grid()),
+        LayerContent::Tune(t) => of(t.grid()),
+        LayerContent::Quads(_) | LayerContent::Sounds(_) | LayerContent::Unknown(_) => None,
+    }
 }
 
 impl Op<'_> {
     fn draw(&self, band: &mut Band<'_>) {
         match self {
-            Op::Triangles {
-                texture,
-                clip,
-                triangles,
-            } => {
-                for &triangle in triangles {
-                    raster::draw_triangle(band, *clip, texture.as_deref(), triangle);
+            Op::Triangles { texture, triangles } => {
+                for triangle in triangles {
+                    triangle.draw(band, texture.as_deref());
                 }
             }
             Op::Tiles {

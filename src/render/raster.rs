@@ -93,6 +93,68 @@ pub(crate) struct TileDraw<'a, F> {
     pub clip: Rect,
 }
 
+/// The pixels of `clip` that a tile layer may draw, given the columns `x0..x1` and rows
+/// `y0..y1` of its `width` x `height` grid that hold anything (`occupied`): the pixels whose
+/// tile, as [`draw_tiles`] finds it, is among them, and a pixel more each side. A range that
+/// reaches an edge of the grid reaches the picture's edge, as edge tiles repeat. `None` when
+/// no pixel is left.
+pub(crate) fn tile_pixels(
+    occupied: Rect,
+    (width, height): (usize, usize),
+    origin: (f64, f64),
+    units_per_pixel: (f64, f64),
+    clip: Rect,
+) -> Option<Rect> {
+    // One axis: tiles `first..end` of `n`, the world at the picture's edge, units per pixel,
+    // and the clip's pixels.
+    let axis =
+        |first: usize, end: usize, n: usize, origin: f64, unit: f64, lo: usize, hi: usize| {
+            let (mut from, mut to) = (lo as f64, hi as f64);
+            if unit > 0.0 && unit.is_finite() && origin.is_finite() {
+                // Pixel `p` shows the tile at world `origin + (p + 0.5) * unit`.
+                let pixel = |tile: usize| (tile as f64 * 32.0 - origin) / unit - 0.5;
+                if first > 0 {
+                    from = from.max(pixel(first).floor() - 1.0);
+                }
+                if end < n {
+                    to = to.min(pixel(end).ceil() + 1.0);
+                }
+            }
+            let fit = |v: f64| v.clamp(lo as f64, hi as f64) as usize;
+            (fit(from), fit(to))
+        };
+    let (x0, x1) = axis(
+        occupied.x0,
+        occupied.x1,
+        width,
+        origin.0,
+        units_per_pixel.0,
+        clip.x0,
+        clip.x1,
+    );
+    let (y0, y1) = axis(
+        occupied.y0,
+        occupied.y1,
+        height,
+        origin.1,
+        units_per_pixel.1,
+        clip.y0,
+        clip.y1,
+    );
+    (x0 < x1 && y0 < y1).then_some(Rect { x0, y0, x1, y1 })
+}
+
+/// The tile of `n` (along one axis) that pixel `p` shows, for a picture whose edge is at world
+/// position `origin` with `unit` world units a pixel: the tile under the pixel's centre, the
+/// edge tiles repeated outside the layer; and where in that tile the centre is (0..1).
+#[inline]
+fn tile_at(origin: f64, unit: f64, p: usize, n: usize) -> (usize, f32) {
+    let world = origin + (p as f64 + 0.5) * unit;
+    let tile = world / 32.0;
+    let index = (tile.floor().max(0.0) as usize).min(n - 1);
+    (index, (tile - tile.floor()) as f32)
+}
+
 /// Draws a tile layer into `band`: for each pixel, the tile under its centre (edge tiles
 /// repeated outside the layer, as the game does) and the texel of that tile's cell.
 pub(crate) fn draw_tiles<F: Fn(usize) -> TileLook>(band: &mut Band<'_>, draw: &TileDraw<'_, F>) {
@@ -120,18 +182,10 @@ pub(crate) fn draw_tiles<F: Fn(usize) -> TileLook>(band: &mut Band<'_>, draw: &T
     }
     // Per column: the tile column and the position inside the tile (0..1).
     let columns: Vec<(usize, f32)> = (x0..x1)
-        .map(|px| {
-            let world = draw.origin.0 + (px as f64 + 0.5) * ux;
-            let tile = world / 32.0;
-            let column = (tile.floor().max(0.0) as usize).min(draw.width - 1);
-            (column, (tile - tile.floor()) as f32)
-        })
+        .map(|px| tile_at(draw.origin.0, ux, px, draw.width))
         .collect();
     for py in y0..y1 {
-        let world = draw.origin.1 + (py as f64 + 0.5) * uy;
-        let tile = world / 32.0;
-        let row = (tile.floor().max(0.0) as usize).min(draw.height - 1);
-        let t = (tile - tile.floor()) as f32;
+        let (row, t) = tile_at(draw.origin.1, uy, py, draw.height);
         let line = &mut band.pixels[(py - band.top) * band.width..][..band.width];
         let row_start = row * draw.width;
         let mut last = (usize::MAX, TileLook::default());
@@ -190,86 +244,245 @@ pub(crate) struct Vertex {
     pub uv: [f32; 2],
 }
 
-/// Draws a triangle into `band` within `clip`: colors and texture positions interpolated
-/// linearly, the texture repeated and sampled bilinearly at the level that suits the
-/// triangle's texel density.
-pub(crate) fn draw_triangle(
-    band: &mut Band<'_>,
-    clip: Rect,
-    texture: Option<&Texture>,
-    [a, b, c]: [Vertex; 3],
-) {
-    let area = (b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y);
-    if area.abs() < 1e-6 || !area.is_finite() {
-        return;
-    }
-    let min_x = a.x.min(b.x).min(c.x).floor().max(clip.x0 as f32);
-    let max_x =
-        a.x.max(b.x)
-            .max(c.x)
-            .ceil()
-            .min(clip.x1.min(band.width) as f32);
-    let min_y = (a.y.min(b.y).min(c.y).floor()).max(clip.y0.max(band.top) as f32);
-    let max_y = (a.y.max(b.y).max(c.y).ceil()).min(clip.y1.min(band.top + band.height()) as f32);
-    if min_x >= max_x || min_y >= max_y {
-        return;
-    }
-    let level = texture.and_then(|texture| {
-        let base = texture.levels.first()?;
-        let (w, h) = (base.width as f32, base.height as f32);
-        let uv_area =
-            (b.uv[0] - a.uv[0]) * (c.uv[1] - a.uv[1]) - (c.uv[0] - a.uv[0]) * (b.uv[1] - a.uv[1]);
-        let texels_per_pixel = (uv_area.abs() * w * h / area.abs()).sqrt();
-        let level = texture.level_for(texels_per_pixel)?;
-        Some((level, level.width as f32, level.height as f32))
-    });
-    // Edge functions: a pixel centre is inside when all three have the sign of the area.
-    let inv = 1.0 / area;
-    // A pixel centre on an edge belongs to the triangle on the edge's right, or below it when
-    // it is level, so that a quad's two triangles draw their shared diagonal once (a graphics
-    // card's fill rule), not twice over (which doubles a see-through quad's alpha there).
-    let owns = |p: Vertex, q: Vertex, r: Vertex| {
-        let (mut nx, mut ny) = (p.y - q.y, q.x - p.x);
-        if nx * (r.x - p.x) + ny * (r.y - p.y) < 0.0 {
-            (nx, ny) = (-nx, -ny);
+/// A triangle set up to be drawn within a clip rectangle: the pixels it may cover, and its
+/// edges' lines, to find where each row enters and leaves it.
+struct Setup {
+    /// Its bounding box, clipped.
+    rect: Rect,
+    edges: [Edge; 3],
+}
+
+/// An edge of a triangle as [`Triangle::draw`] tests it: `c + gx * x + gy * y` is the edge's
+/// function at a pixel centre `(x, y)`, times the sign of the triangle's area, so at least 0
+/// inside. `margin` is more than the rounding of the test in f32 can be off anywhere in the
+/// triangle's rectangle: a few parts in 10^7 of the products it takes.
+#[derive(Clone, Copy)]
+struct Edge {
+    c: f64,
+    gx: f64,
+    gy: f64,
+    margin: f64,
+}
+
+impl Setup {
+    /// The setup of the triangle of corners `a, b, c`, of twice `area` (signed); `None` when
+    /// it covers no pixel of `clip` (outside it, no area, not finite).
+    fn new(clip: Rect, [a, b, c]: &[Vertex; 3], area: f32) -> Option<Setup> {
+        if area.abs() < 1e-6 || !area.is_finite() {
+            return None;
         }
-        nx > 0.0 || (nx == 0.0 && ny > 0.0)
-    };
-    let owned = [owns(b, c, a), owns(c, a, b), owns(a, b, c)];
-    for py in (min_y as usize)..(max_y as usize) {
-        let y = py as f32 + 0.5;
-        let line = &mut band.pixels[(py - band.top) * band.width..][..band.width];
-        for (px, dst) in line
-            .iter_mut()
-            .enumerate()
-            .take(max_x as usize)
-            .skip(min_x as usize)
-        {
-            let x = px as f32 + 0.5;
-            let w0 = ((b.x - x) * (c.y - y) - (c.x - x) * (b.y - y)) * inv;
-            let w1 = ((c.x - x) * (a.y - y) - (a.x - x) * (c.y - y)) * inv;
-            // Each edge's own function (not 1 - w0 - w1), so that a shared edge gives exactly 0
-            // in both triangles.
-            let w2 = ((a.x - x) * (b.y - y) - (b.x - x) * (a.y - y)) * inv;
-            if w0 < 0.0 || w1 < 0.0 || w2 < 0.0 {
-                continue;
+        let min_x = a.x.min(b.x).min(c.x).floor().max(clip.x0 as f32);
+        let max_x = a.x.max(b.x).max(c.x).ceil().min(clip.x1 as f32);
+        let min_y = a.y.min(b.y).min(c.y).floor().max(clip.y0 as f32);
+        let max_y = a.y.max(b.y).max(c.y).ceil().min(clip.y1 as f32);
+        if !(min_x < max_x && min_y < max_y) {
+            return None;
+        }
+        // Each within 0..=the clip's far edge now: the casts are exact.
+        let rect = Rect {
+            x0: min_x as usize,
+            y0: min_y as usize,
+            x1: max_x as usize,
+            y1: max_y as usize,
+        };
+        // The first and last pixel centres, where the products of the tests are largest.
+        let xs = [rect.x0 as f64 + 0.5, rect.x1 as f64 - 0.5];
+        let ys = [rect.y0 as f64 + 0.5, rect.y1 as f64 - 0.5];
+        let sign = f64::from(area.signum());
+        let edge = |p: Vertex, q: Vertex| {
+            let (px, py, qx, qy) = (
+                f64::from(p.x),
+                f64::from(p.y),
+                f64::from(q.x),
+                f64::from(q.y),
+            );
+            // (px - x) * (qy - y) - (qx - x) * (py - y), multiplied out.
+            let c = sign * (px * qy - qx * py);
+            let size =
+                |x: f64, y: f64| (px - x).abs() * (qy - y).abs() + (qx - x).abs() * (py - y).abs();
+            let largest = xs
+                .iter()
+                .flat_map(|&x| ys.iter().map(move |&y| size(x, y)))
+                .fold(0.0, f64::max);
+            Edge {
+                c,
+                gx: sign * (py - qy),
+                gy: sign * (qx - px),
+                margin: 1e-6 * largest + 1e-12 * c.abs(),
             }
-            if (w0 == 0.0 && !owned[0]) || (w1 == 0.0 && !owned[1]) || (w2 == 0.0 && !owned[2]) {
-                continue;
-            }
-            let mix = |i: usize| a.color[i] * w0 + b.color[i] * w1 + c.color[i] * w2;
-            let color = [mix(0), mix(1), mix(2), mix(3)];
-            let texel = match level {
-                Some((level, w, h)) => {
-                    let u = a.uv[0] * w0 + b.uv[0] * w1 + c.uv[0] * w2;
-                    let v = a.uv[1] * w0 + b.uv[1] * w1 + c.uv[1] * w2;
-                    level.bilinear(u * w, v * h, true)
+        };
+        Some(Setup {
+            rect,
+            edges: [edge(*b, *c), edge(*c, *a), edge(*a, *b)],
+        })
+    }
+
+    /// The columns `x0..x1` of row `py` whose pixels the edge tests may accept: where each
+    /// edge's line, moved out by its margin, crosses the row, and a pixel more each side. The
+    /// tests still decide every pixel; this only skips pixels they reject, so that a triangle
+    /// costs the pixels it covers and not its bounding box (a needle across the picture, a
+    /// huge quad's corner far outside it).
+    fn span(&self, py: usize) -> (usize, usize) {
+        let rect = self.rect;
+        let y = py as f64 + 0.5;
+        let (mut lo, mut hi) = (rect.x0 as f64 + 0.5, rect.x1 as f64 - 0.5);
+        for edge in &self.edges {
+            // The edge's function along the row is `at_zero + gx * x`, and at least
+            // `-margin` where a test may accept.
+            let at_zero = edge.c + edge.gy * y;
+            if edge.gx == 0.0 {
+                if at_zero < -edge.margin {
+                    return (rect.x0, rect.x0);
                 }
-                None => [255; 4],
-            };
-            let src = tint(texel, tint_factors(color));
-            if src[3] != 0 {
-                over(dst, src);
+                continue;
+            }
+            let cross = (-edge.margin - at_zero) / edge.gx;
+            if edge.gx > 0.0 {
+                lo = lo.max(cross);
+            } else {
+                hi = hi.min(cross);
+            }
+        }
+        if lo.is_nan() || hi.is_nan() || lo > hi {
+            return (rect.x0, rect.x0);
+        }
+        // Pixel `x` has its centre at `x + 0.5`; clamped into `rect`, the casts are exact.
+        let fit = |v: f64| v.clamp(rect.x0 as f64, rect.x1 as f64) as usize;
+        let (x0, x1) = (fit((lo - 0.5).floor() - 1.0), fit((hi - 0.5).floor() + 2.0));
+        (x0, x1.max(x0))
+    }
+}
+
+/// A triangle ready to draw within a clip rectangle: set up once, drawn band by band.
+pub(crate) struct Triangle {
+    corners: [Vertex; 3],
+    /// Twice its area, signed.
+    area: f32,
+    setup: Setup,
+    tests: Tests,
+}
+
+impl Triangle {
+    /// The triangle of `corners` within `clip`; `None` when it covers no pixel of it (outside
+    /// it, no area, not finite), and so would draw nothing.
+    pub fn new(clip: Rect, corners: [Vertex; 3]) -> Option<Triangle> {
+        let [a, b, c] = corners;
+        let area = (b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y);
+        let setup = Setup::new(clip, &corners, area)?;
+        Some(Triangle {
+            corners,
+            area,
+            setup,
+            tests: Tests::new(&corners, area),
+        })
+    }
+
+    /// The work of drawing it, as [`Triangle::draw`] does it over all bands: for each row it
+    /// spans, one step and the pixels of the row that it tests.
+    pub fn work(&self) -> u64 {
+        let rect = self.setup.rect;
+        let mut work = 0u64;
+        for py in rect.y0..rect.y1 {
+            let (x0, x1) = self.setup.span(py);
+            work += 1 + (x1 - x0) as u64;
+        }
+        work
+    }
+}
+
+/// Which pixels a triangle draws: those whose centres are inside, or on an edge it owns.
+struct Tests {
+    /// 1 / twice the area.
+    inv: f32,
+    /// Whether the edges opposite corners a, b and c are the triangle's own.
+    owned: [bool; 3],
+}
+
+impl Tests {
+    fn new(&[a, b, c]: &[Vertex; 3], area: f32) -> Tests {
+        // A pixel centre on an edge belongs to the triangle on the edge's right, or below it
+        // when it is level, so that a quad's two triangles draw their shared diagonal once (a
+        // graphics card's fill rule), not twice over (which doubles a see-through quad's alpha
+        // there).
+        let owns = |p: Vertex, q: Vertex, r: Vertex| {
+            let (mut nx, mut ny) = (p.y - q.y, q.x - p.x);
+            if nx * (r.x - p.x) + ny * (r.y - p.y) < 0.0 {
+                (nx, ny) = (-nx, -ny);
+            }
+            nx > 0.0 || (nx == 0.0 && ny > 0.0)
+        };
+        Tests {
+            inv: 1.0 / area,
+            owned: [owns(b, c, a), owns(c, a, b), owns(a, b, c)],
+        }
+    }
+
+    /// The weights of corners a, b and c at the pixel centre `(x, y)`, when the triangle
+    /// draws that pixel. Edge functions: a pixel centre is inside when all three have the
+    /// sign of the area.
+    #[inline]
+    fn weights(&self, &[a, b, c]: &[Vertex; 3], x: f32, y: f32) -> Option<[f32; 3]> {
+        let inv = self.inv;
+        let w0 = ((b.x - x) * (c.y - y) - (c.x - x) * (b.y - y)) * inv;
+        let w1 = ((c.x - x) * (a.y - y) - (a.x - x) * (c.y - y)) * inv;
+        // Each edge's own function (not 1 - w0 - w1), so that a shared edge gives exactly 0
+        // in both triangles.
+        let w2 = ((a.x - x) * (b.y - y) - (b.x - x) * (a.y - y)) * inv;
+        if w0 < 0.0 || w1 < 0.0 || w2 < 0.0 {
+            return None;
+        }
+        let owned = self.owned;
+        if (w0 == 0.0 && !owned[0]) || (w1 == 0.0 && !owned[1]) || (w2 == 0.0 && !owned[2]) {
+            return None;
+        }
+        Some([w0, w1, w2])
+    }
+}
+
+impl Triangle {
+    /// Draws the triangle's rows in `band`: colors and texture positions interpolated
+    /// linearly, the texture repeated and sampled bilinearly at the level that suits the
+    /// triangle's texel density.
+    pub fn draw(&self, band: &mut Band<'_>, texture: Option<&Texture>) {
+        let setup = &self.setup;
+        let rows = setup.rect.y0.max(band.top)..setup.rect.y1.min(band.top + band.height());
+        if rows.is_empty() {
+            return;
+        }
+        let (triangle, area, tests) = (&self.corners, self.area, &self.tests);
+        let [a, b, c] = *triangle;
+        let level = texture.and_then(|texture| {
+            let base = texture.levels.first()?;
+            let (w, h) = (base.width as f32, base.height as f32);
+            let uv_area = (b.uv[0] - a.uv[0]) * (c.uv[1] - a.uv[1])
+                - (c.uv[0] - a.uv[0]) * (b.uv[1] - a.uv[1]);
+            let texels_per_pixel = (uv_area.abs() * w * h / area.abs()).sqrt();
+            let level = texture.level_for(texels_per_pixel)?;
+            Some((level, level.width as f32, level.height as f32))
+        });
+        for py in rows {
+            let y = py as f32 + 0.5;
+            let (x0, x1) = setup.span(py);
+            let line = &mut band.pixels[(py - band.top) * band.width..][..band.width];
+            for (px, dst) in (x0..x1).zip(&mut line[x0..x1]) {
+                let x = px as f32 + 0.5;
+                let Some([w0, w1, w2]) = tests.weights(triangle, x, y) else {
+                    continue;
+                };
+                let mix = |i: usize| a.color[i] * w0 + b.color[i] * w1 + c.color[i] * w2;
+                let color = [mix(0), mix(1), mix(2), mix(3)];
+                let texel = match level {
+                    Some((level, w, h)) => {
+                        let u = a.uv[0] * w0 + b.uv[0] * w1 + c.uv[0] * w2;
+                        let v = a.uv[1] * w0 + b.uv[1] * w1 + c.uv[1] * w2;
+                        level.bilinear(u * w, v * h, true)
+                    }
+                    None => [255; 4],
+                };
+                let src = tint(texel, tint_factors(color));
+                if src[3] != 0 {
+                    over(dst, src);
+                }
             }
         }
     }
@@ -278,6 +491,158 @@ pub(crate) fn draw_triangle(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A small deterministic generator (splitmix64).
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+
+        /// A number in `lo..hi`; a whole or half one one time in three (pixel centres and
+        /// edges, where the tests tie).
+        fn within(&mut self, lo: f64, hi: f64) -> f64 {
+            let v = lo + (self.next() >> 11) as f64 / (1u64 << 53) as f64 * (hi - lo);
+            match self.next() % 3 {
+                0 => (v * 2.0).round() / 2.0,
+                _ => v,
+            }
+        }
+    }
+
+    fn corner(x: f64, y: f64) -> Vertex {
+        Vertex {
+            x: x as f32,
+            y: y as f32,
+            color: [1.0; 4],
+            uv: [0.0; 2],
+        }
+    }
+
+    /// Triangles of every size, near the picture and far outside it, with ties on pixel
+    /// centres, needles and nearly level edges: every pixel the edge tests accept is in its
+    /// row's span (so skipping the rest changes no pixel), and the work counted is the spans'.
+    #[test]
+    fn spans_hold_every_pixel_the_tests_accept() {
+        let clip = Rect {
+            x0: 3,
+            y0: 2,
+            x1: 97,
+            y1: 61,
+        };
+        let mut rng = Rng(28);
+        let (mut tested, mut accepted, mut skipped) = (0u64, 0u64, 0u64);
+        for i in 0..20_000 {
+            let scale = [60.0, 200.0, 1e4, 1e7, 3e9][i % 5];
+            let point =
+                |rng: &mut Rng| corner(rng.within(-scale, scale), rng.within(-scale, scale));
+            let (mut a, mut b) = (point(&mut rng), point(&mut rng));
+            if i % 7 == 2 {
+                // An edge through the picture from corners far outside it: where the tests in
+                // f32 round the most.
+                let (x, y) = (rng.within(0.0, 100.0), rng.within(0.0, 60.0));
+                let (dx, dy) = (rng.within(-1.0, 1.0), rng.within(-1.0, 1.0));
+                a = corner(x + dx * scale, y + dy * scale);
+                b = corner(x - dx * scale, y - dy * scale);
+            }
+            let c = match i % 7 {
+                // A needle: the third corner close to the second.
+                0 => corner(f64::from(b.x) + 0.01, f64::from(b.y) + 1.5),
+                // A nearly level edge.
+                1 => corner(f64::from(a.x) + 50.0, f64::from(a.y) + 1e-3),
+                _ => point(&mut rng),
+            };
+            let Some(triangle) = Triangle::new(clip, [a, b, c]) else {
+                continue;
+            };
+            let (setup, tests) = (&triangle.setup, &triangle.tests);
+            let rect = setup.rect;
+            let mut work = 0;
+            for py in rect.y0..rect.y1 {
+                let (x0, x1) = setup.span(py);
+                assert!(rect.x0 <= x0 && x0 <= x1 && x1 <= rect.x1);
+                work += 1 + (x1 - x0) as u64;
+                for px in rect.x0..rect.x1 {
+                    let (x, y) = (px as f32 + 0.5, py as f32 + 0.5);
+                    let inside = tests.weights(&triangle.corners, x, y);
+                    let in_span = (x0..x1).contains(&px);
+                    assert!(
+                        inside.is_none() || in_span,
+                        "{:?}: pixel {px},{py} is drawn, the span is {x0}..{x1}",
+                        triangle.corners
+                    );
+                    tested += 1;
+                    accepted += u64::from(inside.is_some());
+                    skipped += u64::from(!in_span);
+                }
+            }
+            assert_eq!(triangle.work(), work);
+        }
+        // The cases are not trivial: pixels drawn, and pixels skipped.
+        assert!(
+            accepted > 100_000 && skipped > 1_000_000,
+            "{tested} {accepted} {skipped}"
+        );
+    }
+
+    /// Tile layers with something in a part of their grid, drawn at many scales and places:
+    /// every pixel whose tile (as `draw_tiles` finds it) is in that part is in the pixels
+    /// `tile_pixels` gives.
+    #[test]
+    fn tile_pixels_hold_every_pixel_of_the_tiles() {
+        let clip = Rect {
+            x0: 0,
+            y0: 5,
+            x1: 120,
+            y1: 70,
+        };
+        let mut rng = Rng(17);
+        let mut narrowed = 0;
+        for i in 0..5_000 {
+            let n = (1 + rng.next() % 40) as usize;
+            let m = (1 + rng.next() % 40) as usize;
+            let first = (rng.next() % n as u64) as usize;
+            let end = first + 1 + (rng.next() % (n - first) as u64) as usize;
+            let top = (rng.next() % m as u64) as usize;
+            let bottom = top + 1 + (rng.next() % (m - top) as u64) as usize;
+            let occupied = Rect {
+                x0: first,
+                y0: top,
+                x1: end,
+                y1: bottom,
+            };
+            let unit = [0.05, 0.5, 1.0, 3.3, 32.0, 1e3][i % 6] * rng.within(0.5, 2.0);
+            let origin = (rng.within(-1500.0, 1500.0), rng.within(-1500.0, 1500.0));
+            let shown = tile_pixels(occupied, (n, m), origin, (unit, unit), clip);
+            let mut any = false;
+            for py in clip.y0..clip.y1 {
+                for px in clip.x0..clip.x1 {
+                    let (column, _) = tile_at(origin.0, unit, px, n);
+                    let (row, _) = tile_at(origin.1, unit, py, m);
+                    if (first..end).contains(&column) && (top..bottom).contains(&row) {
+                        any = true;
+                        let shown = shown.unwrap_or_else(|| panic!("{i}: none shown"));
+                        assert!(
+                            (shown.x0..shown.x1).contains(&px)
+                                && (shown.y0..shown.y1).contains(&py),
+                            "{i}: pixel {px},{py} left out of {shown:?}"
+                        );
+                    }
+                }
+            }
+            if let Some(shown) = shown {
+                let area = (shown.x1 - shown.x0) * (shown.y1 - shown.y0);
+                narrowed += usize::from(area < 120 * 65);
+            }
+            assert!(any || shown.is_none_or(|s| (s.x1 - s.x0) * (s.y1 - s.y0) < 120 * 65));
+        }
+        assert!(narrowed > 500, "{narrowed}");
+    }
 
     #[test]
     fn blending_is_premultiplied_over() {
@@ -317,12 +682,8 @@ mod tests {
             x1: 4,
             y1: 4,
         };
-        draw_triangle(
-            &mut band,
-            clip,
-            None,
-            [vertex(0.0, 0.0), vertex(4.0, 0.0), vertex(0.0, 4.0)],
-        );
+        let corners = [vertex(0.0, 0.0), vertex(4.0, 0.0), vertex(0.0, 4.0)];
+        Triangle::new(clip, corners).unwrap().draw(&mut band, None);
         let red = pixels.iter().filter(|p| **p == [255, 0, 0, 255]).count();
         // Pixel centres strictly above the diagonal x + y = 4: 6; the 4 on it belong to the
         // triangle on its other side.
@@ -333,16 +694,13 @@ mod tests {
             color: [0.0, 0.0, 1.0, 0.5],
             ..vertex(x, y)
         };
-        draw_triangle(
-            &mut Band {
-                top: 0,
-                width: 4,
-                pixels: &mut pixels,
-            },
-            clip,
-            None,
-            [blue(4.0, 0.0), blue(4.0, 4.0), blue(0.0, 4.0)],
-        );
+        let corners = [blue(4.0, 0.0), blue(4.0, 4.0), blue(0.0, 4.0)];
+        let mut band = Band {
+            top: 0,
+            width: 4,
+            pixels: &mut pixels,
+        };
+        Triangle::new(clip, corners).unwrap().draw(&mut band, None);
         let half_blue = pixels.iter().filter(|p| **p == [0, 0, 128, 128]).count();
         assert_eq!(half_blue, 10, "{pixels:?}");
     }

@@ -188,17 +188,17 @@ pub(crate) fn encode_png(
 /// atomically; the list of all assets, external ones with no file.
 ///
 /// The files' names come from the map: a symbolic link in `dir` where one of them goes is an
-/// error, checked for every file before any is written ([`check_output`](crate::write::check_output)).
+/// error, checked for every file before any is written ([`check_output`](crate::fs::check_output)).
 pub fn extract(map: &Map, dir: &Path, only: Only) -> Result<Vec<Asset>, Error> {
     std::fs::create_dir_all(dir).map_err(|e| Error::io("create the directory", dir, e))?;
     let assets = list_only(map, only);
     for file in assets.iter().filter_map(|a| a.file.as_ref()) {
-        crate::write::check_output(dir, &dir.join(file))?;
+        crate::fs::check_output(dir, &dir.join(file))?;
     }
     for asset in &assets {
         if let Some(file) = &asset.file {
             let bytes = encode(map, asset)?;
-            crate::write::save(dir.join(file), &bytes)?;
+            crate::fs::save(dir.join(file), &bytes)?;
         }
     }
     Ok(assets)

@@ -28,7 +28,6 @@
 use std::borrow::Cow;
 use std::collections::HashSet;
 use std::fmt;
-use std::io::Write;
 use std::path::Path;
 
 use binrw::io::Cursor;
@@ -306,12 +305,6 @@ impl Datafile {
                 .map(Cow::Owned)
                 .map_err(|e| data_error(index, Some(span.start), e)),
         }
-    }
-
-    /// Writes this datafile back, losslessly: unchanged data keeps its stored bytes, so an
-    /// unmodified version-4 file comes out byte for byte (trailing bytes aside).
-    pub fn write(&self, writer: impl Write) -> Result<(), Error> {
-        crate::write::DatafileWriter::from_datafile(self).write(writer)
     }
 }
 

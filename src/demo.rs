@@ -190,9 +190,9 @@ impl Demo {
         self.bytes.slice(self.map.clone())
     }
 
-    /// Writes the embedded map's bytes to a file, as [`crate::write::save`] does.
+    /// Writes the embedded map's bytes to a file, as [`crate::fs::save`] does.
     pub fn save_map(&self, path: impl AsRef<Path>) -> Result<(), Error> {
-        crate::write::save(path, &self.map_bytes())
+        crate::fs::save(path, &self.map_bytes())
     }
 
     /// Byte offset of the map in the file.
@@ -257,9 +257,9 @@ impl Demo {
 
     /// The messages the demo recorded, decoded in the protocol the net version names, with the
     /// chunk of each; a message that does not decode gives its error and the next one follows
-    /// ([`DemoMessages`](crate::netmsg::DemoMessages)).
-    pub fn messages(&self) -> crate::netmsg::DemoMessages<'_> {
-        crate::netmsg::DemoMessages::new(self.chunks(), self.protocol().into())
+    /// ([`DemoMessages`]).
+    pub fn messages(&self) -> DemoMessages<'_> {
+        DemoMessages::new(self.chunks(), self.protocol().into())
     }
 
     /// The snapshot at every tick, in the protocol the net version names.
@@ -604,3 +604,54 @@ impl<'a> Iterator for Replay<'a> {
 }
 
 impl std::iter::FusedIterator for Replay<'_> {}
+
+/// A message of a demo ([`Demo::messages`]): the chunk it was recorded in
+/// (index, tick, byte offset) and the message.
+#[derive(Debug, Clone)]
+pub struct DemoMessage<'a> {
+    /// The message chunk.
+    pub chunk: Chunk<'a>,
+    /// The message.
+    pub message: crate::netmsg::NetMessage,
+}
+
+/// The messages of a demo, decoded ([`Demo::messages`]).
+///
+/// Lenient: a message chunk that does not decode gives its error and the iterator goes on
+/// with the next chunk; a chunk that does not read (a broken chunk header or a payload past
+/// the end of the file) gives its error and ends it, as the chunks after it cannot be found.
+/// Collect into a `Result` to stop at the first error instead.
+#[derive(Debug, Clone)]
+pub struct DemoMessages<'a> {
+    chunks: Chunks<'a>,
+    protocol: crate::netmsg::Protocol,
+}
+
+impl<'a> DemoMessages<'a> {
+    pub(crate) fn new(chunks: Chunks<'a>, protocol: crate::netmsg::Protocol) -> DemoMessages<'a> {
+        DemoMessages { chunks, protocol }
+    }
+}
+
+impl<'a> Iterator for DemoMessages<'a> {
+    type Item = Result<DemoMessage<'a>, Error>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        for chunk in self.chunks.by_ref() {
+            let chunk = match chunk {
+                Ok(chunk) => chunk,
+                Err(error) => return Some(Err(error)),
+            };
+            if let ChunkContent::Message(_) = chunk.content {
+                return Some(
+                    chunk
+                        .message(self.protocol)
+                        .map(|message| DemoMessage { chunk, message }),
+                );
+            }
+        }
+        None
+    }
+}
+
+impl std::iter::FusedIterator for DemoMessages<'_> {}

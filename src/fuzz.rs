@@ -616,7 +616,7 @@ pub fn demo(data: &[u8]) {
         let Ok(chunk) = chunk else { break };
         if let ChunkContent::Message(_) = chunk.content {
             if let (Ok(bytes), Ok(message)) = (chunk.message_bytes(), chunk.message(protocol)) {
-                let _ = netmsg::line(&message);
+                let _ = dump::message_line(&message);
                 let again = netmsg::encode_padded(&message, protocol);
                 assert_eq!(again.ok(), Some(bytes), "a demo message encodes back");
             }

@@ -123,6 +123,7 @@ pub mod diff;
 pub mod dump;
 mod error;
 pub mod export;
+pub mod fs;
 pub mod fuzz;
 pub mod huffman;
 pub mod input;

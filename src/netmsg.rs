@@ -44,17 +44,12 @@
 //! - [`Chunk::message`](crate::demo::Chunk::message): the chunk is a message chunk, its payload
 //!   decodes to ints (see [`crate::demo`]), and the message decodes.
 
-use std::io::{self, Write};
-
-use serde_json::Value;
-
 pub use twcodec_schema::netmsg::{
     ChatLine, MessageId, MessageKind, NetMessage, NetString, Protocol, RangeWarning,
     UnknownMessage, VarInt,
 };
 use twcodec_schema::netmsg::{MessageError, MessageProblem};
 
-use crate::demo::{Chunk, ChunkContent, Chunks};
 use crate::error::ErrorKind;
 use crate::{snap, Error};
 
@@ -112,117 +107,6 @@ fn to_error(error: MessageError) -> Error {
     Error::new(kind, error.to_string())
 }
 
-/// A message of a demo ([`crate::demo::Demo::messages`]): the chunk it was recorded in
-/// (index, tick, byte offset) and the message.
-#[derive(Debug, Clone)]
-pub struct DemoMessage<'a> {
-    /// The message chunk.
-    pub chunk: Chunk<'a>,
-    /// The message.
-    pub message: NetMessage,
-}
-
-/// The messages of a demo, decoded ([`crate::demo::Demo::messages`]).
-///
-/// Lenient: a message chunk that does not decode gives its error and the iterator goes on
-/// with the next chunk; a chunk that does not read (a broken chunk header or a payload past
-/// the end of the file) gives its error and ends it, as the chunks after it cannot be found.
-/// Collect into a `Result` to stop at the first error instead.
-#[derive(Debug, Clone)]
-pub struct DemoMessages<'a> {
-    chunks: Chunks<'a>,
-    protocol: Protocol,
-}
-
-impl<'a> DemoMessages<'a> {
-    pub(crate) fn new(chunks: Chunks<'a>, protocol: Protocol) -> DemoMessages<'a> {
-        DemoMessages { chunks, protocol }
-    }
-}
-
-impl<'a> Iterator for DemoMessages<'a> {
-    type Item = Result<DemoMessage<'a>, Error>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        for chunk in self.chunks.by_ref() {
-            let chunk = match chunk {
-                Ok(chunk) => chunk,
-                Err(error) => return Some(Err(error)),
-            };
-            if let ChunkContent::Message(_) = chunk.content {
-                return Some(
-                    chunk
-                        .message(self.protocol)
-                        .map(|message| DemoMessage { chunk, message }),
-                );
-            }
-        }
-        None
-    }
-}
-
-impl std::iter::FusedIterator for DemoMessages<'_> {}
-
-/// One line for a message: its name, then its fields as `name=value`, strings quoted, bytes
-/// in hex, absent optional fields and empty tails left out:
-///
-/// ```text
-/// sv_chat team=0 client_id=0 message="hello"
-/// sv_kill_msg killer=0 victim=0 weapon=-2 mode_special=0
-/// unknown game message 27: 01 02
-/// ```
-pub fn write_line(message: &NetMessage, out: &mut dyn Write) -> io::Result<()> {
-    if let NetMessage::Unknown(unknown) = message {
-        let what = if unknown.system { "system" } else { "game" };
-        write!(out, "unknown {what} message {}:", unknown.id)?;
-        for byte in &unknown.payload {
-            write!(out, " {byte:02x}")?;
-        }
-        return Ok(());
-    }
-    out.write_all(message.name().as_bytes())?;
-    // Every registered type serializes to an object of its fields; fields keep their order.
-    let Ok(Value::Object(fields)) = serde_json::to_value(message) else {
-        return Ok(());
-    };
-    for (name, value) in fields.iter().filter(|(name, _)| *name != "kind") {
-        write!(out, " {name}=")?;
-        let bytes = matches!(name.as_str(), "unknown_tail" | "data" | "sha256");
-        write_value(out, value, bytes)?;
-    }
-    Ok(())
-}
-
-/// [`write_line`] into a string.
-pub fn line(message: &NetMessage) -> String {
-    crate::dump::to_string(|out| write_line(message, out))
-}
-
-/// A field's value: numbers as they are, strings quoted with escapes, lists in brackets
-/// (`bytes`: in hex, without separators).
-fn write_value(out: &mut dyn Write, value: &Value, bytes: bool) -> io::Result<()> {
-    match value {
-        Value::String(text) => write!(out, "{text:?}"),
-        Value::Array(values) if bytes => {
-            for value in values {
-                write!(out, "{:02x}", value.as_u64().unwrap_or_default())?;
-            }
-            Ok(())
-        }
-        Value::Array(values) => {
-            out.write_all(b"[")?;
-            for (i, value) in values.iter().enumerate() {
-                if i > 0 {
-                    out.write_all(b", ")?;
-                }
-                write_value(out, value, false)?;
-            }
-            out.write_all(b"]")
-        }
-        other => write!(out, "{other}"),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -234,22 +118,16 @@ mod tests {
         // shorter reading misses a field.
         let drop = [0x28, 0x01, 0x00, 0x00];
         let message = decode_padded(&drop, protocol).unwrap();
-        assert_eq!(
-            line(&message),
-            r#"sv_client_drop client_id=1 reason="" silent=0"#
-        );
+        assert_eq!(message.name(), "sv_client_drop");
         assert_eq!(encode_padded(&message, protocol).unwrap(), drop);
         // Sv_KillMsg (0.7 id 5) then 3 zeros of padding.
         let kill = [0x0A, 0x00, 0x00, 0x41, 0x00, 0x00, 0x00, 0x00];
         let message = decode_padded(&kill, protocol).unwrap();
-        assert_eq!(
-            line(&message),
-            "sv_kill_msg killer=0 victim=0 weapon=-2 mode_special=0"
-        );
+        assert_eq!(message.name(), "sv_kill_msg");
         assert_eq!(encode_padded(&message, protocol).unwrap(), kill);
         // An unknown message keeps its payload without the padding.
         let unknown = decode_padded(&[0xBE, 0x01, 0x05, 0x00], protocol).unwrap();
-        assert_eq!(line(&unknown), "unknown game message 63: 05");
+        assert!(matches!(&unknown, NetMessage::Unknown(u) if u.payload == [5]));
         assert_eq!(
             encode_padded(&unknown, protocol).unwrap(),
             [0xBE, 0x01, 0x05, 0x00]

@@ -314,7 +314,7 @@ fn a_message_that_does_not_decode_is_reported_and_skipped() {
     let kill = results[1].as_ref().unwrap();
     assert_eq!(kill.chunk.index, 2);
     assert_eq!(
-        netmsg::line(&kill.message),
+        twcodec::dump::message_line(&kill.message),
         "sv_kill_msg killer=1 victim=2 weapon=0 mode_special=0"
     );
     // Strict: the first error stops.

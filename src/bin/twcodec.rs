@@ -626,7 +626,7 @@ fn remove_temporary_files_on_signals() {
         };
         std::thread::spawn(move || {
             if let Some(signal) = signals.forever().next() {
-                twcodec::write::remove_temporary_files();
+                twcodec::fs::remove_temporary_files();
                 let _ = signal_hook::low_level::emulate_default_handler(signal);
                 std::process::exit(128 + signal);
             }
@@ -855,7 +855,7 @@ fn run(command: Option<Command>, out: Out<'_>) -> Result<ExitCode, Failure> {
                 refuse_terminal("a map")?;
                 out.write_all(&bytes)?;
             } else {
-                twcodec::write::save(&output, &bytes)?;
+                twcodec::fs::save(&output, &bytes)?;
                 writeln!(out, "packed {} into {}", dir.display(), output.display())?;
             }
         }
@@ -934,7 +934,7 @@ fn run(command: Option<Command>, out: Out<'_>) -> Result<ExitCode, Failure> {
                 refuse_terminal("a PNG picture")?;
                 out.write_all(&png)?;
             } else {
-                twcodec::write::save(&output, &png)?;
+                twcodec::fs::save(&output, &png)?;
                 writeln!(
                     out,
                     "rendered {}x{} to {}",
@@ -950,7 +950,7 @@ fn run(command: Option<Command>, out: Out<'_>) -> Result<ExitCode, Failure> {
                 refuse_terminal("a map")?;
                 out.write_all(&bytes)?;
             } else {
-                twcodec::write::save(&output, &bytes)?;
+                twcodec::fs::save(&output, &bytes)?;
                 writeln!(out, "wrote {} ({} bytes)", output.display(), bytes.len())?;
             }
         }
@@ -1011,7 +1011,7 @@ fn schema(
     if let Some(dir) = out_dir {
         for (file, text) in dump::schema_files() {
             let path = dir.join(file);
-            twcodec::write::save(&path, text.as_bytes())?;
+            twcodec::fs::save(&path, text.as_bytes())?;
             writeln!(out, "wrote {}", path.display())?;
         }
         return Ok(());
@@ -1543,7 +1543,7 @@ fn batch(
         let output = outputs.get(input).copied().unwrap_or(input);
         // The output's name comes from the input's place under a folder given: no link in
         // the output directory may take it elsewhere.
-        twcodec::write::check_output(out_dir, output)?;
+        twcodec::fs::check_output(out_dir, output)?;
         if let Some(parent) = output.parent() {
             std::fs::create_dir_all(parent)
                 .map_err(|e| Failure::Usage(format!("cannot create {}: {e}", parent.display())))?;

@@ -6,7 +6,6 @@ use std::io::{self, Write};
 use super::{hex, write_ints};
 use crate::demo::{ChunkContent, Demo, Update};
 use crate::error::Error;
-use crate::netmsg;
 use crate::snap::Protocol;
 
 use crate::demo::TICKS_PER_SECOND;
@@ -215,7 +214,7 @@ pub fn demo_ticks(demo: &Demo, out: &mut dyn Write) -> io::Result<Option<Error>>
 }
 
 /// One line per message of a demo, decoded: tick, chunk index, then the message's name and
-/// fields ([`netmsg::write_line`]). A message that does not decode gives an `error:` line and
+/// fields ([`write_message`](super::write_message)). A message that does not decode gives an `error:` line and
 /// the list goes on; a chunk that does not read ends it. Returns the first error.
 pub fn demo_messages(demo: &Demo, out: &mut dyn Write) -> io::Result<Option<Error>> {
     writeln!(out, "tick     chunk   message")?;
@@ -228,7 +227,7 @@ pub fn demo_messages(demo: &Demo, out: &mut dyn Write) -> io::Result<Option<Erro
                     .tick
                     .map_or("-".to_string(), |t| t.to_string());
                 write!(out, "{tick:<8} #{:<6} ", message.chunk.index)?;
-                netmsg::write_line(&message.message, out)?;
+                super::write_message(&message.message, out)?;
                 writeln!(out)?;
             }
             Err(error) => {

@@ -21,6 +21,7 @@ mod demo;
 mod for_diff;
 mod map;
 mod map_view;
+mod message;
 mod schema;
 mod snapshot;
 mod text;
@@ -34,6 +35,7 @@ pub use demo::{demo_info, demo_info_with, demo_messages, demo_ticks};
 pub use for_diff::map_for_diff;
 pub use map::{map_json, map_text, DumpOptions};
 pub use map_view::MapView;
+pub use message::{message_line, write_message};
 pub use schema::{schema, schema_files, SchemaFormat, SchemaSelection, SCHEMA_COMMAND};
 pub use snapshot::{delta_json, delta_text, snapshot_json, snapshot_text};
 

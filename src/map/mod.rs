@@ -573,14 +573,6 @@ impl fmt::Debug for Map {
     }
 }
 
-/// The map as `twcodec dump` shows it ([`crate::dump::MapView`] with the default options):
-/// `serde_json::to_string(&map)` is the JSON dump.
-impl serde::Serialize for Map {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        crate::dump::MapView::new(self, crate::dump::DumpOptions::default()).serialize(serializer)
-    }
-}
-
 impl Map {
     /// Reads and resolves the map at `path`, leniently: every problem becomes a warning.
     pub fn load(path: impl AsRef<Path>) -> Result<Map, Error> {

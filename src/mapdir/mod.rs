@@ -285,7 +285,7 @@ impl Streams {
 
     /// Writes `.twcodec/layout.toml` and `.twcodec/streams/` under `dir`.
     pub fn save(&self, dir: &Path) -> Result<(), Error> {
-        self.save_with(dir, |path, bytes| crate::write::save(path, bytes))
+        self.save_with(dir, |path, bytes| crate::fs::save(path, bytes))
     }
 
     /// [`Streams::save`] into the new directory `unpack` writes.

@@ -262,9 +262,9 @@ impl Snapshot {
         Snapshot::from_bytes(&read_file(path)?, form).map_err(|error| error.with_path(path))
     }
 
-    /// Writes this snapshot to a file, as [`crate::write::save`] does.
+    /// Writes this snapshot to a file, as [`crate::fs::save`] does.
     pub fn save(&self, path: impl AsRef<Path>, form: Form) -> Result<(), Error> {
-        crate::write::save(path, &self.to_bytes(form))
+        crate::fs::save(path, &self.to_bytes(form))
     }
 }
 
@@ -296,9 +296,9 @@ impl SnapshotDelta {
             .map_err(|error| error.with_path(path))
     }
 
-    /// Writes this delta to a file, as [`crate::write::save`] does.
+    /// Writes this delta to a file, as [`crate::fs::save`] does.
     pub fn save(&self, path: impl AsRef<Path>, form: Form, sizes: &SizeTable) -> Result<(), Error> {
-        crate::write::save(path, &self.to_bytes(form, sizes)?)
+        crate::fs::save(path, &self.to_bytes(form, sizes)?)
     }
 }
 

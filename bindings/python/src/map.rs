@@ -56,7 +56,8 @@ impl PyMap {
     /// The map as `twcodec dump --format json` prints it, for the Python method `what`.
     fn json(&self, py: Python<'_>, what: &'static str) -> PyResult<String> {
         let map = self.map.read(py, what)?;
-        serde_json::to_string(&*map).map_err(|e| PyValueError::new_err(e.to_string()))
+        let view = twcodec::dump::MapView::new(&map, twcodec::dump::DumpOptions::default());
+        serde_json::to_string(&view).map_err(|e| PyValueError::new_err(e.to_string()))
     }
 }
 
@@ -390,7 +391,7 @@ impl PyMap {
                     false => None,
                 };
                 if let (Some(path), Some(bytes)) = (&path, &png_bytes) {
-                    twcodec::write::save(path, bytes)?;
+                    twcodec::fs::save(path, bytes)?;
                 }
                 Ok((rendered, png_bytes))
             })

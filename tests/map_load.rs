@@ -245,7 +245,8 @@ fn maps_debug_and_serialize() {
     assert!(format!("{lazy:?}").contains("<not decoded yet>"));
 
     let sample = Map::parse(&twcodec::sample::datafile()).unwrap();
-    let json = serde_json::to_string(&sample).unwrap();
+    let view = twcodec::dump::MapView::new(&sample, twcodec::dump::DumpOptions::default());
+    let json = serde_json::to_string(&view).unwrap();
     let mut dump = Vec::new();
     twcodec::dump::map_json(&sample, twcodec::dump::DumpOptions::default(), &mut dump).unwrap();
     assert_eq!(

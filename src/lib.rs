@@ -161,7 +161,15 @@ pub use twcodec_schema::datafile::Version;
 pub use twcodec_schema::uuid::Uuid;
 pub use write::{DatafileWriter, DEFAULT_COMPRESSION_LEVEL};
 
-/// The README's examples, compiled as doc tests.
-#[cfg(doctest)]
+/// The README's examples, compiled as doc tests (they use the default features: saving files,
+/// a demo's map hash).
+#[cfg(all(
+    doctest,
+    feature = "parallel",
+    feature = "libdeflate",
+    feature = "fs",
+    feature = "hashing",
+    feature = "serde"
+))]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;

@@ -59,22 +59,22 @@ fn bench_replay(c: &mut Criterion) {
             black_box(items)
         })
     });
-    let filter = twcodec::export::ObjectFilter::all();
+    let filter = twcodec_tools::export::ObjectFilter::all();
     group.bench_function("export_jsonl", |b| {
         b.iter(|| {
             let demo = Demo::from_bytes(black_box(bytes.clone())).unwrap();
             let mut out = std::io::sink();
-            for row in twcodec::export::ObjectRows::new(&demo, &filter) {
+            for row in twcodec_tools::export::ObjectRows::new(&demo, &filter) {
                 serde_json::to_writer(&mut out, &row.unwrap().to_json()).unwrap();
             }
         })
     });
-    let characters = twcodec::export::ObjectFilter::parse(&["character"]).unwrap();
+    let characters = twcodec_tools::export::ObjectFilter::parse(&["character"]).unwrap();
     group.bench_function("export_jsonl_characters", |b| {
         b.iter(|| {
             let demo = Demo::from_bytes(black_box(bytes.clone())).unwrap();
             let mut out = std::io::sink();
-            for row in twcodec::export::ObjectRows::new(&demo, &characters) {
+            for row in twcodec_tools::export::ObjectRows::new(&demo, &characters) {
                 serde_json::to_writer(&mut out, &row.unwrap().to_json()).unwrap();
             }
         })
@@ -82,11 +82,11 @@ fn bench_replay(c: &mut Criterion) {
     group.bench_function("export_csv", |b| {
         b.iter(|| {
             let demo = Demo::from_bytes(black_box(bytes.clone())).unwrap();
-            let columns = twcodec::export::columns(&demo, &filter).unwrap();
+            let columns = twcodec_tools::export::columns(&demo, &filter).unwrap();
             let mut out = csv::Writer::from_writer(std::io::sink());
             out.write_record(&columns).unwrap();
-            for row in twcodec::export::ObjectRows::new(&demo, &filter) {
-                out.write_record(twcodec::export::cells(&row.unwrap(), &columns))
+            for row in twcodec_tools::export::ObjectRows::new(&demo, &filter) {
+                out.write_record(twcodec_tools::export::cells(&row.unwrap(), &columns))
                     .unwrap();
             }
         })

@@ -21,8 +21,8 @@ mod hostile;
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use twcodec::dump::{self, DumpOptions};
 use twcodec::{Datafile, DatafileWriter, Map};
+use twcodec_tools::dump::{self, DumpOptions};
 
 use hostile::*;
 

@@ -28,8 +28,8 @@ mod hostile_render;
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use twcodec::render::{render, RenderOptions, Size};
 use twcodec::{Datafile, ErrorKind, Limits, Map};
+use twcodec_tools::render::{render, RenderOptions, Size};
 
 fn pool(threads: usize) -> rayon::ThreadPool {
     rayon::ThreadPoolBuilder::new()

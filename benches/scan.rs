@@ -1,4 +1,4 @@
-//! Batch costs (issue 20, "Batch commands"): `twcodec::scan` over the whole corpus (every
+//! Batch costs (issue 20, "Batch commands"): `twcodec_tools::scan` over the whole corpus (every
 //! map and demo), files per second.
 //!
 //! - `corpus/scan/metadata/{1,2}_threads`: the metadata scan (lazy map open, demo headers,
@@ -16,7 +16,7 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use sha2::Digest;
-use twcodec::scan::{find, scan, ScanOptions};
+use twcodec_tools::scan::{find, scan, ScanOptions};
 
 fn bench_scan(c: &mut Criterion) {
     let corpus = common::maps_dir().join("..");

@@ -1,5 +1,5 @@
 //! Snapshot costs (issue "Snapshots and snapshot deltas"): create and apply on 300-item
-//! snapshots of a busy DDNet server (`twcodec::sample::game_snapshot`, consecutive ticks),
+//! snapshots of a busy DDNet server (`twcodec_testkit::sample::game_snapshot`, consecutive ticks),
 //! against the published crate `pre-rfc3243-libtw2-snapshot` (libtw2), in the same run.
 //! Target: twcodec at least 5x faster on both.
 //!
@@ -20,8 +20,8 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use libtw2_snapshot::snap::{Delta, RawBuilder, RawSnap};
-use twcodec::sample::game_snapshot;
 use twcodec::snap::{SizeTable, Snapshot, SnapshotDelta};
+use twcodec_testkit::sample::game_snapshot;
 
 /// The same snapshot for libtw2.
 fn to_libtw2(snapshot: &Snapshot) -> RawSnap {

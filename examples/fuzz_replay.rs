@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use peak_alloc::PeakAlloc;
-use twcodec::fuzz::Target;
+use twcodec_testkit::fuzz::Target;
 
 #[global_allocator]
 static ALLOC: PeakAlloc = PeakAlloc;

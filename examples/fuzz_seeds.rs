@@ -10,7 +10,7 @@
 
 use std::path::{Path, PathBuf};
 
-use twcodec::fuzz::Target;
+use twcodec_testkit::fuzz::Target;
 
 fn main() -> std::io::Result<()> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

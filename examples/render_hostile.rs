@@ -1,6 +1,6 @@
 //! Renders the hostile maps of `tests/common/hostile_render.rs` once each and prints the map's
 //! size, how long the render took, and what it gave: the picture and the steps of work it took
-//! ([`Rendered::work`](twcodec::render::Rendered::work)), or the error. How the worst cases of
+//! ([`Rendered::work`](twcodec_tools::render::Rendered::work)), or the error. How the worst cases of
 //! issue 28 ("render has no bound on quads times covered pixels") are measured.
 //!
 //! ```text
@@ -19,8 +19,8 @@ mod hostile_render;
 use std::time::Instant;
 
 use hostile_render::*;
-use twcodec::render::{render, RenderOptions, Size};
 use twcodec::{Datafile, Limits, Map};
+use twcodec_tools::render::{render, RenderOptions, Size};
 
 /// Every case and the counts it is measured at.
 const CASES: [(&str, usize); 11] = [

@@ -11,8 +11,8 @@
 
 use std::path::PathBuf;
 
-use twcodec::sample::game_snapshot;
 use twcodec::snap::{Form, SizeTable, SnapshotDelta};
+use twcodec_testkit::sample::game_snapshot;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let dir = match std::env::args_os().nth(1) {

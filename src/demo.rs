@@ -190,7 +190,8 @@ impl Demo {
         self.bytes.slice(self.map.clone())
     }
 
-    /// Writes the embedded map's bytes to a file, as [`crate::fs::save`] does.
+    /// Writes the embedded map's bytes to a file, as [`crate::fs::save`] does (feature `fs`).
+    #[cfg(feature = "fs")]
     pub fn save_map(&self, path: impl AsRef<Path>) -> Result<(), Error> {
         crate::fs::save(path, &self.map_bytes())
     }
@@ -227,13 +228,16 @@ impl Demo {
         crc32fast::hash(&self.bytes[self.map.clone()]) == self.start.header.map_crc
     }
 
-    /// The map's SHA-256.
+    /// The map's SHA-256 (feature `hashing`).
+    #[cfg(feature = "hashing")]
     pub fn map_sha256(&self) -> [u8; 32] {
         use sha2::Digest;
         sha2::Sha256::digest(&self.bytes[self.map.clone()]).into()
     }
 
-    /// Whether the map's SHA-256 is the one in the header, when the header gives one.
+    /// Whether the map's SHA-256 is the one in the header, when the header gives one (feature
+    /// `hashing`).
+    #[cfg(feature = "hashing")]
     pub fn map_sha256_matches(&self) -> Option<bool> {
         self.header_sha256()
             .map(|sha256| sha256 == self.map_sha256())

@@ -176,7 +176,9 @@ struct Inner {
 }
 
 impl Error {
-    pub(crate) fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
+    /// An error of `kind` saying `message`; [`Error::at`], [`Error::located`] and
+    /// [`Error::with_path`] add where.
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
         Error {
             inner: Box::new(Inner {
                 kind,
@@ -190,15 +192,18 @@ impl Error {
         }
     }
 
-    pub(crate) fn malformed(message: impl Into<String>) -> Error {
+    /// An error of kind [`ErrorKind::Malformed`].
+    pub fn malformed(message: impl Into<String>) -> Error {
         Error::new(ErrorKind::Malformed, message)
     }
 
-    pub(crate) fn limit(message: impl Into<String>) -> Error {
+    /// An error of kind [`ErrorKind::LimitExceeded`].
+    pub fn limit(message: impl Into<String>) -> Error {
         Error::new(ErrorKind::LimitExceeded, message)
     }
 
-    pub(crate) fn invalid_edit(message: impl Into<String>) -> Error {
+    /// An error of kind [`ErrorKind::InvalidEdit`].
+    pub fn invalid_edit(message: impl Into<String>) -> Error {
         Error::new(ErrorKind::InvalidEdit, message)
     }
 
@@ -210,7 +215,8 @@ impl Error {
         ))
     }
 
-    pub(crate) fn io(action: &str, path: &Path, source: io::Error) -> Error {
+    /// An error of kind [`ErrorKind::Io`]: `cannot {action}: {source}`, naming `path`.
+    pub fn io(action: &str, path: &Path, source: io::Error) -> Error {
         let mut error = Error::new(ErrorKind::Io, format!("cannot {action}: {source}"));
         error.inner.path = Some(path.to_owned());
         error.inner.source = Some(source);
@@ -218,7 +224,7 @@ impl Error {
     }
 
     /// Sets the byte offset in the input.
-    pub(crate) fn at(mut self, offset: impl TryInto<u64>) -> Error {
+    pub fn at(mut self, offset: impl TryInto<u64>) -> Error {
         self.inner.offset = offset.try_into().ok();
         self
     }
@@ -237,7 +243,7 @@ impl Error {
     }
 
     /// Sets the part of the file the error is about, unless one is set already.
-    pub(crate) fn located(mut self, location: Location) -> Error {
+    pub fn located(mut self, location: Location) -> Error {
         self.inner.location.get_or_insert(location);
         self
     }
@@ -255,7 +261,7 @@ impl Error {
     }
 
     /// Converts an error of binrw, keeping the schema's own errors and the position.
-    pub(crate) fn from_binrw(error: binrw::Error, what: &str) -> Error {
+    pub fn from_binrw(error: binrw::Error, what: &str) -> Error {
         match error {
             binrw::Error::Backtrace(backtrace) => Error::from_binrw(*backtrace.error, what),
             binrw::Error::Custom { pos, err } => match err.downcast::<SchemaError>() {

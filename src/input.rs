@@ -12,9 +12,9 @@
 //! ```
 //! let dir = tempfile::tempdir()?;
 //! let path = dir.path().join("x.map");
-//! std::fs::write(&path, twcodec::sample::datafile())?;
+//! std::fs::write(&path, twcodec_testkit::sample::datafile())?;
 //! let bytes = twcodec::input::read_file(&path, 1 << 20, "Limits::max_file_size")?;
-//! assert_eq!(bytes, twcodec::sample::datafile());
+//! assert_eq!(bytes, twcodec_testkit::sample::datafile());
 //! let error = twcodec::input::read_file(&path, 100, "Limits::max_file_size").unwrap_err();
 //! assert!(error.to_string().contains("more than the 100 bytes Limits::max_file_size allows"));
 //! let error = twcodec::input::read_file(dir.path(), 100, "Limits::max_file_size").unwrap_err();
@@ -68,7 +68,7 @@ pub fn read_own_file(path: &Path, max: u64, limit: &str) -> Result<Vec<u8>, Erro
 }
 
 /// The error for a symbolic link where a directory's own file or folder is expected.
-pub(crate) fn a_link(path: &Path) -> Error {
+pub fn a_link(path: &Path) -> Error {
     Error::new(
         ErrorKind::Io,
         format!(
@@ -117,7 +117,7 @@ fn too_large(path: &Path, verb: &str, max: u64, limit: &str) -> Error {
 }
 
 /// `a directory`, `a FIFO`, `a character device`, ...
-pub(crate) fn what_it_is(meta: &std::fs::Metadata) -> &'static str {
+pub fn what_it_is(meta: &std::fs::Metadata) -> &'static str {
     let kind = meta.file_type();
     if kind.is_dir() {
         return "a directory";

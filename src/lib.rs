@@ -7,7 +7,7 @@
 //! use twcodec::map::LayerContent;
 //! use twcodec::{Datafile, Map, MapForm};
 //!
-//! # let bytes = twcodec::sample::datafile();
+//! # let bytes = twcodec_testkit::sample::datafile();
 //! // A map graph (or `Map::load("map.map")`): every item typed, every reference checked.
 //! let mut map = Map::parse(&bytes)?;
 //! for problem in map.problems() {
@@ -39,7 +39,7 @@
 //! ```
 //! use twcodec::{Decode, LoadOptions, Map};
 //!
-//! # let bytes = twcodec::sample::datafile();
+//! # let bytes = twcodec_testkit::sample::datafile();
 //! // Groups, layers, references and every check that needs no content, without inflating
 //! // any tile data: for listing layers, reading settings, checking references.
 //! let lazy = Map::parse_lazy(&bytes)?;
@@ -98,49 +98,59 @@
 //!   of every tick through [`snap`]. [`packet`] reads the snapshot messages of Teeworlds 0.7
 //!   packets. [`netmsg`] decodes game and system messages (chat, kills, 0.7 client info, ...)
 //!   of both protocols, each type a schema struct plus one registry line.
-//! - [`assets`] turns a map's images and sounds into files (PNG, Opus) and back: extract,
-//!   add, replace, embed from the game's `mapres`. [`render`] draws a map as the game does
-//!   (parallax, clipping, tilesets, quads, envelopes at a time, the entities view) on the
-//!   CPU, evaluating envelopes through [`map::Envelope::eval`].
-//! - [`dump`] renders what the CLI prints, streaming to a writer (the map as a lazy serde tree,
-//!   [`dump::MapView`], with a text serializer beside JSON); the CLI (`src/bin/twcodec.rs`)
-//!   is a thin shell. [`write`](mod@write) writes files safely: atomically for regular files, in place
-//!   for devices and FIFOs, modes kept, temporary files named after their target.
 //! - Every failure is one [`Error`]: a kind, a message, the byte offset and the item when known.
 //! - Nothing panics on any input. Every count and size is checked against the file before it
 //!   sizes an allocation, and [`Limits`] bound what a small file may still ask for (a
-//!   `LimitExceeded` error). Every entry point is fuzzed; [`fuzz`] holds the targets' bodies,
-//!   which `cargo test` also runs over seeds and deterministic mutations.
+//!   `LimitExceeded` error). Every entry point is fuzzed (the `fuzz/` targets).
+//!
+//! # The workspace
+//!
+//! This crate is the codec. What is built on it lives in crates of its own, so that a program
+//! that reads maps compiles none of it, and so that the compiler keeps the layers apart (a
+//! crate cannot name the crates that depend on it):
+//!
+//! - `twcodec-schema`: the format, and nothing else (re-exported here as [`schema`]).
+//! - `twcodec` (this crate): datafile, map graph, resolver, writer, editor, snapshots, demos,
+//!   packets, messages.
+//! - `twcodec-tools`: the tools made of the codec: `dump` (what the command line prints, the
+//!   map as a lazy serde tree), `diff`, `render` (a map drawn as the game does, on the CPU),
+//!   `assets` (images and sounds as files), `mapdir` (a map as a directory of text files),
+//!   `scan` (many files in parallel), `export`, `chat`, `units`.
+//! - `twcodec-cli`: the `twcodec` command.
+//! - `twcodec-testkit`: the built-in `sample` map, demo and snapshots, and the fuzz targets'
+//!   bodies (which `cargo test` also runs over seeds and deterministic mutations).
+//!
+//! # Features
+//!
+//! All on by default; a parser needs none of them (`default-features = false`):
+//!
+//! - `parallel`: decoding, inflating and compressing in parallel (rayon).
+//! - `libdeflate`: inflating data items of a known size with C libdeflate (a C compiler at
+//!   build time); without it, zlib-rs alone.
+//! - `fs`: saving files atomically, through a temporary file beside the target (module `fs` and the
+//!   `save` methods).
+//! - `hashing`: the SHA-256 of a demo's embedded map (`Demo::map_sha256`).
+//! - `serde`: serde serialization of problems, snapshot objects and the schema's types.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod assets;
-pub mod chat;
 pub mod datafile;
 pub mod demo;
-pub mod diff;
-pub mod dump;
 mod error;
-pub mod export;
+#[cfg(feature = "fs")]
 pub mod fs;
-pub mod fuzz;
 pub mod huffman;
 pub mod input;
 pub mod items;
 pub mod limits;
 pub mod map;
-pub mod mapdir;
 pub mod netmsg;
 pub mod packet;
-pub mod render;
-pub mod sample;
-pub mod scan;
 pub mod snap;
 pub mod sniff;
-mod units;
 pub mod write;
-mod zlib;
+pub mod zlib;
 
 pub use datafile::{Datafile, SizeFields};
 pub use error::{Error, ErrorKind, Location, Warning, WarningKind};
@@ -151,7 +161,15 @@ pub use twcodec_schema::datafile::Version;
 pub use twcodec_schema::uuid::Uuid;
 pub use write::{DatafileWriter, DEFAULT_COMPRESSION_LEVEL};
 
-/// The README's examples, compiled as doc tests.
-#[cfg(doctest)]
+/// The README's examples, compiled as doc tests (they use the default features: saving files,
+/// a demo's map hash).
+#[cfg(all(
+    doctest,
+    feature = "parallel",
+    feature = "libdeflate",
+    feature = "fs",
+    feature = "hashing",
+    feature = "serde"
+))]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;

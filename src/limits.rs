@@ -10,7 +10,7 @@
 //! ```
 //! use twcodec::{Datafile, Limits, Map};
 //!
-//! # let bytes = twcodec::sample::datafile();
+//! # let bytes = twcodec_testkit::sample::datafile();
 //! // A server that takes maps from players: tighter than the defaults.
 //! let limits = Limits::default()
 //!     .with_max_data_size(64 << 20)
@@ -31,9 +31,9 @@
 //! | [`max_strings`](Limits::max_strings): strings in a NUL-separated list (a map's settings) | 65536 | [`Info::settings`](crate::map::Info::settings) |
 //! | [`max_string_bytes`](Limits::max_string_bytes): bytes of such a list | 16 MiB | [`Info::settings`](crate::map::Info::settings) |
 //! | [`max_file_size`](Limits::max_file_size): bytes of a map, datafile, demo or snapshot file | 1 GiB | [`read_file`](crate::input::read_file): [`Datafile::open`](crate::Datafile::open), [`Map::load`](crate::Map::load), [`Demo::open`](crate::demo::Demo::open), `snap decode`, `scan` |
-//! | [`max_picture_file`](Limits::max_picture_file): bytes of a PNG file | 256 MiB | [`assets::read_png`](crate::assets::read_png) (`embed`, `replace-image`, `add-image`, the pictures `render` draws with) |
-//! | [`max_data_size`](Limits::max_data_size), again: bytes of an Opus file, and of each file of an unpacked map directory | 256 MiB | [`assets::read_opus`](crate::assets::read_opus), [`mapdir::pack`](crate::mapdir::pack) |
-//! | [`max_render_work`](Limits::max_render_work): steps of work (a few nanoseconds each) one render of the map may take | 2^32 (4.3 billion) | [`render`](crate::render::render) |
+//! | [`max_picture_file`](Limits::max_picture_file): bytes of a PNG file | 256 MiB | `twcodec_tools::assets::read_png` (`embed`, `replace-image`, `add-image`, the pictures `render` draws with) |
+//! | [`max_data_size`](Limits::max_data_size), again: bytes of an Opus file, and of each file of an unpacked map directory | 256 MiB | `twcodec_tools::assets::read_opus`, `twcodec_tools::mapdir::pack` |
+//! | [`max_render_work`](Limits::max_render_work): steps of work (a few nanoseconds each) one render of the map may take | 2^32 (4.3 billion) | `twcodec_tools::render::render` |
 //!
 //! Files are read through one reader, [`input::read_file`](crate::input::read_file): only
 //! regular files (a FIFO, a device or a directory is refused at once, before it is opened for
@@ -76,7 +76,7 @@
 //! it), and the costliest corpus map there 881 million. A map built to use the whole default
 //! draws for 10 to 23 s on that machine (the slowest: 256 layers of a see-through tileset over
 //! a 1920 x 1080 picture); a server that draws maps from players can set a lower limit.
-//! [`Rendered::work`](crate::render::Rendered::work) says what a render took, to set it from.
+//! `twcodec_tools::render::Rendered::work` says what a render took, to set it from.
 //!
 //! The defaults are far above every real map (the largest corpus map declares 36 MB of data in
 //! all, 1 million tiles per layer and 33 MB of layer content) and keep a hostile file within a

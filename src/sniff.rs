@@ -9,7 +9,7 @@
 //! ```
 //! use twcodec::sniff::{sniff, FileKind};
 //!
-//! assert_eq!(sniff(&twcodec::sample::datafile()), Some(FileKind::Datafile));
+//! assert_eq!(sniff(&twcodec_testkit::sample::datafile()), Some(FileKind::Datafile));
 //! assert_eq!(sniff(b"TWDEMO\0\x06"), Some(FileKind::Demo));
 //! assert_eq!(sniff(b"\x89PNG\r\n\x1a\n"), Some(FileKind::Png));
 //! assert_eq!(sniff(b"hello"), None);
@@ -84,7 +84,7 @@ impl FileKind {
 
     /// The error of a reader of `expected` given a file of this kind:
     /// `not a demo: the file is a map (a datafile), it starts with "DATA"`.
-    pub(crate) fn wrong_kind(self, expected: &str) -> crate::Error {
+    pub fn wrong_kind(self, expected: &str) -> crate::Error {
         crate::Error::malformed(format!(
             "not {expected}: the file is {}, it starts with {}",
             self.describe(),
@@ -95,7 +95,7 @@ impl FileKind {
 
     /// The error of a reader of `expected` given `bytes`, when they are a file of another
     /// kind (`reads`: the kind the reader reads).
-    pub(crate) fn check(bytes: &[u8], reads: FileKind, expected: &str) -> Result<(), crate::Error> {
+    pub fn check(bytes: &[u8], reads: FileKind, expected: &str) -> Result<(), crate::Error> {
         match sniff(bytes) {
             Some(kind) if kind != reads => Err(kind.wrong_kind(expected)),
             _ => Ok(()),

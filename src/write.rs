@@ -15,6 +15,7 @@
 
 use std::borrow::Cow;
 use std::io::{BufWriter, Write};
+#[cfg(feature = "fs")]
 use std::path::Path;
 
 use binrw::io::NoSeek;
@@ -294,6 +295,7 @@ impl DatafileWriter {
 
     /// Writes the datafile to `path` atomically: into a temporary file beside it, then renamed
     /// over it, so a crash never leaves a half-written file.
+    #[cfg(feature = "fs")]
     pub fn save(&self, path: impl AsRef<Path>) -> Result<(), Error> {
         crate::fs::save_with(path.as_ref(), |file| self.write(file))
     }
@@ -313,9 +315,13 @@ impl DatafileWriter {
     /// compressed and inflated in parallel (rayon's pool; run inside a one-thread pool to write
     /// sequentially).
     fn stored_data(&self) -> Result<Vec<StoredData<'_>>, Error> {
+        #[cfg(feature = "parallel")]
         use rayon::prelude::*;
-        self.data
-            .par_iter()
+        #[cfg(feature = "parallel")]
+        let items = self.data.par_iter();
+        #[cfg(not(feature = "parallel"))]
+        let items = self.data.iter();
+        items
             .enumerate()
             .map(|(index, source)| {
                 let (bytes, size) = match (source, self.version) {

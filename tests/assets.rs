@@ -1,4 +1,4 @@
-//! A map's pictures and sounds as files (`twcodec::assets`, `twcodec extract`): every embedded
+//! A map's pictures and sounds as files (`twcodec_tools::assets`, `twcodec extract`): every embedded
 //! image comes out as a PNG whose pixels are the map's, as RGBA8; every embedded sound as its
 //! Opus data; external ones are listed; file names are safe and unique.
 
@@ -9,9 +9,9 @@ use std::path::Path;
 use std::process::Command;
 
 use common::*;
-use twcodec::assets::{self, AssetKind, Only};
 use twcodec::schema::map::image::ImageFormat;
 use twcodec::Map;
+use twcodec_tools::assets::{self, AssetKind, Only};
 
 /// Decodes a PNG into (width, height, RGBA8 bytes).
 fn decode_png(bytes: &[u8]) -> (u32, u32, Vec<u8>) {
@@ -87,7 +87,7 @@ fn extracted_files_hold_the_maps_pixels_and_sounds() {
 /// `--only` takes one kind; the list names external assets without a file.
 #[test]
 fn extract_takes_one_kind_and_lists_external_ones() {
-    let map = Map::parse(&twcodec::sample::datafile()).unwrap();
+    let map = Map::parse(&twcodec_testkit::sample::datafile()).unwrap();
     let all = assets::list(&map);
     let kinds: Vec<_> = all.iter().map(|a| (a.kind, a.file.clone())).collect();
     assert_eq!(
@@ -109,7 +109,7 @@ fn extract_takes_one_kind_and_lists_external_ones() {
 
     let dir = tempfile::tempdir().unwrap();
     let sample = dir.path().join("sample.map");
-    std::fs::write(&sample, twcodec::sample::datafile()).unwrap();
+    std::fs::write(&sample, twcodec_testkit::sample::datafile()).unwrap();
     let out = dir.path().join("out");
     let output = Command::new(env!("CARGO_BIN_EXE_twcodec"))
         .args([
@@ -258,7 +258,7 @@ fn add_image_round_trips_extracted_pictures() {
     let dir = tempfile::tempdir().unwrap();
     let listed = assets::extract(&map, dir.path(), Only::Images).unwrap();
     let sample = dir.path().join("sample.map");
-    std::fs::write(&sample, twcodec::sample::datafile()).unwrap();
+    std::fs::write(&sample, twcodec_testkit::sample::datafile()).unwrap();
     let mut checked = 0;
     for asset in listed.iter().filter(|a| a.file.is_some()).take(4) {
         let png = dir.path().join(asset.file.as_ref().unwrap());
@@ -414,7 +414,7 @@ fn replacing_images_with_their_extracted_pngs_keeps_the_bytes() {
 fn replace_image_puts_new_pixels_in_place() {
     let dir = tempfile::tempdir().unwrap();
     let sample = dir.path().join("sample.map");
-    std::fs::write(&sample, twcodec::sample::datafile()).unwrap();
+    std::fs::write(&sample, twcodec_testkit::sample::datafile()).unwrap();
     let before = Map::load(&sample).unwrap();
     let layer_images: Vec<i32> = before
         .layers()
@@ -495,7 +495,7 @@ fn replace_image_puts_new_pixels_in_place() {
 fn replace_image_names_the_images_a_map_has() {
     let dir = tempfile::tempdir().unwrap();
     let sample = dir.path().join("sample.map");
-    std::fs::write(&sample, twcodec::sample::datafile()).unwrap();
+    std::fs::write(&sample, twcodec_testkit::sample::datafile()).unwrap();
     let (png, _) = gradient(16, 16);
     let png_path = dir.path().join("p.png");
     std::fs::write(&png_path, png).unwrap();
@@ -512,7 +512,7 @@ fn replace_image_names_the_images_a_map_has() {
     );
     assert!(!out.exists());
 
-    let mut map = Map::parse(&twcodec::sample::datafile()).unwrap();
+    let mut map = Map::parse(&twcodec_testkit::sample::datafile()).unwrap();
     for i in 0..13 {
         map.add_external_image(&format!("extra{i}")).unwrap();
     }
@@ -593,7 +593,7 @@ fn embed_keeps_names_inside_the_folder() {
     std::fs::write(mapres.join("grass_main.png"), &png).unwrap();
     // A picture outside the folder that `../` would reach.
     std::fs::write(dir.path().join("secret.png"), &png).unwrap();
-    let mut map = Map::parse(&twcodec::sample::datafile()).unwrap();
+    let mut map = Map::parse(&twcodec_testkit::sample::datafile()).unwrap();
     for name in ["../secret", "a/b", "..", "", "c:\\d", "missing"] {
         map.add_external_image(name).unwrap();
     }
@@ -733,7 +733,7 @@ fn sounds_round_trip_through_add_and_replace() {
     let Some(paths) = corpus_maps() else { return };
     let dir = tempfile::tempdir().unwrap();
     let sample = dir.path().join("sample.map");
-    std::fs::write(&sample, twcodec::sample::datafile()).unwrap();
+    std::fs::write(&sample, twcodec_testkit::sample::datafile()).unwrap();
     let mut checked = 0;
     for path in paths {
         let map = Map::load(&path).unwrap();
@@ -902,7 +902,7 @@ fn opus_check_says_what_it_found() {
     // On the command line, the error names the file.
     let dir = tempfile::tempdir().unwrap();
     let sample = dir.path().join("sample.map");
-    std::fs::write(&sample, twcodec::sample::datafile()).unwrap();
+    std::fs::write(&sample, twcodec_testkit::sample::datafile()).unwrap();
     let vorbis = dir.path().join("song.ogg");
     std::fs::write(&vorbis, &cases[9].1).unwrap();
     let out = dir.path().join("out.map");
@@ -944,7 +944,7 @@ fn embed_keeps_the_map_within_the_readers_limits() {
     let dir = tempfile::tempdir().unwrap();
     let mapres = dir.path().join("mapres");
     std::fs::create_dir(&mapres).unwrap();
-    let mut map = twcodec::sample::map().unwrap();
+    let mut map = twcodec_testkit::sample::map().unwrap();
     // Four external images of 256x256 pictures: 256 KiB of pixels each.
     let picture = assets::Picture {
         width: 256,

@@ -44,7 +44,7 @@ fn no_arguments_shows_the_built_in_sample() {
     let text = stdout(&output);
     // What the tool is, the sample in words a newcomer reads, and the commands to try next.
     assert!(text.starts_with("twcodec reads, writes and explains the files of Teeworlds and DDNet"));
-    let bytes = twcodec::sample::datafile();
+    let bytes = twcodec_testkit::sample::datafile();
     assert!(text.contains(&format!("({} bytes): 2 groups, 9 layers (the game layer 12x8 tiles), 2 images, 3 envelopes, 1 sound.", bytes.len())), "{text}");
     for next in [
         "twcodec sample sample.map",
@@ -96,7 +96,7 @@ fn info_and_items_print_the_library_dumps() {
     assert_eq!(output.status.code(), Some(0));
     assert_eq!(
         stdout(&output),
-        twcodec::dump::to_string(|out| twcodec::dump::info(&df, out))
+        twcodec_tools::dump::to_string(|out| twcodec_tools::dump::info(&df, out))
     );
 
     let output = twcodec(&["items", &file, "--type", "uuid-index"]);
@@ -231,15 +231,15 @@ fn usage_errors_exit_2() {
 #[test]
 fn dump_check_and_convert_through_the_map_graph() {
     let dir = tempfile::tempdir().unwrap();
-    let sample = temp_file(&dir, "sample.map", &twcodec::sample::datafile());
+    let sample = temp_file(&dir, "sample.map", &twcodec_testkit::sample::datafile());
 
     let output = twcodec(&["dump", &sample, "--tiles"]);
     assert_eq!(output.status.code(), Some(0));
-    let map = twcodec::sample::map().unwrap();
-    let options = twcodec::dump::DumpOptions { preview: true };
+    let map = twcodec_testkit::sample::map().unwrap();
+    let options = twcodec_tools::dump::DumpOptions { preview: true };
     assert_eq!(
         stdout(&output),
-        twcodec::dump::to_string(|out| twcodec::dump::map_text(&map, options, out))
+        twcodec_tools::dump::to_string(|out| twcodec_tools::dump::map_text(&map, options, out))
     );
 
     let output = twcodec(&["dump", &sample, "--format", "json"]);
@@ -255,7 +255,7 @@ fn dump_check_and_convert_through_the_map_graph() {
     );
 
     let broken = {
-        let df = twcodec::Datafile::parse(&twcodec::sample::datafile()).unwrap();
+        let df = twcodec::Datafile::parse(&twcodec_testkit::sample::datafile()).unwrap();
         let mut writer = twcodec::DatafileWriter::from_datafile(&df);
         let layer = writer
             .items_mut()
@@ -304,8 +304,8 @@ fn snap_decode_and_apply_print_the_library_dumps() {
     use twcodec::snap::{Form, Protocol, SizeTable, Snapshot, SnapshotDelta};
     let dir = tempfile::tempdir().unwrap();
     let (old, new) = (
-        twcodec::sample::game_snapshot(20),
-        twcodec::sample::game_snapshot(21),
+        twcodec_testkit::sample::game_snapshot(20),
+        twcodec_testkit::sample::game_snapshot(21),
     );
     let sizes = SizeTable::ddnet_06();
     let delta = SnapshotDelta::create(&old, &new).unwrap();
@@ -323,27 +323,30 @@ fn snap_decode_and_apply_print_the_library_dumps() {
         let protocol = Some(Protocol::Ddnet06);
         assert_eq!(
             stdout(&output),
-            twcodec::dump::to_string(|out| twcodec::dump::snapshot_text(&old, protocol, out))
+            twcodec_tools::dump::to_string(|out| twcodec_tools::dump::snapshot_text(
+                &old, protocol, out
+            ))
         );
 
         let output = with_flag(&["snap", "decode", &delta_file]);
         assert_eq!(output.status.code(), Some(0));
-        let expected = twcodec::dump::to_string(|out| {
-            twcodec::dump::delta_text(&delta, &sizes, protocol, out)
+        let expected = twcodec_tools::dump::to_string(|out| {
+            twcodec_tools::dump::delta_text(&delta, &sizes, protocol, out)
         });
         assert_eq!(stdout(&output), expected);
 
         let output = with_flag(&["snap", "decode", &old_file, "--format", "json"]);
-        let expected =
-            twcodec::dump::to_string(|out| twcodec::dump::snapshot_json(&old, protocol, out));
+        let expected = twcodec_tools::dump::to_string(|out| {
+            twcodec_tools::dump::snapshot_json(&old, protocol, out)
+        });
         assert_eq!(stdout(&output), expected);
         let json: serde_json::Value = serde_json::from_str(&expected).unwrap();
         assert_eq!(json["objects"].as_array().unwrap().len(), old.len());
 
         // 0.7 names the same types differently.
         let output = with_flag(&["snap", "decode", &old_file, "--sizes", "0.7"]);
-        let expected = twcodec::dump::to_string(|out| {
-            twcodec::dump::snapshot_text(&old, Some(Protocol::Teeworlds07), out)
+        let expected = twcodec_tools::dump::to_string(|out| {
+            twcodec_tools::dump::snapshot_text(&old, Some(Protocol::Teeworlds07), out)
         });
         assert_eq!(stdout(&output), expected);
 
@@ -359,8 +362,9 @@ fn snap_decode_and_apply_print_the_library_dumps() {
         ]);
         assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
         let applied = old.apply(&delta).unwrap();
-        let text =
-            twcodec::dump::to_string(|out| twcodec::dump::snapshot_text(&applied, protocol, out));
+        let text = twcodec_tools::dump::to_string(|out| {
+            twcodec_tools::dump::snapshot_text(&applied, protocol, out)
+        });
         assert_eq!(stdout(&output), format!("{text}wrote {result_arg}\n"));
         assert!(text.contains(&format!("checksum {}", new.checksum())));
         assert_eq!(Snapshot::load(&result, form).unwrap(), new);
@@ -418,14 +422,14 @@ fn demo_info_ticks_and_map_print_the_library_dumps() {
     assert_eq!(output.status.code(), Some(0));
     assert_eq!(
         stdout(&output),
-        twcodec::dump::to_string(|out| twcodec::dump::demo_info(&demo, out))
+        twcodec_tools::dump::to_string(|out| twcodec_tools::dump::demo_info(&demo, out))
     );
 
     let output = twcodec(&["demo", "ticks", &file]);
     assert_eq!(output.status.code(), Some(0));
     assert_eq!(
         stdout(&output),
-        twcodec::dump::to_string(|out| twcodec::dump::demo_ticks(&demo, out))
+        twcodec_tools::dump::to_string(|out| twcodec_tools::dump::demo_ticks(&demo, out))
     );
 
     let dir = tempfile::tempdir().unwrap();
@@ -482,7 +486,7 @@ fn check_reports_the_reader_and_the_resolver() {
     assert!(!text.contains(" 0 warnings"), "{text}");
 
     let mut channels = twcodec::DatafileWriter::from_datafile(
-        &twcodec::Datafile::parse(&twcodec::sample::datafile()).unwrap(),
+        &twcodec::Datafile::parse(&twcodec_testkit::sample::datafile()).unwrap(),
     );
     let envelope = channels
         .items_mut()
@@ -510,7 +514,7 @@ fn check_reports_the_reader_and_the_resolver() {
 
 #[test]
 fn schema_prints_the_format_reference() {
-    use twcodec::dump::{self, SchemaFormat, SchemaSelection};
+    use twcodec_tools::dump::{self, SchemaFormat, SchemaSelection};
 
     // One structure, in any case, as the library renders it.
     let output = twcodec(&["schema", "groupitem"]);
@@ -562,7 +566,7 @@ fn schema_prints_the_format_reference() {
 #[test]
 fn batch_check_resave_extract_and_scan_over_a_directory() {
     let dir = tempfile::tempdir().unwrap();
-    let sample = twcodec::sample::datafile();
+    let sample = twcodec_testkit::sample::datafile();
     std::fs::create_dir(dir.path().join("pool")).unwrap();
     std::fs::create_dir(dir.path().join("pool/sub")).unwrap();
     std::fs::write(dir.path().join("pool/a.map"), &sample).unwrap();
@@ -678,7 +682,7 @@ fn demo_chat_and_export_on_the_command_line() {
 
 /// The sample with its tiles layer pointing at image 7 of 2: an error (DDNet refuses the map).
 fn sample_with_an_error() -> Vec<u8> {
-    let df = twcodec::Datafile::parse(&twcodec::sample::datafile()).unwrap();
+    let df = twcodec::Datafile::parse(&twcodec_testkit::sample::datafile()).unwrap();
     let mut writer = twcodec::DatafileWriter::from_datafile(&df);
     let layer = (writer.items_mut().iter_mut())
         .find(|item| item.type_id() == 5 && item.id() == 3)
@@ -695,7 +699,11 @@ fn sample_with_an_error() -> Vec<u8> {
 fn check_and_scan_agree_on_errors() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("pool")).unwrap();
-    std::fs::write(dir.path().join("pool/a.map"), twcodec::sample::datafile()).unwrap();
+    std::fs::write(
+        dir.path().join("pool/a.map"),
+        twcodec_testkit::sample::datafile(),
+    )
+    .unwrap();
     std::fs::write(dir.path().join("pool/b.map"), sample_with_an_error()).unwrap();
     let pool = dir.path().join("pool");
     let (pool, a, b) = (
@@ -787,7 +795,7 @@ fn the_wrong_kind_of_file_is_named() {
         b"\x89PNG\r\n\x1a\n and the rest of a picture",
     );
     let ogg = temp_file(&dir, "x.opus", b"OggS\0\x02 and the rest of a sound");
-    let map = temp_file(&dir, "x.map", &twcodec::sample::datafile());
+    let map = temp_file(&dir, "x.map", &twcodec_testkit::sample::datafile());
     let png_map = temp_file(&dir, "picture.map", b"\x89PNG\r\n\x1a\n not a map");
     let cases = [
         (

@@ -310,7 +310,7 @@ fn a_physics_layer_data_too_small_for_07_becomes_a_zeroed_array() {
 #[test]
 fn sample_with_every_physics_layer_to_07() {
     // The tele layer's `data` names the game layer's tiles, which 0.7 would draw.
-    let df = Datafile::parse(&twcodec::sample::datafile()).unwrap();
+    let df = Datafile::parse(&twcodec_testkit::sample::datafile()).unwrap();
     let mut writer = DatafileWriter::from_datafile(&df);
     let layer_with = |writer: &DatafileWriter, flags: i32| {
         (writer.items().iter())
@@ -365,7 +365,7 @@ fn sample_with_every_physics_layer_to_07() {
     assert_eq!(tile_layers(&back), before);
 
     // 70 spawns: a 0.7 server stores 64; the six last in row order become air.
-    let mut crowded = twcodec::sample::map().unwrap();
+    let mut crowded = twcodec_testkit::sample::map().unwrap();
     let (game, _) = crowded.game_layer().unwrap();
     let LayerContent::Game(layer) = crowded.layer_mut(game).unwrap().content_mut() else {
         unreachable!()
@@ -394,7 +394,7 @@ fn sample_with_every_physics_layer_to_07() {
     assert_eq!(ids.iter().filter(|&&id| id == 192).count(), 64);
 
     // No spawn: a warning, nothing changed.
-    let mut empty = twcodec::sample::map().unwrap();
+    let mut empty = twcodec_testkit::sample::map().unwrap();
     let (game, _) = empty.game_layer().unwrap();
     let LayerContent::Game(layer) = empty.layer_mut(game).unwrap().content_mut() else {
         unreachable!()

@@ -6,7 +6,8 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::*;
-use twcodec::{dump, Datafile, DatafileWriter, Version};
+use twcodec::{Datafile, DatafileWriter, Version};
+use twcodec_tools::dump;
 
 fn name(path: &Path) -> String {
     path.file_name().unwrap().to_string_lossy().into_owned()

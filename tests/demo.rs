@@ -8,7 +8,8 @@ use std::path::PathBuf;
 
 use common::{corpus_dir, hostile, insta_settings};
 use twcodec::demo::{ChunkContent, Demo, Update};
-use twcodec::{dump, huffman};
+use twcodec::huffman;
+use twcodec_tools::dump;
 
 /// Every corpus demo with the corpus map DEMOS.md says it embeds.
 const DEMOS: [(&str, &str); 6] = [

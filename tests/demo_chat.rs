@@ -4,8 +4,8 @@
 mod common;
 
 use common::corpus_dir;
-use twcodec::chat::{lines, lines_with, ChatLine, ChatOptions, LineKind};
 use twcodec::demo::Demo;
+use twcodec_tools::chat::{lines, lines_with, ChatLine, ChatOptions, LineKind};
 
 fn chat(name: &str, events: bool) -> Option<Vec<ChatLine>> {
     let corpus = corpus_dir()?;

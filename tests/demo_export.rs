@@ -5,7 +5,7 @@ mod common;
 
 use common::corpus_dir;
 use twcodec::demo::Demo;
-use twcodec::export::{cells, columns, ObjectFilter, ObjectRows};
+use twcodec_tools::export::{cells, columns, ObjectFilter, ObjectRows};
 
 fn demo(name: &str) -> Option<Demo> {
     let corpus = corpus_dir()?;

@@ -9,16 +9,16 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use common::*;
-use twcodec::diff::{diff, Change, MapDiff};
 use twcodec::map::{Grid, ItemRef, Layer, LayerContent, MapForm, NewEnvelope, NewGroup};
 use twcodec::schema::map::envelope::{EnvPoint, EnvelopeKind};
 use twcodec::schema::map::quad::Quad;
 use twcodec::schema::map::tile::{Tele, Tile};
 use twcodec::schema::map::{settings_data, Point};
 use twcodec::Map;
+use twcodec_tools::diff::{diff, Change, MapDiff};
 
 fn sample() -> Map {
-    twcodec::sample::map().unwrap()
+    twcodec_testkit::sample::map().unwrap()
 }
 
 /// The map written and read back: a diff sees what a file holds.
@@ -163,7 +163,7 @@ fn runs_rectangles_and_a_cap_summarise_a_large_change() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines.len(),
-        2 + twcodec::diff::SECTION_LIMIT,
+        2 + twcodec_tools::diff::SECTION_LIMIT,
         "{}",
         lines[..5].join("\n")
     );
@@ -756,8 +756,8 @@ fn envelopes_sharing_a_million_points_diff_in_linear_time() {
         ))
         .unwrap();
         let b = Map::parse(&common::hostile::envelopes_sharing_points(60_000, 999_999)).unwrap();
-        let same = twcodec::diff::diff(&a, &a);
-        let shorter = twcodec::diff::diff(&a, &b);
+        let same = twcodec_tools::diff::diff(&a, &a);
+        let shorter = twcodec_tools::diff::diff(&a, &b);
         let _ = send.send((same, shorter));
     });
     let (same, shorter) = receive
@@ -774,12 +774,12 @@ fn envelopes_sharing_a_million_points_diff_in_linear_time() {
     assert!(
         first
             .iter()
-            .any(|c| matches!(c, twcodec::diff::Change::Removed { .. })),
+            .any(|c| matches!(c, twcodec_tools::diff::Change::Removed { .. })),
         "{first:?}"
     );
     let last = &envelopes[60_002].changes;
     assert!(
-        last.iter().any(|c| matches!(c, twcodec::diff::Change::More { what, .. } if what.starts_with("points not compared"))),
+        last.iter().any(|c| matches!(c, twcodec_tools::diff::Change::More { what, .. } if what.starts_with("points not compared"))),
         "{last:?}"
     );
 }

@@ -7,7 +7,8 @@ mod common;
 use common::*;
 use twcodec::schema::datafile::Magic;
 use twcodec::schema::uuid::uuid_to_ints;
-use twcodec::{dump, Datafile, DatafileWriter, SizeFields, Version, WarningKind};
+use twcodec::{Datafile, DatafileWriter, SizeFields, Version, WarningKind};
+use twcodec_tools::dump;
 
 fn kinds(df: &Datafile) -> Vec<WarningKind> {
     df.warnings().iter().map(|w| w.kind.clone()).collect()
@@ -171,7 +172,7 @@ fn info_of_generated_fixtures() {
         ("small_old_size_fields", small_old_size_fields()),
         ("small_duplicate_uuid_index", small_duplicate_uuid_index()),
         ("unsorted_types", unsorted_types()),
-        ("sample", twcodec::sample::datafile()),
+        ("sample", twcodec_testkit::sample::datafile()),
     ];
     let settings = insta_settings();
     settings.bind(|| {
@@ -187,7 +188,7 @@ fn info_of_generated_fixtures() {
 
 #[test]
 fn items_of_the_sample() {
-    let df = Datafile::parse(&twcodec::sample::datafile()).unwrap();
+    let df = Datafile::parse(&twcodec_testkit::sample::datafile()).unwrap();
     insta_settings().bind(|| {
         insta::assert_snapshot!(
             "items_sample",

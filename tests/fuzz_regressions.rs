@@ -6,9 +6,9 @@
 mod common;
 
 use common::hostile;
-use twcodec::fuzz::Target;
 use twcodec::snap::Snapshot;
 use twcodec::ErrorKind;
+use twcodec_testkit::fuzz::Target;
 
 /// `snapshot`: a snapshot without items declaring 4 bytes of data read without error, and
 /// writing it back dropped the data int (`[4, 0, x]` came back as `[0, 0]`). Now an error.
@@ -42,9 +42,9 @@ fn a_converted_map_outgrows_the_limits_of_its_source() {
     use hostile::{
         copies, item, sample_writer, HEIGHT, NUM_LAYERS, TILEMAP_VERSION, TILE_DATA, WIDTH,
     };
-    use twcodec::fuzz::FUZZ_LIMITS;
     use twcodec::schema::map::tile::{tiles_as_bytes, Tile};
     use twcodec::{Datafile, Map, MapForm};
+    use twcodec_testkit::fuzz::FUZZ_LIMITS;
 
     // 6 tile layers of 256 x 1024 tiles (1 MiB each once expanded) sharing one data item of
     // 1024 runs of 256 empty tiles (4 KiB), and 6 unreferenced data items of 1 MiB of zeros.

@@ -1,11 +1,11 @@
-//! Every fuzz target's body (`twcodec::fuzz`, run by cargo-fuzz in `fuzz/`) over its seeds and
+//! Every fuzz target's body (`twcodec_testkit::fuzz`, run by cargo-fuzz in `fuzz/`) over its seeds and
 //! a few thousand deterministic mutations of them, under plain `cargo test`: a regression of the
 //! no-panic guarantee shows up without a fuzzer. Also every input that fuzzing found, kept in
 //! `tests/fuzz_regressions.rs`.
 
 mod common;
 
-use twcodec::fuzz::Target;
+use twcodec_testkit::fuzz::Target;
 
 /// A small deterministic generator (splitmix64).
 struct Rng(u64);

@@ -79,7 +79,7 @@ fn repo() -> tempfile::TempDir {
 
 /// The built-in sample with the game tiles at `(x, 2)` set to `id`, for each x.
 fn painted(xs: &[usize], id: u8) -> Vec<u8> {
-    let mut map = Map::parse(&twcodec::sample::datafile()).unwrap();
+    let mut map = Map::parse(&twcodec_testkit::sample::datafile()).unwrap();
     let (game, _) = map.game_layer().unwrap();
     let layer = map.layer_mut(game).unwrap();
     let LayerContent::Game(tiles) = layer.content_mut() else {
@@ -106,7 +106,7 @@ fn a_changed_map() {
     }
     let dir = repo();
     let repo = dir.path();
-    write(repo, "level.map", &twcodec::sample::datafile());
+    write(repo, "level.map", &twcodec_testkit::sample::datafile());
     git(repo, &["add", "level.map"]);
     git(repo, &["commit", "-q", "-m", "a map"]);
     write(repo, "level.map", &painted(&[3], 1));
@@ -167,7 +167,7 @@ fn a_renamed_map() {
     }
     let dir = repo();
     let repo = dir.path();
-    write(repo, "level.map", &twcodec::sample::datafile());
+    write(repo, "level.map", &twcodec_testkit::sample::datafile());
     git(repo, &["add", "level.map"]);
     git(repo, &["commit", "-q", "-m", "a map"]);
 
@@ -208,7 +208,7 @@ fn a_new_a_deleted_and_an_unmerged_map() {
     }
     let dir = repo();
     let repo = dir.path();
-    write(repo, "level.map", &twcodec::sample::datafile());
+    write(repo, "level.map", &twcodec_testkit::sample::datafile());
     git(repo, &["add", "level.map"]);
     assert_eq!(
         git(repo, &["diff", "--cached"]),
@@ -227,7 +227,7 @@ fn a_new_a_deleted_and_an_unmerged_map() {
     assert!(show.contains("-layer \"Game\" in group \"Game\""), "{show}");
 
     // Both sides of a merge paint the same tile: a conflict.
-    write(repo, "level.map", &twcodec::sample::datafile());
+    write(repo, "level.map", &twcodec_testkit::sample::datafile());
     git(repo, &["add", "level.map"]);
     git(repo, &["commit", "-q", "-m", "back"]);
     git(repo, &["checkout", "-q", "-b", "side"]);
@@ -262,7 +262,7 @@ fn a_side_that_is_not_a_map() {
          datafile: magic is \"a te\" (expected \"DATA\" or \"ATAD\") (at byte 0x0)\n"
     );
     git(repo, &["commit", "-q", "-m", "text"]);
-    write(repo, "level.map", &twcodec::sample::datafile());
+    write(repo, "level.map", &twcodec_testkit::sample::datafile());
     assert_eq!(
         git(repo, &["diff"]),
         "twcodec diff a/level.map b/level.map\nthe old file is not a map: datafile header: not \
@@ -312,7 +312,7 @@ fn the_text_is_stable() {
     assert!(text.contains("\n  y 2: 1 .*2 9*2 .*6 3\n"), "{text}");
     assert_eq!(
         text,
-        twcodec::dump::to_string(|out| twcodec::dump::map_for_diff(
+        twcodec_tools::dump::to_string(|out| twcodec_tools::dump::map_for_diff(
             &Map::load(&path).unwrap(),
             out
         ))
@@ -323,10 +323,10 @@ fn the_text_is_stable() {
     }
     let dir = repo();
     let repo = dir.path();
-    write(repo, "level.map", &twcodec::sample::datafile());
+    write(repo, "level.map", &twcodec_testkit::sample::datafile());
     git(repo, &["add", "level.map"]);
     git(repo, &["commit", "-q", "-m", "a map"]);
-    let map = Map::parse(&twcodec::sample::datafile()).unwrap();
+    let map = Map::parse(&twcodec_testkit::sample::datafile()).unwrap();
     write(repo, "level.map", &map.to_bytes_with(0).unwrap());
     assert_eq!(
         git(repo, &["diff"]),

@@ -14,8 +14,8 @@ mod common;
 use common::hostile::*;
 use common::*;
 use serde_json::Value;
-use twcodec::dump::{self, DumpOptions};
 use twcodec::{Datafile, ErrorKind, Limits, Map};
+use twcodec_tools::dump::{self, DumpOptions};
 
 #[test]
 fn layer_data_is_limited_before_anything_is_inflated() {

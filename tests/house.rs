@@ -8,16 +8,28 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    common::root()
 }
 
 /// Every `.rs` file under the project's source folders.
 fn sources() -> Vec<PathBuf> {
     let mut files = Vec::new();
-    let mut dirs: Vec<PathBuf> = ["src", "schema/src", "tests", "benches", "examples", "fuzz"]
-        .iter()
-        .map(|dir| root().join(dir))
-        .collect();
+    let mut dirs: Vec<PathBuf> = [
+        "src",
+        "schema/src",
+        "schema/derive/src",
+        "tools/src",
+        "cli/src",
+        "testkit/src",
+        "bindings/python/src",
+        "tests",
+        "benches",
+        "examples",
+        "fuzz",
+    ]
+    .iter()
+    .map(|dir| root().join(dir))
+    .collect();
     while let Some(dir) = dirs.pop() {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;

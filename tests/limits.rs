@@ -8,7 +8,7 @@ use twcodec::{Datafile, DatafileWriter, ErrorKind, Limits, Map, Version};
 
 /// The sample with one item's ints changed.
 fn with_item(type_id: u16, id: u16, change: impl FnOnce(&mut Vec<i32>)) -> Vec<u8> {
-    let sample = Datafile::parse(&twcodec::sample::datafile()).unwrap();
+    let sample = Datafile::parse(&twcodec_testkit::sample::datafile()).unwrap();
     let mut writer = DatafileWriter::from_datafile(&sample);
     let item = writer
         .items_mut()
@@ -30,7 +30,7 @@ fn load(bytes: &[u8], limits: Limits) -> Result<(), twcodec::Error> {
 
 #[test]
 fn every_limit_is_an_error_of_its_own() {
-    let sample = twcodec::sample::datafile();
+    let sample = twcodec_testkit::sample::datafile();
     assert!(load(&sample, Limits::default()).is_ok());
     // The game layer (layer id 2) claims 100000 x 100000 tiles over its small data.
     let huge_grid = with_item(5, 2, |ints| {
@@ -87,7 +87,7 @@ fn the_defaults_load_every_corpus_map() {
 /// The settings list is bounded by a count and a total, each an error of its own.
 #[test]
 fn the_string_limits_bound_the_settings() {
-    let sample = twcodec::sample::datafile();
+    let sample = twcodec_testkit::sample::datafile();
     let settings = |limits: Limits| {
         let map = Map::from_datafile(&Datafile::parse_with(&sample, limits).unwrap()).unwrap();
         let info = map.info().unwrap();
@@ -119,7 +119,7 @@ fn the_string_limits_bound_the_settings() {
 
 #[test]
 fn the_writer_inflates_under_the_limits_of_its_source() {
-    let sample = twcodec::sample::datafile();
+    let sample = twcodec_testkit::sample::datafile();
     let tight = Limits::default().with_max_data_size(100);
     let df = Datafile::parse_with(&sample, tight).unwrap();
     // Written as stored, nothing is inflated.

@@ -4,8 +4,8 @@
 mod common;
 
 use common::*;
-use twcodec::dump::{self, DumpOptions};
 use twcodec::{Map, MapForm};
+use twcodec_tools::dump::{self, DumpOptions};
 
 const PREVIEW: DumpOptions = DumpOptions { preview: true };
 
@@ -21,7 +21,7 @@ fn json(map: &Map, options: DumpOptions) -> String {
 
 #[test]
 fn the_sample_map_in_both_forms() {
-    let mut map = twcodec::sample::map().unwrap();
+    let mut map = twcodec_testkit::sample::map().unwrap();
     insta_settings().bind(|| {
         insta::assert_snapshot!("dump_sample_ddnet", text(&map, PREVIEW));
         insta::assert_snapshot!("dump_sample_json", json(&map, DumpOptions::default()));
@@ -59,7 +59,7 @@ fn small_corpus_maps() {
 
 #[test]
 fn json_is_the_same_tree_as_text() {
-    let map = twcodec::sample::map().unwrap();
+    let map = twcodec_testkit::sample::map().unwrap();
     let json: serde_json::Value = serde_json::from_str(&json(&map, PREVIEW)).unwrap();
     assert_eq!(json["groups"][1]["layers"][0]["kind"], "game");
     assert_eq!(json["groups"][1]["layers"][0]["tiles"]["size"], "12x8");
@@ -72,7 +72,7 @@ fn json_is_the_same_tree_as_text() {
 fn the_view_serializes_to_any_serde_format() {
     // The JSON a caller makes of the view is the JSON the dump prints (pretty and compact are
     // the same tree).
-    let map = twcodec::sample::map().unwrap();
+    let map = twcodec_testkit::sample::map().unwrap();
     let view = dump::MapView::new(&map, PREVIEW);
     let value = serde_json::to_value(&view).unwrap();
     let printed: serde_json::Value = serde_json::from_str(&json(&map, PREVIEW)).unwrap();

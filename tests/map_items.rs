@@ -15,7 +15,8 @@ use twcodec::schema::map::tile::{
     Tile, Tune,
 };
 use twcodec::schema::map::{MapItem, MapItemKind};
-use twcodec::{dump, Datafile};
+use twcodec::Datafile;
+use twcodec_tools::dump;
 
 /// A short description of an item's layout, for the census.
 fn layout(item: &MapItem, ints: usize) -> String {

@@ -6,11 +6,11 @@
 mod common;
 
 use common::*;
-use twcodec::dump::{self, DumpOptions};
 use twcodec::map::{Layer, LayerContent, Severity};
 use twcodec::schema::map::tile::Tile;
 use twcodec::schema::map::MapItem;
 use twcodec::{Datafile, DatafileWriter, ErrorKind, Limits, Map, MapForm};
+use twcodec_tools::dump::{self, DumpOptions};
 
 const IMAGE: u16 = 0x8001;
 const TILEMAP: u16 = 0x8002;

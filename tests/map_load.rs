@@ -244,11 +244,17 @@ fn maps_debug_and_serialize() {
     let lazy = Map::parse_lazy(&bytes).unwrap();
     assert!(format!("{lazy:?}").contains("<not decoded yet>"));
 
-    let sample = Map::parse(&twcodec::sample::datafile()).unwrap();
-    let view = twcodec::dump::MapView::new(&sample, twcodec::dump::DumpOptions::default());
+    let sample = Map::parse(&twcodec_testkit::sample::datafile()).unwrap();
+    let view =
+        twcodec_tools::dump::MapView::new(&sample, twcodec_tools::dump::DumpOptions::default());
     let json = serde_json::to_string(&view).unwrap();
     let mut dump = Vec::new();
-    twcodec::dump::map_json(&sample, twcodec::dump::DumpOptions::default(), &mut dump).unwrap();
+    twcodec_tools::dump::map_json(
+        &sample,
+        twcodec_tools::dump::DumpOptions::default(),
+        &mut dump,
+    )
+    .unwrap();
     assert_eq!(
         serde_json::from_str::<serde_json::Value>(&json).unwrap(),
         serde_json::from_slice::<serde_json::Value>(&dump).unwrap()

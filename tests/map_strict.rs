@@ -8,7 +8,7 @@ use twcodec::{Datafile, DatafileWriter, LoadMode, LoadOptions, Map};
 
 /// The sample with one item's ints changed.
 fn with_item(type_id: u16, id: u16, change: impl FnOnce(&mut Vec<i32>)) -> Vec<u8> {
-    let sample = Datafile::parse(&twcodec::sample::datafile()).unwrap();
+    let sample = Datafile::parse(&twcodec_testkit::sample::datafile()).unwrap();
     let mut writer = DatafileWriter::from_datafile(&sample);
     let item = writer
         .items_mut()
@@ -24,7 +24,7 @@ type Change = (u16, u16, fn(&mut Vec<i32>));
 
 /// The sample with several items' ints changed.
 fn with_items(changes: &[Change]) -> Vec<u8> {
-    let sample = Datafile::parse(&twcodec::sample::datafile()).unwrap();
+    let sample = Datafile::parse(&twcodec_testkit::sample::datafile()).unwrap();
     let mut writer = DatafileWriter::from_datafile(&sample);
     for (type_id, id, change) in changes {
         let item = writer
@@ -39,7 +39,7 @@ fn with_items(changes: &[Change]) -> Vec<u8> {
 
 /// The sample with one data item replaced.
 fn with_data(index: usize, bytes: Vec<u8>) -> Vec<u8> {
-    let sample = Datafile::parse(&twcodec::sample::datafile()).unwrap();
+    let sample = Datafile::parse(&twcodec_testkit::sample::datafile()).unwrap();
     let mut writer = DatafileWriter::from_datafile(&sample);
     writer.replace_data(index, bytes).unwrap();
     writer.to_vec().unwrap()
@@ -47,7 +47,7 @@ fn with_data(index: usize, bytes: Vec<u8>) -> Vec<u8> {
 
 /// The sample with an extra item.
 fn with_extra(type_id: u16, id: u16, ints: Vec<i32>) -> Vec<u8> {
-    let sample = Datafile::parse(&twcodec::sample::datafile()).unwrap();
+    let sample = Datafile::parse(&twcodec_testkit::sample::datafile()).unwrap();
     let mut writer = DatafileWriter::from_datafile(&sample);
     writer.add_item(type_id, id, ints);
     writer.to_vec().unwrap()
@@ -65,7 +65,7 @@ fn edited(changes: &[Change], data: &[(usize, Vec<u8>)]) -> Vec<u8> {
 
 /// Sample data item `index` with one byte set.
 fn data_with_byte(index: usize, at: usize, value: u8) -> (usize, Vec<u8>) {
-    let sample = Datafile::parse(&twcodec::sample::datafile()).unwrap();
+    let sample = Datafile::parse(&twcodec_testkit::sample::datafile()).unwrap();
     let mut bytes = sample.data(index).unwrap().to_vec();
     bytes[at] = value;
     (index, bytes)
@@ -220,7 +220,7 @@ fn ddnet_dropped_tiles() -> Vec<(&'static str, Vec<u8>, &'static str)> {
 /// Maps near those above that DDNet loads whole: no problem.
 fn ddnet_loads() -> Vec<(&'static str, Vec<u8>)> {
     vec![
-        ("the sample", twcodec::sample::datafile()),
+        ("the sample", twcodec_testkit::sample::datafile()),
         // Only the data index of the layer's kind counts: the tele layer's `data` is not its.
         ("tiles layer in the zeroed data of the tele layer", {
             with_item(5, 3, |i| i[14] = 20)
@@ -324,7 +324,7 @@ fn cases() -> Vec<(&'static str, Vec<u8>)> {
             with_item(2, 1, |i| i[0] = 2),
         ),
         ("game tile with a skip byte", {
-            let sample = Datafile::parse(&twcodec::sample::datafile()).unwrap();
+            let sample = Datafile::parse(&twcodec_testkit::sample::datafile()).unwrap();
             let mut tiles = sample.data(12).unwrap().to_vec();
             tiles[4 * 5 + 2] = 1;
             with_data(12, tiles)
@@ -482,7 +482,7 @@ fn lazy_loading_finds_the_same_problems() {
 /// errors where DDNet refuses the file, warnings where it reads it.
 #[test]
 fn datafile_warnings_are_problems() {
-    let mut trailing = twcodec::sample::datafile();
+    let mut trailing = twcodec_testkit::sample::datafile();
     trailing.extend_from_slice(b"junk");
     let df = Datafile::parse(&trailing).unwrap();
     let error = Map::from_datafile_with(&df, LoadMode::Strict).unwrap_err();
@@ -508,7 +508,7 @@ fn datafile_warnings_are_problems() {
 
 #[test]
 fn the_sample_loads_strictly() {
-    let map = Map::parse(&twcodec::sample::datafile()).unwrap();
+    let map = Map::parse(&twcodec_testkit::sample::datafile()).unwrap();
     assert!(map.problems().is_empty());
     let _ = with_extra(0, 1, vec![1]);
 }
@@ -523,7 +523,7 @@ fn rgb_version_2_images_are_warnings() {
 
     // A map made through the editing API, in Teeworlds 0.7's form (version-2 images with a
     // format), then its images' format set to RGB.
-    let mut map = Map::parse(&twcodec::sample::datafile()).unwrap();
+    let mut map = Map::parse(&twcodec_testkit::sample::datafile()).unwrap();
     map.add_external_image("grass_main").unwrap();
     map.convert(MapForm::Teeworlds07).unwrap();
     let df = Datafile::parse(&map.to_bytes().unwrap()).unwrap();

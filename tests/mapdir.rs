@@ -3,8 +3,8 @@
 
 mod common;
 
-use twcodec::mapdir::Streams;
 use twcodec::{Datafile, DatafileWriter};
+use twcodec_tools::mapdir::Streams;
 
 /// Rebuilds `datafile` from its items and decoded data through `streams`, with data item
 /// `skip` left out; how many streams were reused.
@@ -45,7 +45,7 @@ fn every_corpus_map_rebuilds_from_decoded_data_byte_for_byte() {
 
 #[test]
 fn streams_follow_content_not_position() {
-    let original = twcodec::sample::datafile();
+    let original = twcodec_testkit::sample::datafile();
     let datafile = Datafile::parse(&original).unwrap();
     let streams = Streams::of(&datafile).unwrap();
     let count = datafile.data_count();
@@ -63,7 +63,7 @@ fn streams_follow_content_not_position() {
 
 #[test]
 fn a_tampered_layout_or_stream_is_not_trusted() {
-    let original = twcodec::sample::datafile();
+    let original = twcodec_testkit::sample::datafile();
     let datafile = Datafile::parse(&original).unwrap();
     let streams = Streams::of(&datafile).unwrap();
     let dir = tempfile::tempdir().unwrap();
@@ -90,8 +90,8 @@ fn a_tampered_layout_or_stream_is_not_trusted() {
 
 #[test]
 fn painting_one_tile_changes_one_line() {
-    use twcodec::mapdir::tiles::write;
-    let map = twcodec::sample::map().unwrap();
+    use twcodec_tools::mapdir::tiles::write;
+    let map = twcodec_testkit::sample::map().unwrap();
     let (_, game) = map.game_layer().unwrap();
     let mut grid = game.grid().unwrap().clone();
     let before = write(&grid, "game");
@@ -116,9 +116,9 @@ fn every_corpus_map_unpacks_and_packs_byte_for_byte() {
         .map(|path| {
             let original = std::fs::read(path).unwrap();
             let dir = tempfile::tempdir().unwrap();
-            let unpacked = twcodec::mapdir::unpack(&original, dir.path())
+            let unpacked = twcodec_tools::mapdir::unpack(&original, dir.path())
                 .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            let packed = twcodec::mapdir::pack(dir.path())
+            let packed = twcodec_tools::mapdir::pack(dir.path())
                 .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             assert!(packed == original, "{}", path.display());
             (unpacked.raw, unpacked.data)
@@ -135,9 +135,9 @@ fn every_corpus_map_unpacks_and_packs_byte_for_byte() {
 
 /// The sample unpacked into a new directory.
 fn unpacked_sample() -> (tempfile::TempDir, Vec<u8>) {
-    let original = twcodec::sample::datafile();
+    let original = twcodec_testkit::sample::datafile();
     let dir = tempfile::tempdir().unwrap();
-    twcodec::mapdir::unpack(&original, dir.path()).unwrap();
+    twcodec_tools::mapdir::unpack(&original, dir.path()).unwrap();
     (dir, original)
 }
 
@@ -169,14 +169,14 @@ fn file_ending(dir: &std::path::Path, sub: &str, suffix: &str) -> std::path::Pat
 
 /// Packs `dir` and loads the result strictly.
 fn pack_strict(dir: &std::path::Path) -> twcodec::Map {
-    let bytes = twcodec::mapdir::pack(dir).unwrap();
+    let bytes = twcodec_tools::mapdir::pack(dir).unwrap();
     twcodec::Map::parse_with(&bytes, twcodec::map::LoadOptions::default().strict())
         .unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[test]
 fn edits_in_the_directory_show_in_the_map() {
-    let original = twcodec::sample::map().unwrap();
+    let original = twcodec_testkit::sample::map().unwrap();
     // A setting changed.
     let (dir, _) = unpacked_sample();
     let settings = file_ending(dir.path(), "data", ".settings");
@@ -221,8 +221,9 @@ fn edits_in_the_directory_show_in_the_map() {
     let (dir, _) = unpacked_sample();
     let png = file_ending(dir.path(), "data", ".png");
     let picture =
-        twcodec::assets::decode_png(&std::fs::read(&png).unwrap(), Default::default()).unwrap();
-    let inverted = twcodec::assets::Picture {
+        twcodec_tools::assets::decode_png(&std::fs::read(&png).unwrap(), Default::default())
+            .unwrap();
+    let inverted = twcodec_tools::assets::Picture {
         rgba: picture.rgba.iter().map(|b| 255 - b).collect(),
         ..picture.clone()
     };
@@ -234,7 +235,7 @@ fn edits_in_the_directory_show_in_the_map() {
 
 #[test]
 fn bad_directories_name_the_file_and_line() {
-    let error = |dir: &std::path::Path| twcodec::mapdir::pack(dir).unwrap_err().to_string();
+    let error = |dir: &std::path::Path| twcodec_tools::mapdir::pack(dir).unwrap_err().to_string();
     // A TOML syntax error in an item.
     let (dir, _) = unpacked_sample();
     let item = file_ending(dir.path(), "items", "image-01-checker.toml");
@@ -275,7 +276,7 @@ fn bad_directories_name_the_file_and_line() {
     assert!(message.contains("without gaps"), "{message}");
     // Unpack refuses a directory that is not empty.
     let (dir, original) = unpacked_sample();
-    let message = twcodec::mapdir::unpack(&original, dir.path())
+    let message = twcodec_tools::mapdir::unpack(&original, dir.path())
         .unwrap_err()
         .to_string();
     assert!(message.contains("not empty"), "{message}");
@@ -295,7 +296,7 @@ fn edit(dir: &std::path::Path, sub: &str, suffix: &str, from: &str, to: &str) {
 
 #[test]
 fn quads_and_layers_added_and_deleted_in_the_directory() {
-    let original = twcodec::sample::map().unwrap();
+    let original = twcodec_testkit::sample::map().unwrap();
     // A quad added: a copy of the first one, one more in the layer's count.
     let (dir, _) = unpacked_sample();
     let quads = file_ending(dir.path(), "data", ".quads.toml");
@@ -341,7 +342,9 @@ fn quads_and_layers_added_and_deleted_in_the_directory() {
         "image = 0",
         "image = 9",
     );
-    let message = twcodec::mapdir::pack(dir.path()).unwrap_err().to_string();
+    let message = twcodec_tools::mapdir::pack(dir.path())
+        .unwrap_err()
+        .to_string();
     assert!(message.contains("tiles-Ground.toml:"), "{message}");
     assert!(message.contains("image"), "{message}");
 
@@ -368,7 +371,7 @@ fn quads_and_layers_added_and_deleted_in_the_directory() {
 #[test]
 fn diff_reads_directories() {
     let (dir, _) = unpacked_sample();
-    let original = twcodec::sample::map().unwrap();
+    let original = twcodec_testkit::sample::map().unwrap();
     let (_, game) = original.game_layer().unwrap();
     let tiles = dir
         .path()
@@ -379,8 +382,8 @@ fn diff_reads_directories() {
     row[4] = "2".into();
     lines[2] = row.join(" ");
     std::fs::write(&tiles, lines.join("\n") + "\n").unwrap();
-    let packed = twcodec::mapdir::load(dir.path()).unwrap();
-    let changes = twcodec::diff::diff(&original, &packed);
+    let packed = twcodec_tools::mapdir::load(dir.path()).unwrap();
+    let changes = twcodec_tools::diff::diff(&original, &packed);
     let mut text = Vec::new();
     changes.write_text(&mut text).unwrap();
     let text = String::from_utf8(text).unwrap();
@@ -433,7 +436,7 @@ fn the_unpacked_sample_reads_well() {
 fn without_the_streams_the_content_is_the_same() {
     let (dir, original) = unpacked_sample();
     std::fs::remove_dir_all(dir.path().join(".twcodec/streams")).unwrap();
-    let packed = twcodec::mapdir::pack(dir.path()).unwrap();
+    let packed = twcodec_tools::mapdir::pack(dir.path()).unwrap();
     common::assert_same_content(
         &Datafile::parse(&original).unwrap(),
         &Datafile::parse(&packed).unwrap(),
@@ -442,7 +445,7 @@ fn without_the_streams_the_content_is_the_same() {
 
 #[test]
 fn envelopes_hold_their_points() {
-    let original = twcodec::sample::map().unwrap();
+    let original = twcodec_testkit::sample::map().unwrap();
     let (dir, _) = unpacked_sample();
     // No file for the shared points items: each envelope lists its own.
     assert!(files_under(dir.path())
@@ -473,7 +476,7 @@ fn envelopes_hold_their_points() {
 
 #[test]
 fn new_items_added_in_the_directory() {
-    let original = twcodec::sample::map().unwrap();
+    let original = twcodec_testkit::sample::map().unwrap();
     let (dir, _) = unpacked_sample();
     let path = dir.path();
     let copy_as = |from: &std::path::Path, to: &std::path::Path, edits: &[(&str, &str)]| {
@@ -492,7 +495,7 @@ fn new_items_added_in_the_directory() {
     };
     // A new image: its item file under items/, its name and pixels as new data files.
     let checker = file_ending(path, "items", "image-01-checker.toml");
-    let picture = twcodec::assets::Picture {
+    let picture = twcodec_tools::assets::Picture {
         width: 16,
         height: 16,
         rgba: (0..16 * 16 * 4).map(|i| (i % 251) as u8).collect(),
@@ -660,7 +663,7 @@ fn image_index(map: &twcodec::Map) -> usize {
 
 /// The error packing `dir` gives.
 fn pack_error(dir: &std::path::Path) -> String {
-    match twcodec::mapdir::pack(dir) {
+    match twcodec_tools::mapdir::pack(dir) {
         Ok(bytes) => panic!("packed {} bytes", bytes.len()),
         Err(e) => e.to_string(),
     }
@@ -725,8 +728,8 @@ fn order_never_depends_on_how_names_sort() {
     for (groups, per_group, images, envelopes) in shapes {
         let original = wide_map(groups, per_group, images, envelopes);
         let dir = tempfile::tempdir().unwrap();
-        twcodec::mapdir::unpack(&original, dir.path()).unwrap();
-        let packed = twcodec::mapdir::pack(dir.path()).unwrap();
+        twcodec_tools::mapdir::unpack(&original, dir.path()).unwrap();
+        let packed = twcodec_tools::mapdir::pack(dir.path()).unwrap();
         assert!(
             packed == original,
             "{groups} groups of {per_group} layers, {images} images, {envelopes} envelopes"
@@ -745,7 +748,7 @@ fn order_never_depends_on_how_names_sort() {
                 };
                 std::fs::rename(&path, path.with_file_name(trimmed)).unwrap();
             }
-            assert!(twcodec::mapdir::pack(dir.path()).unwrap() == original);
+            assert!(twcodec_tools::mapdir::pack(dir.path()).unwrap() == original);
         }
     }
 }
@@ -754,7 +757,7 @@ fn order_never_depends_on_how_names_sort() {
 fn unpacked_corpus(name: &str) -> Option<(tempfile::TempDir, Vec<u8>)> {
     let original = common::corpus_map(name)?;
     let dir = tempfile::tempdir().unwrap();
-    twcodec::mapdir::unpack(&original, dir.path()).unwrap();
+    twcodec_tools::mapdir::unpack(&original, dir.path()).unwrap();
     Some((dir, original))
 }
 
@@ -804,7 +807,7 @@ fn automappers_follow_their_layers() {
     // A configured layer deleted: its configuration goes, and pack says so.
     let (dir, _) = unpacked_corpus("tinycave_1094b.map").unwrap();
     std::fs::remove_file(file_ending(dir.path(), "groups", "001-tiles.toml")).unwrap();
-    let packed = twcodec::mapdir::pack_with_notes(dir.path()).unwrap();
+    let packed = twcodec_tools::mapdir::pack_with_notes(dir.path()).unwrap();
     let map = twcodec::Map::parse(&packed.bytes).unwrap();
     assert_eq!(automapped(&map), [(1, 1, Some(2))]);
     let notes = packed.notes.join("\n");
@@ -817,7 +820,7 @@ fn automappers_follow_their_layers() {
 
 #[test]
 fn references_follow_reordered_and_deleted_items() {
-    let original = twcodec::sample::map().unwrap();
+    let original = twcodec_testkit::sample::map().unwrap();
     let image_of = |map: &twcodec::Map, layer: &str| -> Option<String> {
         let layer = map.layers().iter().find(|l| l.name() == layer).unwrap();
         let image = layer.image(map).get()?;
@@ -838,7 +841,7 @@ fn references_follow_reordered_and_deleted_items() {
     // grass_main deleted: Ground draws none, and pack says so.
     let (dir, _) = unpacked_sample();
     std::fs::remove_file(file_ending(dir.path(), "items", "image-00-grass_main.toml")).unwrap();
-    let packed = twcodec::mapdir::pack_with_notes(dir.path()).unwrap();
+    let packed = twcodec_tools::mapdir::pack_with_notes(dir.path()).unwrap();
     let map = twcodec::Map::parse(&packed.bytes).unwrap();
     assert_eq!(map.images().len(), 1);
     assert_eq!(image_of(&map, "Ground"), None);
@@ -918,7 +921,7 @@ fn group_extensions_follow_their_groups() {
          [parallax]\nx = 40\ny = 70\n[clip]\nenabled = 0\nx = 0\ny = 0\nwidth = 0\nheight = 0\n",
     )
     .unwrap();
-    let after = zooms(&twcodec::mapdir::pack(dir.path()).unwrap());
+    let after = zooms(&twcodec_tools::mapdir::pack(dir.path()).unwrap());
     let mut expected = before[2..].to_vec();
     expected.push(("added".into(), 70));
     expected.push(before[0].clone());
@@ -942,7 +945,7 @@ fn directories_of_the_first_form_still_pack() {
             std::fs::write(&path, kept).unwrap();
         }
     }
-    assert!(twcodec::mapdir::pack(dir.path()).unwrap() == original);
+    assert!(twcodec_tools::mapdir::pack(dir.path()).unwrap() == original);
     // A layer file moved to another folder is found by its name there.
     let ground = file_ending(dir.path(), "groups", "tiles-Ground.toml");
     let background = file_ending(dir.path(), "groups", "00-Background/group.toml");

@@ -97,7 +97,7 @@ fn sorted(dir: &Path, folders: bool) -> Vec<String> {
 
 impl Dir {
     fn read(path: &Path) -> Dir {
-        let streams = twcodec::mapdir::Streams::load(path).unwrap();
+        let streams = twcodec_tools::mapdir::Streams::load(path).unwrap();
         let layout = streams.layout();
         let mut folders = Vec::new();
         if layout.groups_hold_layers {
@@ -579,7 +579,7 @@ fn both_ways(original: &[u8], template: &Path, ops: &[Op]) -> Result<usize, Stri
     for &op in ops {
         ran += usize::from(apply(&mut map, &mut dir, op));
     }
-    let packed = twcodec::mapdir::pack(&path).map_err(|e| format!("pack: {e}"))?;
+    let packed = twcodec_tools::mapdir::pack(&path).map_err(|e| format!("pack: {e}"))?;
     let edited = map.to_bytes().map_err(|e| e.to_string())?;
     let (a, b) = (canonical(&packed), canonical(&edited));
     if a != b {
@@ -644,7 +644,7 @@ fn directory_edits_and_map_edits_agree_on_every_corpus_map() {
             continue;
         }
         let template = tempfile::tempdir().unwrap();
-        twcodec::mapdir::unpack(&original, template.path()).unwrap();
+        twcodec_tools::mapdir::unpack(&original, template.path()).unwrap();
         let mut runner = TestRunner::new(Config {
             cases: cases(),
             failure_persistence: None,
@@ -674,9 +674,9 @@ fn directory_edits_and_map_edits_agree_on_every_corpus_map() {
 
 #[test]
 fn the_sample_edited_both_ways_agrees() {
-    let original = twcodec::sample::datafile();
+    let original = twcodec_testkit::sample::datafile();
     let template = tempfile::tempdir().unwrap();
-    twcodec::mapdir::unpack(&original, template.path()).unwrap();
+    twcodec_tools::mapdir::unpack(&original, template.path()).unwrap();
     // Every kind of edit once, in an order that makes references move.
     let ops = [
         Op::Move(Kind::Image, 1, 0),
@@ -714,7 +714,7 @@ fn zero_tangents_and_no_tangents_agree() {
         return;
     };
     let template = tempfile::tempdir().unwrap();
-    twcodec::mapdir::unpack(&original, template.path()).unwrap();
+    twcodec_tools::mapdir::unpack(&original, template.path()).unwrap();
     let ops = [
         Op::Move(Kind::Envelope, 30454, 6968),
         Op::Remove(Kind::Envelope, 16094),

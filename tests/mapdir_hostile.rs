@@ -12,9 +12,9 @@ use twcodec::{Datafile, DatafileWriter};
 
 /// The sample unpacked into a new directory.
 fn unpacked_sample() -> (tempfile::TempDir, Vec<u8>) {
-    let original = twcodec::sample::datafile();
+    let original = twcodec_testkit::sample::datafile();
     let dir = tempfile::tempdir().unwrap();
-    twcodec::mapdir::unpack(&original, dir.path()).unwrap();
+    twcodec_tools::mapdir::unpack(&original, dir.path()).unwrap();
     (dir, original)
 }
 
@@ -45,7 +45,7 @@ fn pack_error(dir: &Path) -> String {
     let dir = dir.to_path_buf();
     let (send, receive) = mpsc::channel();
     std::thread::spawn(move || {
-        let _ = send.send(twcodec::mapdir::pack(&dir).map(|b| b.len()));
+        let _ = send.send(twcodec_tools::mapdir::pack(&dir).map(|b| b.len()));
     });
     match receive.recv_timeout(Duration::from_secs(60)) {
         Ok(Ok(len)) => panic!("packed {len} bytes"),
@@ -99,7 +99,9 @@ fn links_inside_the_directory_are_refused() {
             "{what}: {message}"
         );
         // diff packs a directory in memory: the same.
-        let error = twcodec::mapdir::load(dir.path()).unwrap_err().to_string();
+        let error = twcodec_tools::mapdir::load(dir.path())
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("a symbolic link"), "{what}: {error}");
     }
     // A stream file linked elsewhere, too.
@@ -211,7 +213,7 @@ fn a_stream_named_by_many_entries_is_inflated_once() {
     let (send, receive) = mpsc::channel();
     let path = dir.path().to_path_buf();
     std::thread::spawn(move || {
-        let loaded = twcodec::mapdir::Streams::load(&path).map(|s| {
+        let loaded = twcodec_tools::mapdir::Streams::load(&path).map(|s| {
             (s.layout().data.iter())
                 .filter(|e| e.stream.as_deref() == Some(name.as_str()))
                 .count()
@@ -241,17 +243,17 @@ fn a_group_claiming_billions_of_layers_unpacks_without_allocating_them() {
     w.add_item(5, 0, layer);
     let original = w.to_vec().unwrap();
     let dir = tempfile::tempdir().unwrap();
-    twcodec::mapdir::unpack(&original, dir.path()).unwrap();
+    twcodec_tools::mapdir::unpack(&original, dir.path()).unwrap();
     // The ranges do not cover the layers in order: groups and layers are items as stored.
     assert!(!dir.path().join("groups").exists());
-    assert!(twcodec::mapdir::pack(dir.path()).unwrap() == original);
+    assert!(twcodec_tools::mapdir::pack(dir.path()).unwrap() == original);
 }
 
 #[test]
 fn data_that_does_not_inflate_is_kept_as_stored() {
     // The sample with its first data item's stored stream cut short: resave keeps such
     // bytes, and so do unpack and pack.
-    let sample = twcodec::sample::datafile();
+    let sample = twcodec_testkit::sample::datafile();
     let datafile = Datafile::parse(&sample).unwrap();
     // Every data item as stored, the second one cut to half its stored bytes.
     let mut writer = DatafileWriter::new();
@@ -270,9 +272,9 @@ fn data_that_does_not_inflate_is_kept_as_stored() {
     let original = writer.to_vec().unwrap();
     assert!(Datafile::parse(&original).unwrap().data(1).is_err());
     let dir = tempfile::tempdir().unwrap();
-    twcodec::mapdir::unpack(&original, dir.path()).unwrap();
+    twcodec_tools::mapdir::unpack(&original, dir.path()).unwrap();
     assert!(dir.path().join("data/001.stored").is_file());
-    assert!(twcodec::mapdir::pack(dir.path()).unwrap() == original);
+    assert!(twcodec_tools::mapdir::pack(dir.path()).unwrap() == original);
     // A .stored file the layout does not know is refused.
     std::fs::rename(
         dir.path().join("data/001.stored"),

@@ -57,7 +57,7 @@ fn hostile_inputs_allocate_little() {
     let packed_counts = twcodec::snap::packing::pack_ints(&[0, i32::MAX, 0, 30, 0, i32::MAX]);
 
     // The sample map whose game layer claims 100000 x 100000 tiles over its small data.
-    let sample = Datafile::parse(&twcodec::sample::datafile()).unwrap();
+    let sample = Datafile::parse(&twcodec_testkit::sample::datafile()).unwrap();
     let mut writer = DatafileWriter::from_datafile(&sample);
     let game = writer
         .items_mut()
@@ -134,7 +134,7 @@ fn hostile_inputs_allocate_little() {
         let demo = twcodec::demo::Demo::parse(&deltas_demo).unwrap();
         let frames: Vec<_> = demo.replay().collect::<Result<_, _>>().unwrap();
         assert_eq!(frames.len(), 2001);
-        let _ = twcodec::dump::to_string(|out| twcodec::dump::demo_ticks(&demo, out));
+        let _ = twcodec_tools::dump::to_string(|out| twcodec_tools::dump::demo_ticks(&demo, out));
     });
     assert!(bytes < 8 * MIB, "2000 empty deltas allocated {bytes} bytes");
 

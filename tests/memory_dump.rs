@@ -12,8 +12,8 @@ use std::io;
 use common::hostile::*;
 use common::MIB;
 use peak_alloc::PeakAlloc;
-use twcodec::dump::{self, DumpOptions};
 use twcodec::{Datafile, Map};
+use twcodec_tools::dump::{self, DumpOptions};
 
 #[global_allocator]
 static ALLOC: PeakAlloc = PeakAlloc;

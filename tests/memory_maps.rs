@@ -12,8 +12,8 @@ mod common;
 
 use common::hostile::*;
 use common::{allocated, MIB};
-use twcodec::dump::{self, DumpOptions};
 use twcodec::{Datafile, Map, MapForm};
+use twcodec_tools::dump::{self, DumpOptions};
 
 #[global_allocator]
 static ALLOC: dhat::Alloc = dhat::Alloc;

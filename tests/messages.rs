@@ -11,10 +11,11 @@ use std::path::{Path, PathBuf};
 
 use common::{corpus_dir, hostile, insta_settings};
 use twcodec::demo::{ChunkContent, Demo};
+use twcodec::huffman;
 use twcodec::netmsg::{self, MessageKind, NetMessage, Protocol};
 use twcodec::packet::Packet7;
 use twcodec::schema::netmsg::game7::SvClientInfo7;
-use twcodec::{dump, huffman};
+use twcodec_tools::dump;
 
 /// The sessions: demo file and traffic folder (corpus `demos/DEMOS.md`).
 const SESSIONS: [(&str, &str); 6] = [
@@ -314,7 +315,7 @@ fn a_message_that_does_not_decode_is_reported_and_skipped() {
     let kill = results[1].as_ref().unwrap();
     assert_eq!(kill.chunk.index, 2);
     assert_eq!(
-        twcodec::dump::message_line(&kill.message),
+        twcodec_tools::dump::message_line(&kill.message),
         "sv_kill_msg killer=1 victim=2 weapon=0 mode_special=0"
     );
     // Strict: the first error stops.

@@ -115,13 +115,13 @@ fn a_dash_is_standard_output_for_every_command_that_writes_a_file() {
     assert!(!Path::new("-").exists());
 
     let output = twcodec(&["sample", "-"]);
-    assert_eq!(output.stdout, twcodec::sample::datafile());
+    assert_eq!(output.stdout, twcodec_testkit::sample::datafile());
 
     let snapshots = dir.path().join("snaps");
     std::fs::create_dir(&snapshots).unwrap();
     let (old, new) = (
-        twcodec::sample::game_snapshot(1),
-        twcodec::sample::game_snapshot(2),
+        twcodec_testkit::sample::game_snapshot(1),
+        twcodec_testkit::sample::game_snapshot(2),
     );
     let delta = twcodec::snap::SnapshotDelta::create(&old, &new).unwrap();
     let form = twcodec::snap::Form::Packed;
@@ -196,7 +196,10 @@ fn new_files_get_the_umask_and_replaced_files_keep_their_mode() {
         .unwrap()
         .file_type()
         .is_symlink());
-    assert_eq!(std::fs::read(&input).unwrap(), twcodec::sample::datafile());
+    assert_eq!(
+        std::fs::read(&input).unwrap(),
+        twcodec_testkit::sample::datafile()
+    );
     assert_eq!(mode(&input), 0o664);
     assert!(hidden_files(dir.path()).is_empty());
 }

@@ -8,14 +8,14 @@ use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 use std::path::Path;
 
-use twcodec::dump::{self, SchemaFormat, SchemaSelection};
 use twcodec::items::{decode_context, item_kind};
 use twcodec::schema::map::{MapItem, MapItemKind};
 use twcodec::schema::reference::{self, Structure};
 use twcodec::Datafile;
+use twcodec_tools::dump::{self, SchemaFormat, SchemaSelection};
 
 fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    common::root()
 }
 
 #[test]

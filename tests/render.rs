@@ -8,21 +8,23 @@
 //! --test render` accepts it.
 
 mod common;
+#[path = "common/golden.rs"]
+mod golden;
 
 use std::path::Path;
 use std::process::{Command, Output};
 
-use twcodec::assets::Picture;
 use twcodec::map::{Grid, ItemRef, Layer, NewEnvelope, NewGroup};
-use twcodec::render::{render, RenderOptions, Rendered, Size, View, MAX_PIXELS};
 use twcodec::schema::map::envelope::{CurveType, EnvPoint, EnvPointBezier, EnvelopeKind};
 use twcodec::schema::map::group::Clip;
 use twcodec::schema::map::quad::Quad;
 use twcodec::schema::map::tile::{Speedup, Switch, Tele, Tile, Tune};
 use twcodec::schema::map::{Color, Point};
 use twcodec::{ErrorKind, Map, MapForm};
+use twcodec_tools::assets::Picture;
+use twcodec_tools::render::{render, RenderOptions, Rendered, Size, View, MAX_PIXELS};
 
-use common::golden::assert_golden;
+use golden::assert_golden;
 
 // ---------------------------------------------------------------------------------------------
 // Building maps
@@ -104,7 +106,7 @@ fn picture(width: usize, height: usize, pixel: impl Fn(usize, usize) -> [u8; 4])
 
 /// A map with nothing in it: the sample with its groups, images, envelopes and sounds removed.
 fn blank() -> Map {
-    let mut map = twcodec::sample::map().unwrap();
+    let mut map = twcodec_testkit::sample::map().unwrap();
     while let Some(group) = map.group_refs().next() {
         map.remove_group(group).unwrap();
     }
@@ -1558,7 +1560,7 @@ fn detail_and_layer_selection_golden() {
         ..whole(16.0)
     };
     assert_golden("detail_off", &draw(&map, &no_detail));
-    let layers = twcodec::render::select_layers(&map, &["detail", "3"]).unwrap();
+    let layers = twcodec_tools::render::select_layers(&map, &["detail", "3"]).unwrap();
     let only = RenderOptions {
         layers: Some(layers),
         ..whole(16.0)
@@ -1586,7 +1588,7 @@ fn detail_layers_and_selections_leave_out_what_they_say() {
     assert_eq!(centre(&no_detail, 2), centre(&all, 2));
     // By name (any case) and by index (as `twcodec dump` numbers layers; 0 is the game
     // layer): "Detail" and layer 3 ("Other"), not "Base".
-    let layers = twcodec::render::select_layers(&map, &["detail", "3"]).unwrap();
+    let layers = twcodec_tools::render::select_layers(&map, &["detail", "3"]).unwrap();
     assert_eq!(layers.len(), 2);
     let only = draw(
         &map,
@@ -1598,7 +1600,7 @@ fn detail_layers_and_selections_leave_out_what_they_say() {
     assert_eq!(centre(&only, 0), GRAY);
     assert_eq!(centre(&only, 1), centre(&all, 1));
     assert_eq!(centre(&only, 2), centre(&all, 2));
-    let error = twcodec::render::select_layers(&map, &["nosuchlayer"]).unwrap_err();
+    let error = twcodec_tools::render::select_layers(&map, &["nosuchlayer"]).unwrap_err();
     assert!(
         error.to_string().contains("no layer \"nosuchlayer\""),
         "{error}"
@@ -1623,7 +1625,7 @@ fn every_corpus_map_renders() {
     assert!(entities_tileset.is_file(), "{}", entities_tileset.display());
     let mut summary = Vec::new();
     // One renderer: the game's pictures are read once for all maps.
-    let renderer = twcodec::render::Renderer::new();
+    let renderer = twcodec_tools::render::Renderer::new();
     for path in &maps {
         let file = path.file_name().unwrap().to_string_lossy().into_owned();
         let started = std::time::Instant::now();
@@ -2042,7 +2044,7 @@ fn hostile_maps_render_without_panicking() {
     }
     // A dangling image index draws no texture: squares of the layer color (white) over the
     // whole map; only that layer drawn.
-    let dangling = twcodec::render::select_layers(&map, &["Dangling"]).unwrap();
+    let dangling = twcodec_tools::render::select_layers(&map, &["Dangling"]).unwrap();
     assert_eq!(dangling.len(), 2);
     let tiles_only = vec![dangling[0]];
     let picture = draw(
@@ -2176,7 +2178,7 @@ fn stdout(output: &Output) -> String {
 fn cli_render_writes_a_png_and_says_what_is_missing() {
     let dir = tempfile::tempdir().unwrap();
     let sample = dir.path().join("sample.map");
-    std::fs::write(&sample, twcodec::sample::datafile()).unwrap();
+    std::fs::write(&sample, twcodec_testkit::sample::datafile()).unwrap();
     let sample = sample.to_string_lossy().into_owned();
     let png = dir.path().join("sample.png");
     let png_arg = png.to_string_lossy().into_owned();
@@ -2196,12 +2198,14 @@ fn cli_render_writes_a_png_and_says_what_is_missing() {
         &mapres_arg,
     ]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    let picture =
-        twcodec::assets::decode_png(&std::fs::read(&png).unwrap(), twcodec::Limits::default())
-            .unwrap();
+    let picture = twcodec_tools::assets::decode_png(
+        &std::fs::read(&png).unwrap(),
+        twcodec::Limits::default(),
+    )
+    .unwrap();
     assert_eq!((picture.width, picture.height), (240, 160));
     // The same picture as the library's.
-    let map = Map::parse(&twcodec::sample::datafile()).unwrap();
+    let map = Map::parse(&twcodec_testkit::sample::datafile()).unwrap();
     let options = RenderOptions {
         size: Size::Width(240),
         mapres: Some(mapres.clone()),
@@ -2250,7 +2254,7 @@ fn cli_render_writes_a_png_and_says_what_is_missing() {
 /// the game's files): re-bless it with `TWCODEC_BLESS=1` when the renderer changes.
 #[test]
 fn the_readme_picture_is_the_sample_rendered() {
-    let map = twcodec::sample::map().unwrap();
+    let map = twcodec_testkit::sample::map().unwrap();
     let options = RenderOptions {
         size: Size::Width(640),
         entities: 60,
@@ -2263,12 +2267,11 @@ fn the_readme_picture_is_the_sample_rendered() {
         picture, warnings, ..
     } = render(&map, &options).unwrap();
     assert_eq!(warnings.len(), 2, "{warnings:?}");
-    let readme = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/sample.png");
-    if let Err(message) = common::golden::check_golden_file(&readme, "readme_sample", &picture) {
+    let readme = common::root().join("docs/sample.png");
+    if let Err(message) = golden::check_golden_file(&readme, "readme_sample", &picture) {
         panic!("{message}");
     }
-    let text =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let text = std::fs::read_to_string(common::root().join("README.md")).unwrap();
     assert!(text
         .contains("render sample.map -o sample.png --width 640 --entities-overlay 60 --time 0.3"));
     assert!(text.contains("![The built-in sample map, rendered by twcodec](docs/sample.png)"));
@@ -2276,10 +2279,10 @@ fn the_readme_picture_is_the_sample_rendered() {
 
 #[test]
 fn progress_reaches_every_band() {
-    let map = twcodec::sample::map().unwrap();
+    let map = twcodec_testkit::sample::map().unwrap();
     let options = whole(8.0);
     let calls = std::sync::Mutex::new(Vec::new());
-    let rendered = twcodec::render::Renderer::new()
+    let rendered = twcodec_tools::render::Renderer::new()
         .render_with_progress(&map, &options, &|done, total| {
             calls.lock().unwrap().push((done, total))
         })
@@ -2293,6 +2296,8 @@ fn progress_reaches_every_band() {
     // The same picture as without progress.
     assert_eq!(
         rendered.picture,
-        twcodec::render::render(&map, &options).unwrap().picture
+        twcodec_tools::render::render(&map, &options)
+            .unwrap()
+            .picture
     );
 }

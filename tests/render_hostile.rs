@@ -11,8 +11,8 @@
 mod hostile_render;
 
 use hostile_render::*;
-use twcodec::render::{render, RenderOptions, Rendered, Size, View};
 use twcodec::{Datafile, ErrorKind, Limits, Location, Map};
+use twcodec_tools::render::{render, RenderOptions, Rendered, Size, View};
 
 /// The game's gray, behind everything.
 const GRAY: [u8; 4] = [128, 128, 128, 255];
@@ -219,7 +219,7 @@ fn envelope_points_count() {
 /// limit of that much and fails under one step less; counting is the same every time.
 #[test]
 fn the_budget_is_the_work_counted() {
-    let map = twcodec::sample::map().unwrap();
+    let map = twcodec_testkit::sample::map().unwrap();
     let bytes = hostile_render::bytes(&map);
     for options in [
         wide(200),

@@ -3,7 +3,7 @@
 mod common;
 
 use common::corpus_dir;
-use twcodec::scan::{find, scan, Kind, Row, ScanOptions};
+use twcodec_tools::scan::{find, scan, Kind, Row, ScanOptions};
 
 fn rows(paths: &[&std::path::Path], options: ScanOptions) -> Vec<Row> {
     let files = find(paths).unwrap();
@@ -13,7 +13,11 @@ fn rows(paths: &[&std::path::Path], options: ScanOptions) -> Vec<Row> {
 #[test]
 fn the_sample_and_a_broken_file() {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("b sample.map"), twcodec::sample::datafile()).unwrap();
+    std::fs::write(
+        dir.path().join("b sample.map"),
+        twcodec_testkit::sample::datafile(),
+    )
+    .unwrap();
     std::fs::write(dir.path().join("a broken.map"), b"DATA\x04\0\0\0 cut short").unwrap();
     std::fs::write(dir.path().join("notes.txt"), b"not scanned").unwrap();
     std::fs::create_dir(dir.path().join("sub")).unwrap();
@@ -34,10 +38,13 @@ fn the_sample_and_a_broken_file() {
         broken.error
     );
     assert!(rows[2].error.is_some() && rows[2].kind == Kind::Demo);
-    // The sample, as `twcodec::sample` builds it.
+    // The sample, as `twcodec_testkit::sample` builds it.
     let sample = &rows[1];
     assert_eq!(sample.error, None);
-    assert_eq!(sample.size, twcodec::sample::datafile().len() as u64);
+    assert_eq!(
+        sample.size,
+        twcodec_testkit::sample::datafile().len() as u64
+    );
     let map = sample.map.as_ref().unwrap();
     assert_eq!((map.game_width, map.game_height), (Some(12), Some(8)));
     assert_eq!(map.form, "ddnet");
@@ -62,7 +69,7 @@ fn the_sample_and_a_broken_file() {
     assert_eq!((map.sounds_embedded, map.sounds_external), (1, 0));
     assert_eq!((map.errors, map.warnings), (0, 0));
     // CSV: a header and a record per row, the censuses as `kind=count`.
-    let mut csv = twcodec::scan::csv_writer(Vec::new());
+    let mut csv = twcodec_tools::scan::csv_writer(Vec::new());
     for row in &rows {
         row.write_csv(&mut csv).unwrap();
     }
@@ -134,8 +141,8 @@ fn awkward_tree() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     std::fs::create_dir_all(root.join("maps/sub")).unwrap();
-    std::fs::write(root.join("real.map"), twcodec::sample::datafile()).unwrap();
-    std::fs::write(root.join("maps/a.map"), twcodec::sample::datafile()).unwrap();
+    std::fs::write(root.join("real.map"), twcodec_testkit::sample::datafile()).unwrap();
+    std::fs::write(root.join("maps/a.map"), twcodec_testkit::sample::datafile()).unwrap();
     std::os::unix::fs::symlink(root.join("real.map"), root.join("maps/b linked.map")).unwrap();
     std::os::unix::fs::symlink(root.join("nowhere.map"), root.join("maps/c dangling.map")).unwrap();
     std::os::unix::fs::symlink(root.join("maps"), root.join("maps/sub/loop")).unwrap();
@@ -147,13 +154,13 @@ fn awkward_tree() -> tempfile::TempDir {
 fn places_that_cannot_be_read_are_rows_not_the_end() {
     let dir = awkward_tree();
     let maps = dir.path().join("maps");
-    let found = twcodec::scan::walk(&[&maps], &["map"]);
+    let found = twcodec_tools::scan::walk(&[&maps], &["map"]);
     let described: Vec<String> = (found.iter())
         .map(|f| match f {
-            twcodec::scan::Found::File(p) => {
+            twcodec_tools::scan::Found::File(p) => {
                 format!("file {}", p.strip_prefix(&maps).unwrap().display())
             }
-            twcodec::scan::Found::Unreadable(p, e) => {
+            twcodec_tools::scan::Found::Unreadable(p, e) => {
                 format!(
                     "unreadable {}: {e}",
                     p.strip_prefix(&maps).unwrap().display()

@@ -5,7 +5,6 @@ mod common;
 
 use common::insta_settings;
 use proptest::prelude::*;
-use twcodec::dump;
 use twcodec::schema::map::decode_ints;
 use twcodec::schema::snapshot::{SnapshotDeltaLayout, SnapshotLayout};
 use twcodec::schema::uuid::uuid_from_name;
@@ -14,6 +13,7 @@ use twcodec::snap::{
     MAX_ITEMS, MAX_SIZE,
 };
 use twcodec::ErrorKind;
+use twcodec_tools::dump;
 
 /// A snapshot of these items, in this order.
 fn snapshot(items: &[(u16, u16, &[i32])]) -> Snapshot {
@@ -62,8 +62,8 @@ fn decoded_snapshot_and_delta() {
 #[test]
 fn decoded_sample_delta() {
     let (old, new) = (
-        twcodec::sample::game_snapshot(1000),
-        twcodec::sample::game_snapshot(1001),
+        twcodec_testkit::sample::game_snapshot(1000),
+        twcodec_testkit::sample::game_snapshot(1001),
     );
     let delta = SnapshotDelta::create(&old, &new).unwrap();
     let text = dump::to_string(|out| {
@@ -74,8 +74,8 @@ fn decoded_sample_delta() {
 
 #[test]
 fn the_sample_is_a_busy_server() {
-    let old = twcodec::sample::game_snapshot(1000);
-    let new = twcodec::sample::game_snapshot(1001);
+    let old = twcodec_testkit::sample::game_snapshot(1000);
+    let new = twcodec_testkit::sample::game_snapshot(1001);
     assert_eq!((old.len(), new.len()), (300, 300));
     let delta = SnapshotDelta::create(&old, &new).unwrap();
     // 4 projectiles, 5 lasers and 14 events go; 32 characters, a few infos and the
@@ -476,7 +476,7 @@ proptest! {
 
     #[test]
     fn hostile_ints_never_panic(ints in prop::collection::vec(prop_oneof![any::<i32>(), -4i32..70], 0..64), bytes in prop::collection::vec(any::<u8>(), 0..64)) {
-        let old = twcodec::sample::game_snapshot(5);
+        let old = twcodec_testkit::sample::game_snapshot(5);
         for sizes in [SizeTable::ddnet_06(), SizeTable::none()] {
             if let Ok(delta) = SnapshotDelta::from_ints(&ints, &sizes) {
                 let _ = old.apply(&delta);

@@ -9,9 +9,9 @@ use std::sync::Arc;
 
 use common::{corpus_dir, insta_settings};
 use twcodec::demo::{Demo, Update};
-use twcodec::dump;
 use twcodec::schema::netobj::common::{Team, Weapon};
 use twcodec::snap::{ObjectItem, Protocol, SnapObject, SnapObjectKind, Snapshot, SnapshotBuilder};
+use twcodec_tools::dump;
 
 /// Snapshots with the ticks they start at.
 type Ticks = Vec<(i32, Arc<Snapshot>)>;

@@ -25,7 +25,7 @@ fn text(output: &Output) -> String {
 
 /// The sample with an embedded image named `name`.
 fn map_with_image(name: &str) -> twcodec::Map {
-    let mut map = twcodec::sample::map().unwrap();
+    let mut map = twcodec_testkit::sample::map().unwrap();
     map.add_embedded_image(name, 2, 2, vec![255u8; 16]).unwrap();
     map
 }
@@ -47,7 +47,7 @@ fn extract_does_not_write_through_a_link_in_its_directory() {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir(&dir).unwrap();
         std::os::unix::fs::symlink(link_to, dir.join("victim.png")).unwrap();
-        let error = twcodec::assets::extract(&map, &dir, twcodec::assets::Only::All)
+        let error = twcodec_tools::assets::extract(&map, &dir, twcodec_tools::assets::Only::All)
             .unwrap_err()
             .to_string();
         assert!(
@@ -105,7 +105,8 @@ fn long_names_of_any_script_fit_a_file_name() {
     let name = "洞".repeat(80);
     let map = map_with_image(&name);
     let dir = tempfile::tempdir().unwrap();
-    let assets = twcodec::assets::extract(&map, dir.path(), twcodec::assets::Only::All).unwrap();
+    let assets =
+        twcodec_tools::assets::extract(&map, dir.path(), twcodec_tools::assets::Only::All).unwrap();
     let file = assets
         .iter()
         .find(|a| a.name.as_deref() == Some(name.as_str()))
@@ -129,7 +130,7 @@ fn extract_does_not_write_into_a_fifo_named_after_a_picture() {
     let (send, receive) = std::sync::mpsc::channel();
     let path = dir.path().to_path_buf();
     std::thread::spawn(move || {
-        let result = twcodec::assets::extract(&map, &path, twcodec::assets::Only::All);
+        let result = twcodec_tools::assets::extract(&map, &path, twcodec_tools::assets::Only::All);
         let _ = send.send(result.map(|a| a.len()).map_err(|e| e.to_string()));
     });
     let result = receive

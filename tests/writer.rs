@@ -107,6 +107,7 @@ fn recompress_changes_bytes_not_content() {
     assert_eq!(out.data(1).unwrap(), df.data(1).unwrap());
 }
 
+#[cfg(feature = "fs")]
 #[test]
 fn save_writes_atomically() {
     let dir = tempfile::tempdir().unwrap();

@@ -1,8 +1,8 @@
-//! Fuzz target `datafile`: see `twcodec::fuzz` for what it exercises.
+//! Fuzz target `datafile`: see `twcodec_testkit::fuzz` for what it exercises.
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use twcodec::fuzz::Target;
+use twcodec_testkit::fuzz::Target;
 
 fuzz_target!(|data: &[u8]| Target::Datafile.run(data));

@@ -1,8 +1,8 @@
-//! Fuzz target `packet`: see `twcodec::fuzz` for what it exercises.
+//! Fuzz target `packet`: see `twcodec_testkit::fuzz` for what it exercises.
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use twcodec::fuzz::Target;
+use twcodec_testkit::fuzz::Target;
 
 fuzz_target!(|data: &[u8]| Target::Packet.run(data));

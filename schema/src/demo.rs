@@ -14,6 +14,7 @@
 use std::fmt;
 
 use binrw::{binrw, BinRead, BinResult, BinWrite, Endian};
+#[cfg(feature = "serde")]
 use serde::Serialize;
 
 use crate::reference::describe;
@@ -74,6 +75,7 @@ impl<const N: usize> fmt::Debug for FixedString<N> {
     }
 }
 
+#[cfg(feature = "serde")]
 impl<const N: usize> Serialize for FixedString<N> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(&self.to_string_lossy())
@@ -84,7 +86,8 @@ impl<const N: usize> Serialize for FixedString<N> {
 #[describe]
 #[binrw]
 #[brw(big, magic = b"TWDEMO\0")]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[doc(alias = "CDemoHeader")]
 pub struct DemoHeader {
     /// Demo version, 3 to 6.
@@ -100,7 +103,7 @@ pub struct DemoHeader {
     /// CRC-32 of the map.
     pub map_crc: u32,
     /// `client` or `server`.
-    #[serde(rename = "type")]
+    #[cfg_attr(feature = "serde", serde(rename = "type"))]
     pub kind: FixedString<8>,
     /// Length in seconds, written when recording stops.
     pub length: i32,
@@ -168,13 +171,14 @@ pub struct DemoVersion {
 #[describe]
 #[binrw]
 #[brw(big)]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[doc(alias = "CTimelineMarkers")]
 pub struct TimelineMarkers {
     /// Number of markers used; DDNet clamps it to 0..=64.
     pub count: i32,
     /// Ticks of the markers.
-    #[serde(skip)]
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub ticks: [i32; MAX_TIMELINE_MARKERS],
 }
 
@@ -226,7 +230,8 @@ pub struct DemoStart {
 }
 
 /// What a chunk's payload holds (DDNet `CHUNKTYPE_*`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum ChunkKind {
     /// A full snapshot.
     Snapshot,
@@ -261,7 +266,8 @@ impl ChunkKind {
 }
 
 /// How a tick marker gives its tick.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum TickValue {
     /// The tick itself (4 bytes, big-endian).
     Absolute(i32),
@@ -279,7 +285,8 @@ pub enum TickValue {
 /// data chunk:  0 t t s s s s s   t type, s size; s = 30: 1 more size byte,
 ///              s = 31: 2 more size bytes (little-endian)
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum ChunkHeader {
     /// The start of a tick.
     TickMarker {

@@ -4,23 +4,18 @@
 //! them into its own error with a byte offset and the item they belong to.
 
 /// A layout rule of a format document that the bytes (or the values to write) break.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum SchemaError {
     /// The first four bytes are neither `DATA` nor `ATAD`.
-    #[error("not a datafile: magic is {} (expected \"DATA\" or \"ATAD\")", show_bytes(.0))]
     BadMagic([u8; 4]),
     /// A datafile version other than 3 or 4.
-    #[error("unsupported datafile version {0} (only 3 and 4 exist)")]
     UnsupportedVersion(i32),
     /// A demo version other than 3 to 6.
-    #[error("unsupported demo version {0} (versions 3 to 6 exist)")]
     UnsupportedDemoVersion(u8),
     /// An item's `size` field is negative or not a multiple of 4.
-    #[error("item size {0} is negative or not a multiple of 4")]
     ItemSize(i32),
     /// A count or size that cannot be negative is.
-    #[error("{what} {value} is negative")]
     Negative {
         /// What, as named in the spec (`_size`, `num_removed_items`, ...).
         what: &'static str,
@@ -29,10 +24,8 @@ pub enum SchemaError {
     },
     /// An enum variant's layout does not apply to these bytes (a `pre_assert` of a variant other
     /// than the one an earlier field picks); never the error of a whole item.
-    #[error("another layout applies")]
     OtherLayout,
     /// A count, size or offset to be written does not fit into the i32 the format stores it in.
-    #[error("{what} {value} does not fit into the 32-bit field of the format")]
     TooLarge {
         /// What overflowed, as named in the spec (`item_size`, `data_size`, ...).
         what: &'static str,
@@ -41,7 +34,6 @@ pub enum SchemaError {
     },
     /// A value outside the range the format gives it room for (a snapshot item's type id and
     /// id, which make its key).
-    #[error("{what} {value} is outside 0..={max}")]
     OutOfRange {
         /// What, as named in the spec (`type id`, `id`).
         what: &'static str,
@@ -51,7 +43,6 @@ pub enum SchemaError {
         max: i32,
     },
     /// The input ends inside a field or a run of values.
-    #[error("the input ends inside {what} ({needed} bytes, {left} left)")]
     Truncated {
         /// What, as named in the spec (`type and id`, `_size`, `data`, a count).
         what: &'static str,
@@ -61,7 +52,6 @@ pub enum SchemaError {
         left: u64,
     },
     /// A snapshot item delta to be written has a type with a pre-agreed size and another size.
-    #[error("type {type_id} has a pre-agreed size of {size} ints, this item has {len}")]
     PreAgreedSize {
         /// The item's type id.
         type_id: u16,
@@ -71,7 +61,6 @@ pub enum SchemaError {
         len: usize,
     },
     /// A rule that an item delta of a snapshot delta breaks (snapshot.md, "Item deltas").
-    #[error("item delta #{index}: {error}")]
     ItemDelta {
         /// Index of the item delta.
         index: usize,
@@ -81,6 +70,55 @@ pub enum SchemaError {
         error: Box<SchemaError>,
     },
 }
+
+impl std::fmt::Display for SchemaError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SchemaError::BadMagic(magic) => write!(
+                f,
+                "not a datafile: magic is {} (expected \"DATA\" or \"ATAD\")",
+                show_bytes(magic)
+            ),
+            SchemaError::UnsupportedVersion(version) => {
+                write!(
+                    f,
+                    "unsupported datafile version {version} (only 3 and 4 exist)"
+                )
+            }
+            SchemaError::UnsupportedDemoVersion(version) => {
+                write!(
+                    f,
+                    "unsupported demo version {version} (versions 3 to 6 exist)"
+                )
+            }
+            SchemaError::ItemSize(size) => {
+                write!(f, "item size {size} is negative or not a multiple of 4")
+            }
+            SchemaError::Negative { what, value } => write!(f, "{what} {value} is negative"),
+            SchemaError::OtherLayout => write!(f, "another layout applies"),
+            SchemaError::TooLarge { what, value } => write!(
+                f,
+                "{what} {value} does not fit into the 32-bit field of the format"
+            ),
+            SchemaError::OutOfRange { what, value, max } => {
+                write!(f, "{what} {value} is outside 0..={max}")
+            }
+            SchemaError::Truncated { what, needed, left } => write!(
+                f,
+                "the input ends inside {what} ({needed} bytes, {left} left)"
+            ),
+            SchemaError::PreAgreedSize { type_id, size, len } => write!(
+                f,
+                "type {type_id} has a pre-agreed size of {size} ints, this item has {len}"
+            ),
+            SchemaError::ItemDelta { index, error, .. } => {
+                write!(f, "item delta #{index}: {error}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SchemaError {}
 
 /// Renders bytes as a quoted string when printable, as hex otherwise.
 fn show_bytes(bytes: &[u8]) -> String {

@@ -22,8 +22,6 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use serde::Serialize;
-
 pub use twcodec_schema_derive::describe;
 
 use crate::map::MapItemKind;
@@ -60,8 +58,9 @@ pub trait Describe: OnDisk {
 }
 
 /// The size of a field or structure on disk.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(tag = "kind", rename_all = "snake_case"))]
 pub enum Size {
     /// Always this many bytes.
     Fixed {
@@ -166,7 +165,8 @@ impl Size {
 }
 
 /// The element count of a field (`count = ...`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Count {
     /// As written.
     pub text: String,
@@ -175,8 +175,9 @@ pub struct Count {
 }
 
 /// A condition or count expression, as far as the reference understands it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Expr {
     /// An integer literal.
     Int(i64),
@@ -285,7 +286,8 @@ pub struct Scope {
 }
 
 /// When a field or variant is there.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Condition {
     /// Which binrw directive states it.
     pub kind: ConditionKind,
@@ -312,8 +314,9 @@ impl Condition {
 }
 
 /// The binrw directive that states a condition.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum ConditionKind {
     /// `#[br(if(cond))]`: read when the condition holds.
     If,
@@ -325,7 +328,8 @@ pub enum ConditionKind {
 }
 
 /// An argument passed to a field's type (`args { kind: header.kind }`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Arg {
     /// The import it sets (or its position).
     pub name: String,
@@ -336,7 +340,8 @@ pub struct Arg {
 }
 
 /// A value a structure needs from outside (`import { kind: i32 }`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Import {
     /// Its name.
     pub name: String,
@@ -345,17 +350,18 @@ pub struct Import {
 }
 
 /// How a type lies on disk: its size and, for links, the structure it is.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Disk {
     /// The type as written (or as the compiler names it, for a function's argument).
     pub type_name: String,
     /// Its size.
     pub size: Size,
     /// The described structure it is or holds.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub link: Option<&'static str>,
     /// The described structure it is, to look inside.
-    #[serde(skip)]
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub nested: fn() -> Option<Structure>,
 }
 
@@ -415,7 +421,8 @@ pub fn short_type_name(name: &str) -> String {
 }
 
 /// What a `map`/`try_map` reads before mapping, or what a mapped or `repr` enum is read as.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ReadAs {
     /// The type on disk.
     pub disk: Disk,
@@ -424,20 +431,22 @@ pub struct ReadAs {
 }
 
 /// Where a field starts.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Offset {
     /// The field of variable size it follows, or `None` from the start of the structure.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub after: Option<String>,
     /// Bytes from there.
     pub bytes: u64,
     /// Earlier optional fields counted in `bytes` (the position when they are present).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
     pub assuming: Vec<String>,
 }
 
 /// A field of a structure or variant.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Field {
     /// The name (`0`, `1` for tuple fields; `magic` for a magic).
     pub name: String,
@@ -452,40 +461,41 @@ pub struct Field {
     /// Its size.
     pub size: Size,
     /// The function or closure that maps the value read (`map`/`try_map`).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub read_via: Option<String>,
     /// When it is present; always when `None`.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub condition: Option<Condition>,
     /// `try`: absent (and nothing consumed) when it does not read.
-    #[serde(skip_serializing_if = "is_false")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "is_false"))]
     pub try_read: bool,
     /// `temp`: read, but not kept in the struct (written from `written_as`).
-    #[serde(skip_serializing_if = "is_false")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "is_false"))]
     pub temp: bool,
     /// `calc`/`try_calc` on write: the value written, as written.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub written_as: Option<String>,
     /// Arguments passed to its type.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
     pub args: Vec<Arg>,
     /// Checks after reading (`assert`), as written.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
     pub asserts: Vec<String>,
     /// Its own byte order, when it differs.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub endian: Option<String>,
     /// The magic bytes, for the magic in front of a structure.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub magic: Option<String>,
     /// The described structure it is or holds.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub structure: Option<&'static str>,
     /// The described structure it is, to look inside.
-    #[serde(skip)]
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub nested: fn() -> Option<Structure>,
 }
 
+#[cfg(feature = "serde")]
 fn is_false(value: &bool) -> bool {
     !value
 }
@@ -550,17 +560,18 @@ impl Field {
 }
 
 /// A variant of an enum.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Variant {
     /// The name.
     pub name: String,
     /// The doc comment.
     pub doc: String,
     /// The value of a `repr` enum's variant.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub discriminant: Option<String>,
     /// When it is the one read (`pre_assert`).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub condition: Option<Condition>,
     /// Its fields.
     pub fields: Vec<Field>,
@@ -589,8 +600,9 @@ impl Variant {
 }
 
 /// What a structure consists of.
-#[derive(Debug, Clone, Serialize)]
-#[serde(tag = "form", rename_all = "snake_case")]
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(tag = "form", rename_all = "snake_case"))]
 pub enum Body {
     /// Fields one after another.
     Fields {
@@ -619,7 +631,8 @@ pub enum Body {
 }
 
 /// An on-disk structure as its binrw attributes define it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Structure {
     /// The Rust name with its generic parameters (`I32String<N>`).
     pub name: String,
@@ -628,16 +641,16 @@ pub struct Structure {
     /// The doc comment.
     pub doc: String,
     /// `little` or `big`; inherited from the enclosing structure when `None`.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub endian: Option<String>,
     /// Values it needs from outside.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
     pub imports: Vec<Import>,
     /// Checks on the whole structure, as written.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
     pub asserts: Vec<String>,
     /// The magic in front of a mapped or `repr` enum.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub magic: Option<Field>,
     /// Its size.
     pub size: Size,
@@ -859,8 +872,9 @@ impl<T: OnDisk + ?Sized> OnDisk for Box<T> {
 // Rendering helpers: positions and sizes in ints or bytes.
 
 /// How a document counts positions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Unit {
     /// Int indices (`[1..2]`), as map.md counts item data.
     Int,

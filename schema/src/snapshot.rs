@@ -18,7 +18,6 @@ use std::borrow::Cow;
 use binrw::io::{Read, Seek, SeekFrom, Write};
 use binrw::{binrw, BinRead, BinResult, BinWrite, Endian};
 use bytemuck::{Pod, Zeroable};
-use serde::Serialize;
 
 use crate::error::to_i32;
 use crate::netobj::SnapObjectKind;
@@ -29,9 +28,8 @@ use crate::SchemaError;
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Pod, Zeroable,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Pod, Zeroable)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[repr(transparent)]
 pub struct SnapKey(pub u32);
 

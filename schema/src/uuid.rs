@@ -10,7 +10,6 @@ pub use ::uuid::Uuid;
 
 use binrw::binrw;
 use binrw::helpers::until_eof;
-use serde::{Deserialize, Serialize};
 
 use crate::packing::{be_bytes_of_ints, ints_from_be_bytes};
 use crate::reference::describe;
@@ -28,7 +27,10 @@ pub const TEEWORLDS_NAMESPACE: Uuid = ::uuid::uuid!("e05ddaaa-c4e6-4cfb-b642-5d4
 /// The UUID DDNet derives from a name: MD5 (version 3) of [`TEEWORLDS_NAMESPACE`] and the name
 /// (DDNet `CalculateUuid`).
 pub fn uuid_from_name(name: &str) -> Uuid {
-    Uuid::new_v3(&TEEWORLDS_NAMESPACE, name.as_bytes())
+    let mut hash = md5::Context::new();
+    hash.consume(TEEWORLDS_NAMESPACE.as_bytes());
+    hash.consume(name.as_bytes());
+    ::uuid::Builder::from_md5_bytes(hash.finalize().0).into_uuid()
 }
 
 /// Names of the map item types DDNet registers (`src/game/mapitems_ex_types.h`) plus the group
@@ -46,7 +48,8 @@ pub fn known_item_type_name(uuid: Uuid) -> Option<&'static str> {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CItemEx")]
 pub struct UuidIndexItem {
     /// The UUID of the item type.
@@ -55,7 +58,10 @@ pub struct UuidIndexItem {
     pub uuid: Uuid,
     /// Ints past the UUID, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<i32>,
 }
 

@@ -8,7 +8,7 @@ use std::ops::Range;
 
 /// Claimed ranges; see the [module docs](self).
 #[derive(Debug, Default)]
-pub(crate) struct Claims {
+pub struct Claims {
     /// The covered indices as disjoint ranges, start -> end. Ranges a claim overlaps are merged
     /// into one, so each claim visits only the ranges made since they were last merged.
     covered: BTreeMap<usize, usize>,
@@ -18,16 +18,16 @@ pub(crate) struct Claims {
 
 /// What claiming a range found.
 #[derive(Debug, Default, PartialEq, Eq)]
-pub(crate) struct Claim {
+pub struct Claim {
     /// The first index an earlier claim holds, and that claim's owner.
-    pub(crate) taken: Option<(usize, usize)>,
+    pub taken: Option<(usize, usize)>,
     /// The parts of the range that were free, now the claimant's.
-    pub(crate) new: Vec<Range<usize>>,
+    pub new: Vec<Range<usize>>,
 }
 
 impl Claims {
     /// Claims `range` for `owner`.
-    pub(crate) fn claim(&mut self, range: Range<usize>, owner: usize) -> Claim {
+    pub fn claim(&mut self, range: Range<usize>, owner: usize) -> Claim {
         let Range { start, end } = range;
         if start >= end {
             return Claim::default();

@@ -36,7 +36,7 @@ use crate::error::{Error, ErrorKind};
 /// does not use, and per warning about what the target game will make of the map.
 ///
 /// ```
-/// let mut map = twcodec::sample::map()?;
+/// let mut map = twcodec_testkit::sample::map()?;
 /// let conversion = map.convert(twcodec::MapForm::Teeworlds07)?;
 /// let tele = conversion.notes.iter().find(|n| n.text.starts_with("kept the tele layer"));
 /// assert!(tele.is_some());
@@ -360,7 +360,7 @@ fn layer_label(map: &Map, index: usize) -> String {
 }
 
 /// The error for a conversion to Teeworlds 0.3, before anything changes.
-pub(crate) fn check_target(form: MapForm) -> Result<(), Error> {
+pub fn check_target(form: MapForm) -> Result<(), Error> {
     if form == MapForm::Teeworlds03 {
         return Err(Error::new(
             ErrorKind::Unsupported,
@@ -389,7 +389,7 @@ impl Map {
     /// it back under limits that leave room for that.
     ///
     /// External images stay external: a Teeworlds 0.7 client draws its own, redrawn pictures
-    /// of their names. [`assets::convert_embedding`](crate::assets::convert_embedding) embeds
+    /// of their names. `twcodec_tools::assets::convert_embedding` embeds
     /// DDNet's pictures first, as DDNet's `map_convert_07` does.
     ///
     /// [`Limits`]: crate::Limits
@@ -997,7 +997,7 @@ fn quoted_list(names: &[String]) -> String {
 }
 
 /// `WxH is not a multiple of 16 on each side, ...`: why a picture cannot be a tileset.
-pub(crate) fn not_a_tileset(width: impl fmt::Display, height: impl fmt::Display) -> String {
+pub fn not_a_tileset(width: impl fmt::Display, height: impl fmt::Display) -> String {
     format!(
         "{width}x{height} is not a multiple of 16 on each side, so it cannot be a tileset of \
          16x16 tiles (DDNet's editor unsets such an image from tile layers)"
@@ -1005,7 +1005,7 @@ pub(crate) fn not_a_tileset(width: impl fmt::Display, height: impl fmt::Display)
 }
 
 /// The tiles layers drawn with image `image`: their indices and names.
-pub(crate) fn tile_layers_drawn_with(map: &Map, image: usize) -> Vec<(usize, String)> {
+pub fn tile_layers_drawn_with(map: &Map, image: usize) -> Vec<(usize, String)> {
     let raw = i32::try_from(image).unwrap_or(-1);
     (map.layers().iter().enumerate())
         .filter(|(_, layer)| {
@@ -1017,7 +1017,7 @@ pub(crate) fn tile_layers_drawn_with(map: &Map, image: usize) -> Vec<(usize, Str
 }
 
 /// `tile layer #3 "Tiles"`, `tile layers #3 "Tiles", #5 "Doodads"`, at most five named.
-pub(crate) fn list_layers(layers: &[(usize, String)]) -> String {
+pub fn list_layers(layers: &[(usize, String)]) -> String {
     const SHOWN: usize = 5;
     let named: Vec<String> = (layers.iter().take(SHOWN))
         .map(|(index, name)| format!("#{index} {name:?}"))
@@ -1034,7 +1034,7 @@ pub(crate) fn list_layers(layers: &[(usize, String)]) -> String {
 /// with, each with a line naming the layers: DDNet's editor unsets such images from tile
 /// layers, and Teeworlds 0.7 cuts tilesets into 16x16 tiles of `width / 16` pixels
 /// (`src/engine/client/backend_sdl.cpp`, `Cmd_Texture_Create`).
-pub(crate) fn tileset_warnings(map: &Map) -> Vec<(usize, String)> {
+pub fn tileset_warnings(map: &Map) -> Vec<(usize, String)> {
     let mut warnings = Vec::new();
     for (index, image) in map.images().iter().enumerate() {
         let (width, height) = (image.item().width, image.item().height);

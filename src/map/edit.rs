@@ -437,7 +437,7 @@ fn bump(raw: &mut i32, by: i32) -> bool {
 /// DDNet's parallax zoom of a group (0..=100): the larger parallax, within 0..=100. The
 /// default of its group extension item when written, and what the client uses whatever the
 /// item says (docs/format-notes.md, "Drawing a map").
-pub(crate) fn parallax_zoom(parallax: Point) -> i32 {
+pub fn parallax_zoom(parallax: Point) -> i32 {
     parallax.x.max(parallax.y).clamp(0, 100)
 }
 
@@ -446,7 +446,7 @@ impl Map {
     /// `mapres/grass_main.png`).
     ///
     /// ```
-    /// # let mut map = twcodec::sample::map()?;
+    /// # let mut map = twcodec_testkit::sample::map()?;
     /// let grass = map.add_external_image("grass_doodads")?;
     /// let (layer, _) = map.game_layer().expect("a game layer");
     /// let group = map.group_of(layer).expect("the game group");
@@ -549,11 +549,11 @@ impl Map {
     /// already (RGB pixels count as the same RGBA pixels with an opaque alpha), and then the
     /// map is left as it was, to be written byte for byte as read. Otherwise the image's
     /// data item is replaced in place when only the image names it, else a new one is added;
-    /// [`assets::replace_image`](crate::assets::replace_image) does the same by name, from a
+    /// `twcodec_tools::assets::replace_image` does the same by name, from a
     /// PNG, and says which tile layers a change of size or shape concerns.
     ///
     /// ```
-    /// # let mut map = twcodec::sample::map()?;
+    /// # let mut map = twcodec_testkit::sample::map()?;
     /// let external = map.refs::<twcodec::map::Image>().next().expect("an image");
     /// let red = [255u8, 0, 0, 255].repeat(16 * 16);
     /// assert!(map.replace_image(external, 16, 16, red.clone())?);
@@ -606,7 +606,7 @@ impl Map {
     /// embedded. The sound keeps its name, id and place, so every sounds layer playing it
     /// plays the new one. Whether anything changed: `false` when the sound is embedded with
     /// these bytes already (the map is then left as it was). The bytes are not checked here;
-    /// [`assets::check_opus`](crate::assets::check_opus) checks that they are Ogg Opus.
+    /// `twcodec_tools::assets::check_opus` checks that they are Ogg Opus.
     pub fn replace_sound(
         &mut self,
         sound: ItemRef<Sound>,
@@ -703,7 +703,7 @@ impl Map {
     /// ```
     /// use twcodec::map::NewEnvelope;
     /// use twcodec::schema::map::envelope::{EnvPoint, EnvelopeKind};
-    /// # let mut map = twcodec::sample::map()?;
+    /// # let mut map = twcodec_testkit::sample::map()?;
     /// let fade = map.add_envelope(NewEnvelope {
     ///     points: vec![
     ///         EnvPoint { time: 0, curve_type: 1, values: [1024, 1024, 1024, 1024] },
@@ -876,7 +876,7 @@ impl Map {
     ///
     /// ```
     /// use twcodec::map::{Layer, NewGroup};
-    /// # let mut map = twcodec::sample::map()?;
+    /// # let mut map = twcodec_testkit::sample::map()?;
     /// let front = map.add_group(NewGroup::new("Foreground"))?;
     /// let quads = map.add_layer(front, Layer::new_quads("Clouds", Vec::new())?)?;
     /// assert_eq!(map.group_of(quads), Some(front));

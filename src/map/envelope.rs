@@ -22,7 +22,7 @@ impl Envelope {
     /// shows the last point, as in the game.
     ///
     /// ```
-    /// let map = twcodec::sample::map()?;
+    /// let map = twcodec_testkit::sample::map()?;
     /// for envelope in map.envelopes() {
     ///     let at_start = envelope.eval(&map, 0.0);
     ///     assert!(at_start.is_some() || envelope.points(&map).is_empty());

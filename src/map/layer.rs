@@ -127,7 +127,7 @@ impl Layer {
 
     /// Whether the content was changed (or made) since it was read, so that it is written anew
     /// rather than as the data item it was read from.
-    pub(crate) fn content_modified(&self) -> bool {
+    pub fn content_modified(&self) -> bool {
         on_tiles!(&self.content, t => t.modified,
             LayerContent::Quads(q) => q.modified,
             LayerContent::Sounds(s) => s.modified,
@@ -160,7 +160,7 @@ impl Layer {
     }
 
     /// The data field the layer's content is read from (tile data of its kind, quads, sources).
-    pub(crate) fn content_data(&self) -> Option<i32> {
+    pub fn content_data(&self) -> Option<i32> {
         match &self.content {
             LayerContent::Quads(q) => Some(q.item.data),
             LayerContent::Sounds(s) => Some(s.item.data),
@@ -245,7 +245,8 @@ impl LayerContent {
 }
 
 /// How a tile layer's data was stored.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum TileLayout {
     /// One tile per cell, in the current layout.
     Plain,

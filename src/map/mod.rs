@@ -15,9 +15,9 @@
 //! it finds nothing ([`Map::get`]) rather than a wrong item. The [`edit`] module adds and
 //! removes items and renumbers every reference.
 
-pub(crate) mod claims;
+pub mod claims;
 mod content;
-pub(crate) mod convert;
+pub mod convert;
 pub mod edit;
 pub mod envelope;
 mod layer;
@@ -47,7 +47,7 @@ use crate::datafile::Datafile;
 use crate::error::{Error, ErrorKind};
 use crate::limits::Limits;
 
-pub(crate) use claims::Claims;
+pub use claims::Claims;
 pub use convert::{
     Conversion, ConversionNote, NoteAction, NoteSubject, TEEWORLDS_07_MAPRES,
     TEEWORLDS_07_MAX_IMAGES, TEEWORLDS_07_MAX_SPAWNS,
@@ -313,7 +313,8 @@ impl<T> fmt::Debug for Ref<T> {
 }
 
 /// Which game a map is written for: how tiles, images and envelope points are stored.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum MapForm {
     /// DDNet and Teeworlds 0.6: tilemap version 3, image version 1, 6-int envelope points with
     /// DDNet's bezier item.
@@ -605,7 +606,7 @@ impl Map {
     /// [`Decode::Lazy`]).
     ///
     /// ```
-    /// let map = twcodec::Map::parse_lazy(&twcodec::sample::datafile())?;
+    /// let map = twcodec::Map::parse_lazy(&twcodec_testkit::sample::datafile())?;
     /// assert!(map.layers().iter().all(|layer| !layer.is_decoded()));
     /// let (_, game) = map.game_layer().expect("a game layer");
     /// assert!(game.grid().is_some()); // decoded now, once
@@ -711,7 +712,10 @@ impl Map {
         // thread.
         const PARALLEL_FROM: usize = 256 << 10;
         let total: usize = jobs.iter().map(|(size, _)| size).sum();
+        #[cfg(feature = "parallel")]
         let workers = rayon::current_num_threads().min(jobs.len());
+        #[cfg(not(feature = "parallel"))]
+        let workers = 1;
         if total < PARALLEL_FROM || workers < 2 {
             jobs.iter().for_each(run);
             return;
@@ -726,12 +730,15 @@ impl Map {
                 run(job);
             }
         };
+        #[cfg(feature = "parallel")]
         rayon::scope(|scope| {
             for _ in 1..workers {
                 scope.spawn(|_| work());
             }
             work();
         });
+        #[cfg(not(feature = "parallel"))]
+        work();
     }
 
     /// Which game the map is written for.
@@ -845,7 +852,7 @@ impl Map {
     /// edit that moved items (see [`ItemRef`]).
     ///
     /// ```
-    /// # let map = twcodec::sample::map()?;
+    /// # let map = twcodec_testkit::sample::map()?;
     /// use twcodec::map::Image;
     /// let first = map.refs::<Image>().next().expect("an image");
     /// assert!(map.get(first).is_some());
@@ -1017,7 +1024,7 @@ impl Map {
     /// Whether data item `a` of this map and `b` of `other` are known to be equal without
     /// inflating either: both unchanged from their files, files of one datafile version, and
     /// equal stored bytes. `false` says nothing (for the diff, to skip comparing pixels).
-    pub(crate) fn same_stored_data(
+    pub fn same_stored_data(
         &self,
         a: ItemRef<DataItem>,
         other: &Map,
@@ -1083,6 +1090,7 @@ impl Map {
     /// sources) is taken from it rather than inflated again, and data already inflated (image
     /// and sound data that was read) is not inflated again either.
     pub fn detach_data(&mut self) -> Result<(), Error> {
+        #[cfg(feature = "parallel")]
         use rayon::prelude::*;
         let Some(source) = self.source.clone() else {
             return Ok(());
@@ -1101,9 +1109,11 @@ impl Map {
                 held.entry(*index).or_insert(layer);
             }
         }
-        let result: Result<Vec<DataSlot>, Error> = self
-            .data
-            .par_iter()
+        #[cfg(feature = "parallel")]
+        let slots = self.data.par_iter();
+        #[cfg(not(feature = "parallel"))]
+        let slots = self.data.iter();
+        let result: Result<Vec<DataSlot>, Error> = slots
             .map(|slot| match slot {
                 DataSlot::Source(index) => {
                     let size = source.df.data_size(*index);
@@ -1334,7 +1344,7 @@ impl Image {
     /// from the map for RGBA images, RGB ones widened with an opaque alpha.
     ///
     /// ```
-    /// let map = twcodec::Map::parse(&twcodec::sample::datafile())?;
+    /// let map = twcodec::Map::parse(&twcodec_testkit::sample::datafile())?;
     /// for image in map.images().iter().filter(|image| !image.is_external()) {
     ///     let rgba = image.rgba8(&map)?;
     ///     assert_eq!(rgba.bytes.len(), rgba.width * rgba.height * 4);
@@ -1376,7 +1386,7 @@ impl Envelope {
     }
 
     /// The envelope's point range, if it lies inside `len` points.
-    pub(crate) fn range(&self, len: usize) -> Option<std::ops::Range<usize>> {
+    pub fn range(&self, len: usize) -> Option<std::ops::Range<usize>> {
         let start = usize::try_from(self.item.start_point).ok()?;
         let end = start.checked_add(usize::try_from(self.item.num_points).ok()?)?;
         (end <= len).then_some(start..end)

@@ -3,10 +3,9 @@
 
 use std::fmt;
 
-use serde::Serialize;
-
 /// How bad a problem is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum Severity {
     /// The map loads the same with or without it (duplicate physics layers, unknown curve types).
     Warning,
@@ -15,7 +14,8 @@ pub enum Severity {
 }
 
 /// The map item a problem is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ItemPlace {
     /// What kind of item (`layer`, `image`, ...).
     pub kind: &'static str,
@@ -38,7 +38,8 @@ impl fmt::Display for ItemPlace {
 }
 
 /// Something the resolver found wrong.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Problem {
     /// Warning, or an error strict loading refuses.
     pub severity: Severity,

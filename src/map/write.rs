@@ -6,6 +6,7 @@
 //! source file; new ones get free ids from `0xFFFE` down. A Teeworlds 0.3 map writes its original
 //! file while its upgraded model is unmodified, the model in DDNet form once it is modified.
 
+#[cfg(feature = "fs")]
 use std::path::Path;
 
 use bytes::Bytes;
@@ -208,6 +209,7 @@ impl Map {
     }
 
     /// Writes the map to `path` atomically (a temporary file, then a rename).
+    #[cfg(feature = "fs")]
     pub fn save(&self, path: impl AsRef<Path>) -> Result<(), Error> {
         self.to_datafile()?.save(path)
     }
@@ -216,7 +218,7 @@ impl Map {
     /// to 9 (smallest); DDNet and Teeworlds write 6. An error for a level past 9.
     ///
     /// ```
-    /// let map = twcodec::Map::parse(&twcodec::sample::datafile())?;
+    /// let map = twcodec::Map::parse(&twcodec_testkit::sample::datafile())?;
     /// let small = map.to_bytes_with(9)?;
     /// let fast = map.to_bytes_with(1)?;
     /// assert!(small.len() <= fast.len());
@@ -232,6 +234,7 @@ impl Map {
 
     /// Writes the map to `path` atomically with every data item compressed anew at zlib
     /// `level` (see [`Map::to_bytes_with`]).
+    #[cfg(feature = "fs")]
     pub fn save_with(&self, path: impl AsRef<Path>, level: u32) -> Result<(), Error> {
         self.to_datafile()?
             .compression_level(level)

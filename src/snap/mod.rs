@@ -262,7 +262,8 @@ impl Snapshot {
         Snapshot::from_bytes(&read_file(path)?, form).map_err(|error| error.with_path(path))
     }
 
-    /// Writes this snapshot to a file, as [`crate::fs::save`] does.
+    /// Writes this snapshot to a file, as [`crate::fs::save`] does (feature `fs`).
+    #[cfg(feature = "fs")]
     pub fn save(&self, path: impl AsRef<Path>, form: Form) -> Result<(), Error> {
         crate::fs::save(path, &self.to_bytes(form))
     }
@@ -296,7 +297,8 @@ impl SnapshotDelta {
             .map_err(|error| error.with_path(path))
     }
 
-    /// Writes this delta to a file, as [`crate::fs::save`] does.
+    /// Writes this delta to a file, as [`crate::fs::save`] does (feature `fs`).
+    #[cfg(feature = "fs")]
     pub fn save(&self, path: impl AsRef<Path>, form: Form, sizes: &SizeTable) -> Result<(), Error> {
         crate::fs::save(path, &self.to_bytes(form, sizes)?)
     }

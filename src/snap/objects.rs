@@ -25,6 +25,7 @@
 //! # Ok::<(), twcodec::Error>(())
 //! ```
 
+#[cfg(feature = "serde")]
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use twcodec_schema::uuid::Uuid;
 
@@ -181,6 +182,7 @@ fn object_item(
     }
 }
 
+#[cfg(feature = "serde")]
 impl Serialize for ObjectItem {
     /// `index`, `type_id`, `id`, `name` (when known), `uuid` (of an extended type), `object`
     /// (its kind and fields), `note` (why it stayed ints).

@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use twcodec::assets::Picture;
+use twcodec_tools::assets::Picture;
 
 /// Each channel of a pixel may differ by this much.
 pub const CHANNEL_TOLERANCE: u8 = 2;
@@ -18,14 +18,14 @@ pub const OUTLIERS_PER: usize = 2000;
 
 /// Where the goldens live.
 pub fn golden_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
+    super::common::root().join("tests/golden")
 }
 
 /// Where the actual and difference pictures of failed comparisons go.
 pub fn diff_dir() -> PathBuf {
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"));
+        .unwrap_or_else(|| super::common::root().join("target"));
     target.join("render-diffs")
 }
 
@@ -101,7 +101,7 @@ pub fn check_golden_file(path: &Path, name: &str, actual: &Picture) -> Result<()
     let ci = std::env::var("CI").as_deref() == Ok("true");
     let expected = match std::fs::read(path) {
         Ok(bytes) => Some(
-            twcodec::assets::decode_png(&bytes, twcodec::Limits::default())
+            twcodec_tools::assets::decode_png(&bytes, twcodec::Limits::default())
                 .map_err(|e| format!("golden {}: {e}", path.display()))?,
         ),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,

@@ -7,7 +7,7 @@ use twcodec::{Datafile, DatafileWriter};
 
 /// The sample as a writer, to change and add items to.
 pub fn sample_writer() -> DatafileWriter {
-    DatafileWriter::from_datafile(&Datafile::parse(&twcodec::sample::datafile()).unwrap())
+    DatafileWriter::from_datafile(&Datafile::parse(&twcodec_testkit::sample::datafile()).unwrap())
 }
 
 /// The ints of item (`type_id`, `id`).

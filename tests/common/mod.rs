@@ -5,7 +5,6 @@
 
 #![allow(dead_code)]
 
-pub mod golden;
 pub mod hostile;
 
 use std::path::{Path, PathBuf};
@@ -24,6 +23,16 @@ pub fn allocated(name: &str, f: impl FnOnce()) -> u64 {
     bytes
 }
 
+/// The repository's root: the codec's manifest folder, above the tool, command-line and
+/// test-support crates whose tests also live in `tests/`.
+pub fn root() -> &'static Path {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest
+        .ancestors()
+        .find(|dir| dir.join("snapshots").is_dir() && dir.join("schema").is_dir())
+        .unwrap_or(manifest)
+}
+
 /// A mebibyte, for allocation bounds.
 pub const MIB: u64 = 1 << 20;
 
@@ -32,7 +41,7 @@ pub const MIB: u64 = 1 << 20;
 pub fn corpus_dir() -> Option<PathBuf> {
     let dir = std::env::var_os("TWCODEC_CORPUS")
         .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
+        .unwrap_or_else(|| root().join("../shared/corpus"));
     if dir.join("maps").is_dir() {
         return Some(dir);
     }

@@ -147,9 +147,9 @@ impl PyDemo {
     /// text, and `line` (`[mm:ss.cc] name: text`); with events, joins, leaves and kills too.
     #[pyo3(signature = (*, events = false))]
     fn chat<'py>(&self, py: Python<'py>, events: bool) -> PyResult<Bound<'py, PyAny>> {
-        let options = twcodec::chat::ChatOptions { events };
+        let options = twcodec_tools::chat::ChatOptions { events };
         let lines = py.detach(|| {
-            (twcodec::chat::lines_with(&self.demo, options))
+            (twcodec_tools::chat::lines_with(&self.demo, options))
                 .map(|line| {
                     line.map(|line| {
                         let text = line.to_string();
@@ -175,9 +175,9 @@ impl PyDemo {
         objects: Option<Vec<String>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let filter =
-            twcodec::export::ObjectFilter::parse(&objects.unwrap_or_default()).or_raise()?;
+            twcodec_tools::export::ObjectFilter::parse(&objects.unwrap_or_default()).or_raise()?;
         let rows = py.detach(|| {
-            (twcodec::export::ObjectRows::new(&self.demo, &filter))
+            (twcodec_tools::export::ObjectRows::new(&self.demo, &filter))
                 .map(|row| row.map(|row| row.to_json()))
                 .collect::<Result<Vec<_>, _>>()
         });

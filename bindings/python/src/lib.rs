@@ -30,10 +30,10 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 /// The built-in sample map's bytes: a small DDNet map with every feature the map graph knows
-/// (`twcodec::sample`).
+/// (`twcodec_testkit::sample`).
 #[pyfunction]
 fn sample(py: Python<'_>) -> Bound<'_, PyBytes> {
-    PyBytes::new(py, &twcodec::sample::datafile())
+    PyBytes::new(py, &twcodec_testkit::sample::datafile())
 }
 
 /// A value the library serializes with serde, as Python objects (dicts, lists, numbers,

@@ -14,9 +14,9 @@ use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 use twcodec::map::{Layer, LayerContent, Severity, TilesLayer};
-use twcodec::render::{RenderOptions, Size, View};
 use twcodec::schema::map::tile::{cast_tiles, tiles_as_bytes, TileKind};
 use twcodec::{Decode, LoadMode, LoadOptions, Map, MapForm};
+use twcodec_tools::render::{RenderOptions, Size, View};
 
 use crate::errors::{invalid_options, OrRaise, RenderWarning};
 use crate::shared::Shared;
@@ -56,7 +56,8 @@ impl PyMap {
     /// The map as `twcodec dump --format json` prints it, for the Python method `what`.
     fn json(&self, py: Python<'_>, what: &'static str) -> PyResult<String> {
         let map = self.map.read(py, what)?;
-        let view = twcodec::dump::MapView::new(&map, twcodec::dump::DumpOptions::default());
+        let view =
+            twcodec_tools::dump::MapView::new(&map, twcodec_tools::dump::DumpOptions::default());
         serde_json::to_string(&view).map_err(|e| PyValueError::new_err(e.to_string()))
     }
 }
@@ -122,7 +123,7 @@ impl PyMap {
     /// The built-in sample map (`twcodec.sample()` parsed).
     #[staticmethod]
     fn sample() -> PyResult<PyMap> {
-        Ok(PyMap::new(twcodec::sample::map().or_raise()?))
+        Ok(PyMap::new(twcodec_testkit::sample::map().or_raise()?))
     }
 
     /// A copy of the map, with no arrays viewing it.
@@ -366,7 +367,7 @@ impl PyMap {
         let map = &*guard;
         let layers = match layers {
             None => None,
-            Some(_) => Some(twcodec::render::select_layers(map, &specs).or_raise()?),
+            Some(_) => Some(twcodec_tools::render::select_layers(map, &specs).or_raise()?),
         };
         let defaults = RenderOptions::default();
         let options = RenderOptions {
@@ -385,7 +386,7 @@ impl PyMap {
         };
         let (rendered, png_bytes) = py
             .detach(|| {
-                let rendered = twcodec::render::render(map, &options)?;
+                let rendered = twcodec_tools::render::render(map, &options)?;
                 let png_bytes = match png || path.is_some() {
                     true => Some(rendered.picture.to_png()?),
                     false => None,
@@ -420,7 +421,7 @@ impl PyMap {
         directory: PathBuf,
         only: &str,
     ) -> PyResult<Bound<'py, PyList>> {
-        use twcodec::assets::{AssetKind, Only};
+        use twcodec_tools::assets::{AssetKind, Only};
         let only = match only {
             "all" => Only::All,
             "images" => Only::Images,
@@ -435,7 +436,7 @@ impl PyMap {
         let guard = self.map.read(py, "Map.extract")?;
         let map = &*guard;
         let assets = py
-            .detach(|| twcodec::assets::extract(map, &directory, only))
+            .detach(|| twcodec_tools::assets::extract(map, &directory, only))
             .or_raise()?;
         drop(guard);
         let list = PyList::empty(py);
@@ -1031,7 +1032,7 @@ impl PyImage {
 
     /// The embedded image as a PNG file's bytes.
     fn png<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let png = self.with(py, "Image.png", twcodec::assets::image_png)?;
+        let png = self.with(py, "Image.png", twcodec_tools::assets::image_png)?;
         Ok(PyBytes::new(py, &png.or_raise()?))
     }
 

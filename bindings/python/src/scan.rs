@@ -1,11 +1,11 @@
-//! `twcodec.find`, `twcodec.scan_file` and `twcodec.scan` (`twcodec::scan`): one row per map
+//! `twcodec.find`, `twcodec.scan_file` and `twcodec.scan` (`twcodec_tools::scan`): one row per map
 //! or demo, as a dict with the keys of `twcodec scan`'s JSONL.
 
 use std::path::PathBuf;
 
 use pyo3::prelude::*;
 use pyo3::types::PyList;
-use twcodec::scan::ScanOptions;
+use twcodec_tools::scan::ScanOptions;
 
 use crate::errors::OrRaise;
 
@@ -20,7 +20,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 /// whatever its name), sorted within each path, paths in the order given; as strings.
 #[pyfunction]
 fn find(py: Python<'_>, paths: Vec<PathBuf>) -> PyResult<Vec<String>> {
-    let files = py.detach(|| twcodec::scan::find(&paths)).or_raise()?;
+    let files = py.detach(|| twcodec_tools::scan::find(&paths)).or_raise()?;
     Ok(files.iter().map(|f| f.display().to_string()).collect())
 }
 
@@ -30,7 +30,7 @@ fn find(py: Python<'_>, paths: Vec<PathBuf>) -> PyResult<Vec<String>> {
 #[pyo3(signature = (path, *, deep = false))]
 fn scan_file(py: Python<'_>, path: PathBuf, deep: bool) -> PyResult<Bound<'_, PyAny>> {
     let options = ScanOptions { deep, jobs: None };
-    let row = py.detach(|| twcodec::scan::scan_file(&path, &options));
+    let row = py.detach(|| twcodec_tools::scan::scan_file(&path, &options));
     crate::to_python(py, &row)
 }
 
@@ -47,8 +47,8 @@ fn scan(
     let options = ScanOptions { deep, jobs };
     let rows = py
         .detach(|| -> Result<Vec<_>, twcodec::Error> {
-            let files = twcodec::scan::find(&paths)?;
-            let rows = twcodec::scan::scan(&files, &options)?.collect();
+            let files = twcodec_tools::scan::find(&paths)?;
+            let rows = twcodec_tools::scan::scan(&files, &options)?.collect();
             Ok(rows)
         })
         .or_raise()?;

@@ -35,7 +35,7 @@ pub(crate) fn protocol(py: Python<'_>, name: &str) -> PyResult<Protocol> {
     }
 }
 
-/// The ticks `twcodec::sample::game_snapshot` computes without overflow: it multiplies the tick
+/// The ticks `twcodec_testkit::sample::game_snapshot` computes without overflow: it multiplies the tick
 /// by up to 31 (a player's number), which panics past these in a debug build (as `.ci/run`
 /// builds the package) and wraps in a release one. About 15 days at 50 ticks a second.
 const SAMPLE_TICKS: std::ops::RangeInclusive<i32> = -(i32::MAX / 32)..=i32::MAX / 32;
@@ -67,7 +67,7 @@ impl PySnapshot {
         })
     }
 
-    /// The sample game snapshot of `twcodec::sample` at `tick` (a few characters, pickups and
+    /// The sample game snapshot of `twcodec_testkit::sample` at `tick` (a few characters, pickups and
     /// a flag, moving with the tick), for ticks within [`SAMPLE_TICKS`].
     #[staticmethod]
     fn sample(py: Python<'_>, tick: i32) -> PyResult<PySnapshot> {
@@ -82,7 +82,7 @@ impl PySnapshot {
             ));
         }
         Ok(PySnapshot {
-            snap: Arc::new(twcodec::sample::game_snapshot(tick)),
+            snap: Arc::new(twcodec_testkit::sample::game_snapshot(tick)),
         })
     }
 

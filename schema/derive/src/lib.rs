@@ -62,8 +62,11 @@ pub fn describe(
 /// `#[serde(skip_serializing_if = "Option::is_none")]` unless it says otherwise, so that a new
 /// version's field shows only in the dumps of items that have it (docs/extending.md).
 fn skip_absent_fields(input: &mut DeriveInput) {
+    // `derive(Serialize)`, or `cfg_attr(feature = "serde", derive(serde::Serialize))` when the
+    // schema's `serde` feature decides.
     let serialized = input.attrs.iter().any(|attr| {
-        attr.path().is_ident("derive") && attr.to_token_stream().to_string().contains("Serialize")
+        (attr.path().is_ident("derive") || attr.path().is_ident("cfg_attr"))
+            && attr.to_token_stream().to_string().contains("Serialize")
     });
     let syn::Data::Struct(data) = &mut input.data else {
         return;
@@ -92,7 +95,7 @@ fn skip_absent_fields(input: &mut DeriveInput) {
             })
         });
         let said = field.attrs.iter().any(|attr| {
-            attr.path().is_ident("serde")
+            (attr.path().is_ident("serde") || attr.path().is_ident("cfg_attr"))
                 && attr
                     .to_token_stream()
                     .to_string()
@@ -101,7 +104,7 @@ fn skip_absent_fields(input: &mut DeriveInput) {
         if is_option && conditional && !said {
             field
                 .attrs
-                .push(syn::parse_quote!(#[serde(skip_serializing_if = "Option::is_none")]));
+                .push(syn::parse_quote!(#[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]));
         }
     }
 }
@@ -965,6 +968,40 @@ mod tests {
             })
             .collect();
         assert_eq!(skips, [0, 1, 0, 0]);
+    }
+
+    /// The same when serde is the schema's optional feature: the derive sits in a `cfg_attr`,
+    /// and so does the attribute added.
+    #[test]
+    fn conditional_options_behind_the_serde_feature() {
+        let mut input: DeriveInput = syn::parse2(quote! {
+            #[derive(Debug)]
+            #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+            struct Item {
+                version: i32,
+                #[br(parse_with = when(version >= 2))]
+                added: Option<i32>,
+                #[br(if(version >= 3))]
+                #[cfg_attr(feature = "serde", serde(skip_serializing_if = "is_zero"))]
+                said: Option<i32>,
+            }
+        })
+        .unwrap();
+        skip_absent_fields(&mut input);
+        let syn::Data::Struct(data) = &input.data else {
+            unreachable!()
+        };
+        let added: Vec<String> = data
+            .fields
+            .iter()
+            .flat_map(|field| &field.attrs)
+            .map(|a| a.to_token_stream().to_string())
+            .filter(|a| a.contains("Option::is_none"))
+            .collect();
+        assert_eq!(
+            added,
+            ["# [cfg_attr (feature = \"serde\" , serde (skip_serializing_if = \"Option::is_none\"))]"]
+        );
     }
 
     #[test]

@@ -4,16 +4,21 @@
 use binrw::binrw;
 use binrw::helpers::until_eof;
 use modular_bitfield::prelude::*;
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::common::{deserialize_flags, flag_names};
+#[cfg(feature = "serde")]
+use super::common::deserialize_flags;
+#[cfg(feature = "serde")]
+use super::common::flag_names;
 use crate::reference::describe;
 
 /// The auto-mapper settings of one tiles layer (DDNet `CMapItemAutoMapperConfig`).
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CMapItemAutoMapperConfig")]
 pub struct AutomapperItem {
     /// 1 (uninitialised in some old maps).
@@ -32,7 +37,10 @@ pub struct AutomapperItem {
     pub flags: AutomapperFlags,
     /// Ints past what this item defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<i32>,
 }
 
@@ -46,6 +54,7 @@ pub struct AutomapperFlags {
     pub unknown: B31,
 }
 
+#[cfg(feature = "serde")]
 impl Serialize for AutomapperFlags {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let unknown = u64::from(self.unknown()) << 1;
@@ -53,6 +62,7 @@ impl Serialize for AutomapperFlags {
     }
 }
 
+#[cfg(feature = "serde")]
 impl<'de> Deserialize<'de> for AutomapperFlags {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let bits = deserialize_flags(deserializer, &["automatic"], 32)? as u32;
@@ -64,7 +74,8 @@ impl<'de> Deserialize<'de> for AutomapperFlags {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CMapItemTest")]
 pub struct TestItem {
     /// 1.
@@ -77,7 +88,10 @@ pub struct TestItem {
     pub field4: i32,
     /// Ints past what this item defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<i32>,
 }
 

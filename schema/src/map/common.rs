@@ -5,7 +5,9 @@ use std::fmt;
 use binrw::io::{Read, Seek, SeekFrom};
 use binrw::{binrw, BinRead, BinResult, BinWrite, Endian};
 use bytemuck::{Pod, Zeroable};
+#[cfg(feature = "serde")]
 use serde::de::{self, SeqAccess, Visitor};
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::packing::{be_bytes_of_ints, ints_from_be_bytes};
@@ -17,9 +19,8 @@ use crate::reference::describe;
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize, Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(C)]
 #[doc(alias = "CPoint")]
 pub struct Point {
@@ -34,9 +35,8 @@ pub struct Point {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize, Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(C)]
 #[doc(alias = "CColor")]
 pub struct Color {
@@ -144,6 +144,7 @@ impl<const N: usize> I32String<N> {
     }
 }
 
+#[cfg(feature = "serde")]
 impl<const N: usize> Serialize for I32String<N> {
     /// The text when it gives back these ints exactly ([`I32String::exact_text`]), otherwise
     /// the ints as stored, so that every value round-trips.
@@ -155,6 +156,7 @@ impl<const N: usize> Serialize for I32String<N> {
     }
 }
 
+#[cfg(feature = "serde")]
 impl<'de, const N: usize> Deserialize<'de> for I32String<N> {
     /// Reads what [`Serialize`] writes: a text of at most [`I32String::CAPACITY`] bytes without
     /// NUL, or an array of exactly `N` ints.
@@ -164,8 +166,10 @@ impl<'de, const N: usize> Deserialize<'de> for I32String<N> {
 }
 
 /// Reads an [`I32String`] from its text or its ints.
+#[cfg(feature = "serde")]
 struct I32StringVisitor<const N: usize>;
 
+#[cfg(feature = "serde")]
 impl<'de, const N: usize> Visitor<'de> for I32StringVisitor<N> {
     type Value = I32String<N>;
 
@@ -222,6 +226,7 @@ pub fn flag_names(flags: &[(bool, &str)], unknown_mask: u64) -> Vec<String> {
 /// Reads a flags value as [`flag_names`] writes it: `names[i]` is bit `i`, `unknown(0x..)` adds
 /// the bits of its mask, which must be none of the named ones. The inverse of [`flag_names`] for
 /// a bit field of `width` bits; how every flags type of the schema deserializes.
+#[cfg(feature = "serde")]
 pub fn deserialize_flags<'de, D: Deserializer<'de>>(
     deserializer: D,
     names: &[&str],
@@ -232,6 +237,7 @@ pub fn deserialize_flags<'de, D: Deserializer<'de>>(
 }
 
 /// The bits of the flag names `list` ([`deserialize_flags`]), or what is wrong with them.
+#[cfg(feature = "serde")]
 fn flag_bits(list: &[String], names: &[&str], width: u32) -> Result<u64, String> {
     let known = (1u64 << names.len()) - 1;
     let all = if width >= 64 {

@@ -9,7 +9,6 @@
 use binrw::binrw;
 use binrw::helpers::until_eof;
 use bytemuck::{Pod, Zeroable};
-use serde::{Deserialize, Serialize};
 
 use super::common::{cast_rest, when, write_cast, I32String};
 use crate::reference::describe;
@@ -19,7 +18,8 @@ use crate::SchemaError;
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CMapItemEnvelope")]
 pub struct EnvelopeItem {
     /// 1, 2 (adds `synchronized`; DDNet), or 3 (Teeworlds 0.7: the points have bezier
@@ -40,7 +40,10 @@ pub struct EnvelopeItem {
     pub synchronized: Option<i32>,
     /// Ints past what this version defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<i32>,
 }
 
@@ -76,7 +79,8 @@ impl EnvelopeItem {
 }
 
 /// What an envelope animates, from its channel count.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum EnvelopeKind {
     /// 1 channel: volume.
     Sound,
@@ -102,7 +106,8 @@ impl EnvelopeKind {
 
 /// How a value moves from one point to the next (map.md, "Envelope Points"; DDNet
 /// `CURVETYPE_*`). Unknown values are kept; DDNet draws them linear.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum CurveType {
     /// 0: jump to the next value at the next point.
     Step,
@@ -152,9 +157,8 @@ impl CurveType {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize, Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(C)]
 #[doc(alias = "CEnvPoint")]
 pub struct EnvPoint {
@@ -195,7 +199,8 @@ impl EnvPoint {
 }
 
 /// A point's values by envelope kind (map.md, "Envelope Points"), 22.10 fixed point.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum EnvValues {
     /// Sound envelope: volume (1024 = full).
     Sound {
@@ -231,9 +236,8 @@ pub enum EnvValues {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize, Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(C)]
 #[doc(alias = "CEnvPointBezier")]
 pub struct EnvPointBezier {
@@ -252,9 +256,8 @@ pub struct EnvPointBezier {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize, Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(C)]
 #[doc(alias = "CEnvPointBezier_upstream")]
 pub struct EnvPoint22 {
@@ -271,10 +274,11 @@ pub struct EnvPoint22 {
 #[binrw]
 #[brw(little)]
 #[br(import { bezier: bool })]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 // Serialized as its fields alone (the points say which form they have), which also lets a
 // decoded item stream: serde buffers the whole of an enum inside an internally tagged one.
-#[serde(untagged)]
+#[cfg_attr(feature = "serde", serde(untagged))]
 pub enum EnvPointsItem {
     /// 6 ints per point.
     #[br(pre_assert(!bezier, SchemaError::OtherLayout))]
@@ -285,7 +289,10 @@ pub enum EnvPointsItem {
         points: Vec<EnvPoint>,
         /// Ints after the last whole point, kept so that writing is lossless.
         #[br(parse_with = until_eof)]
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        #[cfg_attr(
+            feature = "serde",
+            serde(default, skip_serializing_if = "Vec::is_empty")
+        )]
         unknown_tail: Vec<i32>,
     },
     /// 22 ints per point (Teeworlds 0.7 bezier).
@@ -297,7 +304,10 @@ pub enum EnvPointsItem {
         points: Vec<EnvPoint22>,
         /// Ints after the last whole point, kept so that writing is lossless.
         #[br(parse_with = until_eof)]
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        #[cfg_attr(
+            feature = "serde",
+            serde(default, skip_serializing_if = "Vec::is_empty")
+        )]
         unknown_tail: Vec<i32>,
     },
 }
@@ -356,7 +366,8 @@ impl EnvPointsItem {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct EnvPointsBezierItem {
     /// One entry per envelope point.
     #[br(parse_with = cast_rest)]
@@ -364,7 +375,10 @@ pub struct EnvPointsBezierItem {
     pub points: Vec<EnvPointBezier>,
     /// Ints after the last whole entry, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<i32>,
 }
 
@@ -385,6 +399,7 @@ mod tests {
     }
     use crate::map::common::{decode_ints, encode_ints};
 
+    #[cfg(feature = "serde")]
     #[test]
     fn points_read_back_in_their_form() {
         let point = EnvPoint22 {

@@ -2,7 +2,6 @@
 
 use binrw::binrw;
 use binrw::helpers::until_eof;
-use serde::{Deserialize, Serialize};
 
 use super::common::{when, I32String, Point};
 use crate::reference::describe;
@@ -11,7 +10,8 @@ use crate::reference::describe;
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CMapItemGroup")]
 pub struct GroupItem {
     /// 1, 2 (adds clipping) or 3 (adds the name); Teeworlds and DDNet write 3.
@@ -32,7 +32,10 @@ pub struct GroupItem {
     pub name: Option<I32String<3>>,
     /// Ints past what this version defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<i32>,
 }
 
@@ -40,7 +43,8 @@ pub struct GroupItem {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Clip {
     /// 1 if the group is clipped to the rectangle.
     pub enabled: i32,
@@ -60,7 +64,8 @@ pub struct Clip {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CMapItemGroupEx")]
 pub struct GroupExItem {
     /// 1.
@@ -69,7 +74,10 @@ pub struct GroupExItem {
     pub parallax_zoom: i32,
     /// Ints past what this item defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<i32>,
 }
 

@@ -2,7 +2,6 @@
 
 use binrw::binrw;
 use binrw::helpers::until_eof;
-use serde::{Deserialize, Serialize};
 
 use super::common::when;
 use crate::reference::describe;
@@ -16,7 +15,8 @@ use crate::reference::describe;
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CMapItemImage")]
 pub struct ImageItem {
     /// 1 (DDNet) or 2 (Teeworlds 0.7, adds `format`).
@@ -38,7 +38,10 @@ pub struct ImageItem {
     /// Ints past what this version defines, kept so that writing is lossless (version-1 images
     /// of some maps carry a stray 7th int).
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<i32>,
 }
 
@@ -60,7 +63,8 @@ impl ImageItem {
 #[brw(little)]
 #[br(map = ImageFormat::from_i32)]
 #[bw(map = |format: &ImageFormat| format.to_i32())]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum ImageFormat {
     /// 0: 3 bytes per pixel.
     Rgb,

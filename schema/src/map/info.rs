@@ -2,7 +2,6 @@
 
 use binrw::binrw;
 use binrw::helpers::until_eof;
-use serde::{Deserialize, Serialize};
 
 use super::common::when;
 use crate::reference::describe;
@@ -11,14 +10,18 @@ use crate::reference::describe;
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CMapItemVersion")]
 pub struct VersionItem {
     /// 1 in every map DDNet and Teeworlds load.
     pub version: i32,
     /// Ints past what this item defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<i32>,
 }
 
@@ -26,7 +29,8 @@ pub struct VersionItem {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CMapItemInfo")]
 #[doc(alias = "CMapItemInfoSettings")]
 pub struct InfoItem {
@@ -46,7 +50,10 @@ pub struct InfoItem {
     pub settings: Option<i32>,
     /// Ints past what this item defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<i32>,
 }
 

@@ -5,9 +5,14 @@
 use binrw::binrw;
 use binrw::helpers::until_eof;
 use modular_bitfield::prelude::*;
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::common::{deserialize_flags, flag_names, when, Color, I32String};
+#[cfg(feature = "serde")]
+use super::common::deserialize_flags;
+#[cfg(feature = "serde")]
+use super::common::flag_names;
+use super::common::{when, Color, I32String};
 use crate::reference::describe;
 use crate::SchemaError;
 
@@ -15,7 +20,8 @@ use crate::SchemaError;
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LayerItem {
     /// The three ints every layer starts with.
     pub header: LayerHeader,
@@ -28,7 +34,8 @@ pub struct LayerItem {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CMapItemLayer")]
 pub struct LayerHeader {
     /// Uninitialised in old maps, 0 in new ones: read as stored, written back unchanged, never
@@ -70,7 +77,8 @@ macro_rules! layer_types {
     )*) => {
         /// The layer types found in files (DDNet `LAYERTYPE_*`; 4 to 8 exist only inside the
         /// editor).
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
         #[non_exhaustive]
         pub enum LayerKind {
             $($(#[doc = $doc])* $variant,)*
@@ -101,7 +109,8 @@ macro_rules! layer_types {
         #[binrw]
         #[brw(little)]
         #[br(import { kind: i32 })]
-        #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
         #[non_exhaustive]
         pub enum LayerBody {
             $(
@@ -145,6 +154,7 @@ pub struct LayerFlags {
     pub unknown: B31,
 }
 
+#[cfg(feature = "serde")]
 impl Serialize for LayerFlags {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let unknown = u64::from(self.unknown()) << 1;
@@ -152,6 +162,7 @@ impl Serialize for LayerFlags {
     }
 }
 
+#[cfg(feature = "serde")]
 impl<'de> Deserialize<'de> for LayerFlags {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let bits = deserialize_flags(deserializer, &["detail"], 32)? as u32;
@@ -177,7 +188,8 @@ impl<'de> Deserialize<'de> for LayerFlags {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CMapItemLayerTilemap")]
 pub struct TilemapLayer {
     /// 2, 3 (DDNet, Teeworlds 0.6) or 4 (Teeworlds 0.7: tiles are skip-compressed).
@@ -207,11 +219,17 @@ pub struct TilemapLayer {
     /// DDNet's physics data indices, right after `data` in version 2, after the name in later
     /// versions.
     #[br(if(version < 3 || name.is_some()))]
-    #[serde(default, skip_serializing_if = "PhysicsData::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "PhysicsData::is_empty")
+    )]
     pub physics: PhysicsData,
     /// Ints past what this layout defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<i32>,
 }
 
@@ -241,7 +259,8 @@ impl TilemapLayer {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PhysicsData {
     /// Tele tiles (`Tele`, 2 bytes each).
     #[br(parse_with = when(true))]
@@ -310,6 +329,7 @@ impl TilemapFlags {
     }
 }
 
+#[cfg(feature = "serde")]
 impl Serialize for TilemapFlags {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let flags = [
@@ -324,6 +344,7 @@ impl Serialize for TilemapFlags {
     }
 }
 
+#[cfg(feature = "serde")]
 impl<'de> Deserialize<'de> for TilemapFlags {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let names = ["game", "tele", "speedup", "front", "switch", "tune"];
@@ -333,7 +354,8 @@ impl<'de> Deserialize<'de> for TilemapFlags {
 }
 
 /// What a tilemap is, from its flags.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum PhysicsKind {
     /// No physics flag: a tiles layer, drawn with an image.
     Tiles,
@@ -357,7 +379,8 @@ pub enum PhysicsKind {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CMapItemLayerQuads")]
 pub struct QuadsLayer {
     /// 1, or 2 (adds the name); Teeworlds and DDNet write 2.
@@ -373,7 +396,10 @@ pub struct QuadsLayer {
     pub name: Option<I32String<3>>,
     /// Ints past what this version defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<i32>,
 }
 
@@ -382,7 +408,8 @@ pub struct QuadsLayer {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CMapItemLayerSounds")]
 pub struct SoundsLayer {
     /// 1 (deprecated layers) or 2.
@@ -398,7 +425,10 @@ pub struct SoundsLayer {
     pub name: Option<I32String<3>>,
     /// Ints past what this layout defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<i32>,
 }
 
@@ -412,7 +442,8 @@ mod tests {
     #[describe]
     #[binrw]
     #[brw(little)]
-    #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
     pub struct ExampleLayer {
         /// 1.
         pub version: i32,
@@ -420,7 +451,10 @@ mod tests {
         pub data: i32,
         /// Ints past what this version defines, kept so that writing is lossless.
         #[br(parse_with = until_eof)]
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        #[cfg_attr(
+            feature = "serde",
+            serde(default, skip_serializing_if = "Vec::is_empty")
+        )]
         pub unknown_tail: Vec<i32>,
     }
 

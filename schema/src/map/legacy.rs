@@ -5,7 +5,6 @@
 
 use binrw::binrw;
 use binrw::helpers::until_eof;
-use serde::{Deserialize, Serialize};
 
 use crate::reference::describe;
 
@@ -13,7 +12,8 @@ use crate::reference::describe;
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "mapres_entity")]
 pub struct LegacyEntity {
     /// Position in pixels.
@@ -27,7 +27,8 @@ pub struct LegacyEntity {
 }
 
 /// What an entity item type stands for (Teeworlds 0.3 `MAPRES_SPAWNPOINT` and the rest).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum LegacyEntityKind {
     /// 1: spawn point.
     Spawn,
@@ -62,7 +63,8 @@ impl LegacyEntityKind {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "mapres_image")]
 pub struct LegacyImage {
     /// Width in pixels.
@@ -73,7 +75,10 @@ pub struct LegacyImage {
     pub data: i32,
     /// Ints past what this item defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<i32>,
 }
 
@@ -81,7 +86,8 @@ pub struct LegacyImage {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "mapres_tilemap")]
 pub struct LegacyTilemap {
     /// `*image` among the `0x8001` items.
@@ -102,7 +108,10 @@ pub struct LegacyTilemap {
     pub main: i32,
     /// Ints past what this item defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<i32>,
 }
 
@@ -110,7 +119,8 @@ pub struct LegacyTilemap {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "mapres_collision")]
 pub struct LegacyCollision {
     /// Width in tiles.
@@ -121,7 +131,10 @@ pub struct LegacyCollision {
     pub data: i32,
     /// Ints past what this item defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<i32>,
 }
 
@@ -129,14 +142,18 @@ pub struct LegacyCollision {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "mapres_theme")]
 pub struct LegacyTheme {
     /// The theme id.
     pub id: i32,
     /// Ints past what this item defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<i32>,
 }
 

@@ -34,7 +34,6 @@ pub mod sound;
 pub mod tile;
 
 use binrw::BinResult;
-use serde::{Deserialize, Serialize};
 
 pub use common::{
     cast_ints, cstring, cstring_data, decode_ints, encode_ints, ints_as_le_bytes, settings,
@@ -97,7 +96,8 @@ macro_rules! map_item_types {
         /// The kinds of map item: the numbered types of map.md's "Item Type Overview", DDNet's
         /// UUID item types (docs/format-notes.md, "UUID item types") and the items of
         /// Teeworlds 0.3 maps.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
         #[non_exhaustive]
         pub enum MapItemKind {
             $($(#[doc = $ndoc])* $(#[cfg($ncfg)])? $nv,)*
@@ -175,8 +175,9 @@ macro_rules! map_item_types {
         }
 
         /// A decoded map item.
-        #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-        #[serde(tag = "kind", rename_all = "snake_case")]
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+        #[cfg_attr(feature = "serde", serde(tag = "kind", rename_all = "snake_case"))]
         #[non_exhaustive]
         #[allow(missing_docs)] // each variant holds the item type of its line in the registry
         pub enum MapItem {
@@ -345,7 +346,8 @@ mod tests {
     #[describe]
     #[binrw]
     #[brw(little)]
-    #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
     pub struct ExampleItem {
         /// 1.
         pub version: i32,
@@ -354,10 +356,14 @@ mod tests {
         pub count: Option<i32>,
         /// Ints past what this item defines, kept so that writing is lossless.
         #[br(parse_with = binrw::helpers::until_eof)]
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        #[cfg_attr(
+            feature = "serde",
+            serde(default, skip_serializing_if = "Vec::is_empty")
+        )]
         pub unknown_tail: Vec<i32>,
     }
 
+    #[cfg(feature = "serde")]
     #[test]
     fn a_new_item_type_is_its_struct_and_one_registry_line() {
         let uuid = uuid_from_name("example@twcodec.test");

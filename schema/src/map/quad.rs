@@ -3,7 +3,6 @@
 
 use binrw::binrw;
 use bytemuck::{Pod, Zeroable};
-use serde::{Deserialize, Serialize};
 
 use super::common::{Color, Point};
 use crate::reference::describe;
@@ -12,9 +11,8 @@ use crate::reference::describe;
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize, Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(C)]
 #[doc(alias = "CQuad")]
 pub struct Quad {

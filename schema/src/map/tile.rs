@@ -49,9 +49,12 @@
 use binrw::binrw;
 use bytemuck::{Pod, Zeroable};
 use modular_bitfield::prelude::*;
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
-use super::common::{deserialize_flags, flag_names};
+#[cfg(feature = "serde")]
+use super::common::deserialize_flags;
+use super::common::flag_names;
 use crate::reference::describe;
 
 /// The tile id an upgraded [`OldSpeedup`] tile gets (map.md, "Layers"; DDNet `TILE_SPEED_BOOST_OLD`).
@@ -71,11 +74,10 @@ const MAX_TILE_SIZE: usize = 6;
 
 /// An error in tile data: a length, a layer size or a skip encoding that does not fit
 /// (map.md, "Layers").
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum TileError {
     /// The data is not a whole number of tiles of the expected type.
-    #[error("tile data of {len} bytes is not a whole number of {tile_size}-byte {kind} tiles")]
     Length {
         /// The tile type expected, [`TileKind::NAME`].
         kind: &'static str,
@@ -85,7 +87,6 @@ pub enum TileError {
         tile_size: usize,
     },
     /// The layer's width or height is not positive, or its tiles would not fit in memory.
-    #[error("layer dimensions {width}x{height} {}", dimensions_problem(*width, *height))]
     Dimensions {
         /// The layer's `width`.
         width: i32,
@@ -93,7 +94,6 @@ pub enum TileError {
         height: i32,
     },
     /// A skip-compressed entry stands for tiles past the end of the layer.
-    #[error("skip entry {entry} runs past the {count} tiles of the layer")]
     SkipOverflow {
         /// The index of the entry in the compressed array.
         entry: usize,
@@ -101,7 +101,6 @@ pub enum TileError {
         count: usize,
     },
     /// The skip-compressed entries end before the layer is full.
-    #[error("skip entries expand to {produced} tiles, the layer has {count}")]
     SkipShort {
         /// The number of tiles all entries together stand for.
         produced: usize,
@@ -109,6 +108,36 @@ pub enum TileError {
         count: usize,
     },
 }
+
+impl std::fmt::Display for TileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TileError::Length {
+                kind,
+                len,
+                tile_size,
+            } => write!(
+                f,
+                "tile data of {len} bytes is not a whole number of {tile_size}-byte {kind} tiles"
+            ),
+            TileError::Dimensions { width, height } => write!(
+                f,
+                "layer dimensions {width}x{height} {}",
+                dimensions_problem(*width, *height)
+            ),
+            TileError::SkipOverflow { entry, count } => write!(
+                f,
+                "skip entry {entry} runs past the {count} tiles of the layer"
+            ),
+            TileError::SkipShort { produced, count } => write!(
+                f,
+                "skip entries expand to {produced} tiles, the layer has {count}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for TileError {}
 
 /// Says what is wrong with layer dimensions, for [`TileError::Dimensions`].
 fn dimensions_problem(width: i32, height: i32) -> &'static str {
@@ -176,6 +205,7 @@ impl TileFlags {
     }
 }
 
+#[cfg(feature = "serde")]
 impl Serialize for TileFlags {
     /// Serializes as the list of set flag names, e.g. `["x_flip", "rotate"]`, plus
     /// `"unknown(0x..)"` when unknown bits are set.
@@ -184,6 +214,7 @@ impl Serialize for TileFlags {
     }
 }
 
+#[cfg(feature = "serde")]
 impl<'de> Deserialize<'de> for TileFlags {
     /// Reads the list [`Serialize`] writes.
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -197,9 +228,8 @@ impl<'de> Deserialize<'de> for TileFlags {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize, Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(C)]
 #[doc(alias = "CTile")]
 pub struct Tile {
@@ -236,9 +266,8 @@ impl Tile {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize, Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(C)]
 #[doc(alias = "CTeleTile")]
 pub struct Tele {
@@ -252,9 +281,8 @@ pub struct Tele {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize, Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(C)]
 #[doc(alias = "CSpeedupTile")]
 pub struct Speedup {
@@ -287,9 +315,8 @@ impl Speedup {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize, Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(C)]
 #[doc(alias = "CSwitchTile")]
 pub struct Switch {
@@ -319,9 +346,8 @@ impl Switch {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize, Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(C)]
 #[doc(alias = "CTuneTile")]
 pub struct Tune {
@@ -338,9 +364,8 @@ pub struct Tune {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize, Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(C)]
 #[doc(alias = "CSpeedupTile")]
 pub struct OldSpeedup {
@@ -379,9 +404,8 @@ impl OldSpeedup {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize, Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(C)]
 #[doc(alias = "CSwitchTile")]
 pub struct OldSwitch2 {
@@ -410,9 +434,8 @@ impl OldSwitch2 {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize, Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(C)]
 #[doc(alias = "CSwitchTile")]
 pub struct OldSwitch3 {
@@ -441,9 +464,8 @@ impl OldSwitch3 {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable, Serialize, Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(C)]
 pub struct LegacyTile {
     /// The tile index.

@@ -5,7 +5,6 @@
 
 use binrw::binrw;
 use binrw::helpers::until_eof;
-use serde::{Deserialize, Serialize};
 
 use crate::reference::describe;
 
@@ -14,7 +13,8 @@ use super::fields::{NetString, VarInt};
 /// `Sv_KillMsgTeam` (DDNet): a whole DDRace team died.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetMsg_Sv_KillMsgTeam")]
 pub struct SvKillMsgTeam {
     /// 0 to 63: the team.
@@ -23,56 +23,72 @@ pub struct SvKillMsgTeam {
     pub first: VarInt,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
 /// `Sv_YourVote` (DDNet): the client's vote as the server counts it.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetMsg_Sv_YourVote")]
 pub struct SvYourVote {
     /// -1 no, 0 none, 1 yes.
     pub voted: VarInt,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
 /// `Sv_ChangeInfoCooldown` (DDNet): when the client may change its name or skin again.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetMsg_Sv_ChangeInfoCooldown")]
 pub struct SvChangeInfoCooldown {
     /// The tick.
     pub wait_until: VarInt,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
 /// `Sv_MapSoundGlobal` (DDNet): a sound of the map's own, heard everywhere.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetMsg_Sv_MapSoundGlobal")]
 pub struct SvMapSoundGlobal {
     /// The sound (an index among the map's sounds).
     pub sound_id: VarInt,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
 /// `Sv_PreInput` (DDNet): another player's input ahead of the snapshot, for prediction.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetMsg_Sv_PreInput")]
 pub struct SvPreInput {
     /// -1, 0 or 1: walking left, still, right.
@@ -99,14 +115,18 @@ pub struct SvPreInput {
     pub intended_tick: VarInt,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
 /// `Sv_SaveCode` (DDNet): the state of a team save.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetMsg_Sv_SaveCode")]
 pub struct SvSaveCode {
     /// 0 to 4: pending, done, fallback file, warning, error.
@@ -125,7 +145,10 @@ pub struct SvSaveCode {
     pub team_members: NetString,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
@@ -133,12 +156,16 @@ pub struct SvSaveCode {
 /// the registry line names it.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TextMessage {
     /// The text.
     pub message: NetString,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }

@@ -15,29 +15,25 @@ use crate::packing::PackedIntError;
 
 use binrw::io::{Read, Seek, Write};
 use binrw::{BinRead, BinResult, BinWrite, Endian};
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::reference::{OnDisk, Size};
 
 /// Why a field does not read, and where it starts (a byte offset in the message).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum FieldError {
     /// A packed int whose bytes stop before its last byte.
-    #[error("the packed int at byte {0} is cut off")]
     IntCutOff(u64),
     /// A packed int of more than 5 bytes, or whose fifth byte sets bits past the 32 of an int.
-    #[error("the packed int at byte {0} is longer than an int can be")]
     IntOverlong(u64),
     /// A packed int with more bytes than its value needs (a last byte of 0). DDNet reads it;
     /// it is refused here because writing it back would give other bytes.
-    #[error("the packed int at byte {0} has more bytes than its value needs")]
     IntNotShortest(u64),
     /// A string whose bytes run to the end of the message without a NUL.
-    #[error("the string at byte {0} has no NUL before the end of the message")]
     NoNul(u64),
     /// A size field that is negative or larger than what the message has left.
-    #[error("the data at byte {at} is {size} bytes long, the message has {left} left")]
     DataSize {
         /// Where the data starts (after its size).
         at: u64,
@@ -47,7 +43,6 @@ pub enum FieldError {
         left: u64,
     },
     /// Fixed-size raw bytes cut off by the end of the message.
-    #[error("the {needed} bytes at byte {at} are cut off ({left} left)")]
     BytesCutOff {
         /// Where they start.
         at: u64,
@@ -58,7 +53,6 @@ pub enum FieldError {
     },
     /// A count field that asks for more elements than the rest of the message can hold (each
     /// takes at least one byte).
-    #[error("the count {count} is more than the {left} bytes left can hold")]
     Count {
         /// The count given.
         count: i32,
@@ -66,6 +60,40 @@ pub enum FieldError {
         left: u64,
     },
 }
+
+impl std::fmt::Display for FieldError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FieldError::IntCutOff(at) => write!(f, "the packed int at byte {at} is cut off"),
+            FieldError::IntOverlong(at) => write!(
+                f,
+                "the packed int at byte {at} is longer than an int can be"
+            ),
+            FieldError::IntNotShortest(at) => write!(
+                f,
+                "the packed int at byte {at} has more bytes than its value needs"
+            ),
+            FieldError::NoNul(at) => write!(
+                f,
+                "the string at byte {at} has no NUL before the end of the message"
+            ),
+            FieldError::DataSize { at, size, left } => write!(
+                f,
+                "the data at byte {at} is {size} bytes long, the message has {left} left"
+            ),
+            FieldError::BytesCutOff { at, needed, left } => write!(
+                f,
+                "the {needed} bytes at byte {at} are cut off ({left} left)"
+            ),
+            FieldError::Count { count, left } => write!(
+                f,
+                "the count {count} is more than the {left} bytes left can hold"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for FieldError {}
 
 /// A [`FieldError`] as binrw carries it.
 fn fail(pos: u64, error: FieldError) -> binrw::Error {
@@ -103,8 +131,9 @@ fn bytes_left<R: Read + Seek>(reader: &mut R) -> BinResult<u64> {
 
 /// A packed int (docs/format-notes.md, "Packed ints"; DDNet `CVariableInt`): 1 to 5 bytes,
 /// always in its shortest form.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(transparent)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(transparent))]
 #[doc(alias = "CVariableInt")]
 pub struct VarInt(pub i32);
 
@@ -267,6 +296,7 @@ impl BinWrite for NetString {
     }
 }
 
+#[cfg(feature = "serde")]
 impl Serialize for NetString {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match std::str::from_utf8(&self.0) {
@@ -276,10 +306,11 @@ impl Serialize for NetString {
     }
 }
 
+#[cfg(feature = "serde")]
 impl<'de> Deserialize<'de> for NetString {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<NetString, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
+        #[cfg_attr(feature = "serde", derive(serde::Deserialize))]
+        #[cfg_attr(feature = "serde", serde(untagged))]
         enum Form {
             Text(String),
             Bytes(Vec<u8>),
@@ -293,8 +324,9 @@ impl<'de> Deserialize<'de> for NetString {
 
 /// Raw bytes after a packed int giving their number (DDNet `CUnpacker::GetRaw` after
 /// `GetInt`): the parts of snapshots and of the map.
-#[derive(Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(transparent)]
+#[derive(Clone, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(transparent))]
 pub struct SizedData(pub Vec<u8>);
 
 impl fmt::Debug for SizedData {
@@ -355,8 +387,9 @@ impl BinWrite for SizedData {
 macro_rules! fixed_bytes {
     ($(#[doc = $doc:literal])* $name:ident, $len:literal) => {
         $(#[doc = $doc])*
-        #[derive(Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-        #[serde(transparent)]
+        #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+        #[cfg_attr(feature = "serde", serde(transparent))]
         pub struct $name(pub [u8; $len]);
 
         impl Default for $name {
@@ -533,6 +566,7 @@ mod tests {
         assert_eq!(error(&[0x81, 0x00]), FieldError::IntNotShortest(0));
     }
 
+    #[cfg(feature = "serde")]
     #[test]
     fn strings_keep_their_bytes() {
         let string: NetString = read(b"a\x01\xffb\0rest").unwrap();

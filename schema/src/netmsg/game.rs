@@ -7,7 +7,6 @@
 
 use binrw::binrw;
 use binrw::helpers::until_eof;
-use serde::{Deserialize, Serialize};
 
 use crate::reference::describe;
 
@@ -16,35 +15,44 @@ use super::fields::{NetString, VarInt};
 /// `Sv_Motd` (both protocols): the message of the day, shown until dismissed.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetMsg_Sv_Motd")]
 pub struct SvMotd {
     /// The text; empty clears it.
     pub message: NetString,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
 /// `Sv_Broadcast` (both protocols): a text shown in the middle of the screen.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetMsg_Sv_Broadcast")]
 pub struct SvBroadcast {
     /// The text.
     pub message: NetString,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
 /// `Sv_Chat` (0.6/DDNet): a chat line.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetMsg_Sv_Chat")]
 pub struct SvChat {
     /// -2 to 3: 0 said to everyone, 1 to the speaker's team; DDNet sends 2 for a whisper the
@@ -56,14 +64,18 @@ pub struct SvChat {
     pub message: NetString,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
 /// `Sv_KillMsg` (both protocols, the same fields): a line of the kill feed.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetMsg_Sv_KillMsg")]
 pub struct SvKillMsg {
     /// 0 to 63 (0.7: from -2): who killed.
@@ -77,21 +89,28 @@ pub struct SvKillMsg {
     pub mode_special: VarInt,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
 /// `Sv_SoundGlobal` (0.6/DDNet): a sound heard everywhere.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetMsg_Sv_SoundGlobal")]
 pub struct SvSoundGlobal {
     /// The sound (an index into the game's sound list).
     pub sound_id: VarInt,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
@@ -99,11 +118,15 @@ pub struct SvSoundGlobal {
 /// and end messages, ...): the registry line names it.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct NoFields {
     /// Bytes after the id, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
@@ -112,7 +135,8 @@ pub struct NoFields {
 /// as many ints as it knows. A DDNet client also records one when a demo starts.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetMsg_Sv_TuneParams")]
 pub struct SvTuneParams {
     /// Every int of the message.
@@ -123,21 +147,26 @@ pub struct SvTuneParams {
 /// `Sv_WeaponPickup` (both protocols): the client's tee picked up a weapon.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetMsg_Sv_WeaponPickup")]
 pub struct SvWeaponPickup {
     /// 0 hammer to 5 ninja.
     pub weapon: VarInt,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
 /// `Sv_Emoticon` (both protocols): a player shows an emoticon.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetMsg_Sv_Emoticon")]
 pub struct SvEmoticon {
     /// 0 to 63: the player.
@@ -147,7 +176,10 @@ pub struct SvEmoticon {
     pub emoticon: VarInt,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
@@ -155,7 +187,8 @@ pub struct SvEmoticon {
 /// always sent, the unused ones empty.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetMsg_Sv_VoteOptionListAdd")]
 pub struct SvVoteOptionListAdd {
     /// 1 to 15: how many of the descriptions are options.
@@ -164,42 +197,54 @@ pub struct SvVoteOptionListAdd {
     pub descriptions: [NetString; 15],
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
 /// `Sv_VoteOptionAdd` (both protocols): one more vote option.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetMsg_Sv_VoteOptionAdd")]
 pub struct SvVoteOptionAdd {
     /// The option's description.
     pub description: NetString,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
 /// `Sv_VoteOptionRemove` (both protocols): a vote option goes.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetMsg_Sv_VoteOptionRemove")]
 pub struct SvVoteOptionRemove {
     /// The option's description.
     pub description: NetString,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
 /// `Sv_VoteSet` (0.6/DDNet): a vote starts (timeout above 0) or ends (0).
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetMsg_Sv_VoteSet")]
 pub struct SvVoteSet {
     /// Seconds the vote runs; 0 ends it.
@@ -210,14 +255,18 @@ pub struct SvVoteSet {
     pub reason: NetString,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
 /// `Sv_VoteStatus` (both protocols): the votes so far.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetMsg_Sv_VoteStatus")]
 pub struct SvVoteStatus {
     /// 0 to 64: yes votes.
@@ -230,7 +279,10 @@ pub struct SvVoteStatus {
     pub total: VarInt,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
@@ -238,7 +290,8 @@ pub struct SvVoteStatus {
 /// race clock.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetMsg_Sv_DDRaceTime")]
 #[doc(alias = "CNetMsg_Sv_DDRaceTimeLegacy")]
 pub struct SvDDRaceTime {
@@ -250,7 +303,10 @@ pub struct SvDDRaceTime {
     pub finish: VarInt,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
@@ -259,7 +315,8 @@ pub struct SvDDRaceTime {
 /// starts.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetMsg_Sv_Record")]
 #[doc(alias = "CNetMsg_Sv_RecordLegacy")]
 pub struct SvRecord {
@@ -269,7 +326,10 @@ pub struct SvRecord {
     pub player_time_best: VarInt,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
@@ -278,7 +338,8 @@ pub struct SvRecord {
 /// client slot.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetMsg_Sv_TeamsState")]
 #[doc(alias = "CNetMsg_Sv_TeamsStateLegacy")]
 pub struct SvTeamsState {

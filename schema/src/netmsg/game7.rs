@@ -6,7 +6,6 @@
 
 use binrw::binrw;
 use binrw::helpers::until_eof;
-use serde::{Deserialize, Serialize};
 
 use crate::reference::describe;
 
@@ -15,7 +14,8 @@ use super::fields::{counted_strings, ints_counted_or_rest, optional_int, NetStri
 /// `Sv_Chat` (0.7): a chat line.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "protocol7::CNetMsg_Sv_Chat")]
 pub struct SvChat7 {
     /// 0 to 3: none, all, team, whisper.
@@ -28,14 +28,18 @@ pub struct SvChat7 {
     pub message: NetString,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
 /// `Sv_Team` (0.7): a player changes team.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "protocol7::CNetMsg_Sv_Team")]
 pub struct SvTeam7 {
     /// -1 to 63: the player.
@@ -48,7 +52,10 @@ pub struct SvTeam7 {
     pub cooldown_tick: VarInt,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
@@ -56,7 +63,8 @@ pub struct SvTeam7 {
 /// server sends the number, then that many strings.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "protocol7::CNetMsg_Sv_VoteOptionListAdd")]
 pub struct SvVoteOptionListAdd7 {
     /// How many descriptions follow (kept as sent: a negative count reads none).
@@ -66,14 +74,18 @@ pub struct SvVoteOptionListAdd7 {
     pub descriptions: Vec<NetString>,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
 /// `Sv_VoteSet` (0.7): a vote starts or ends.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "protocol7::CNetMsg_Sv_VoteSet")]
 pub struct SvVoteSet7 {
     /// -1 to 63: who started it; -1 the server.
@@ -89,14 +101,18 @@ pub struct SvVoteSet7 {
     pub reason: NetString,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
 /// `Sv_ServerSettings` (0.7): what the server allows.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "protocol7::CNetMsg_Sv_ServerSettings")]
 pub struct SvServerSettings7 {
     /// 0 or 1: kick votes allowed.
@@ -113,7 +129,10 @@ pub struct SvServerSettings7 {
     pub player_slots: VarInt,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
@@ -121,7 +140,8 @@ pub struct SvServerSettings7 {
 /// joins (and for every player to one who joins).
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "protocol7::CNetMsg_Sv_ClientInfo")]
 pub struct SvClientInfo7 {
     /// 0 to 63: the player.
@@ -146,14 +166,18 @@ pub struct SvClientInfo7 {
     pub silent: VarInt,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
 /// `Sv_GameInfo` (0.7): the game's rules.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "protocol7::CNetMsg_Sv_GameInfo")]
 pub struct SvGameInfo7 {
     /// Flags: 1 teams, 2 flags, 4 survival, 8 race.
@@ -168,14 +192,18 @@ pub struct SvGameInfo7 {
     pub match_current: VarInt,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
 /// `Sv_ClientDrop` (0.7): a player leaves.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "protocol7::CNetMsg_Sv_ClientDrop")]
 pub struct SvClientDrop7 {
     /// 0 to 63: the player.
@@ -186,7 +214,10 @@ pub struct SvClientDrop7 {
     pub silent: VarInt,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
@@ -195,7 +226,8 @@ pub struct SvClientDrop7 {
 /// the id takes (Teeworlds `gs_GameMsgList`).
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "protocol7::CNetMsg_Sv_GameMsg")]
 pub struct SvGameMsg7 {
     /// 0 to 10: team swap, invalid spectator id, team shuffle, team balance, flag drop, flag
@@ -208,7 +240,10 @@ pub struct SvGameMsg7 {
     pub params: Vec<VarInt>,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
@@ -227,7 +262,8 @@ pub fn game_msg_params(id: i32) -> Option<usize> {
 /// of the client info message it receives.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "protocol7::CNetMsg_De_ClientEnter")]
 pub struct DeClientEnter7 {
     /// The name.
@@ -238,14 +274,18 @@ pub struct DeClientEnter7 {
     pub team: VarInt,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
 /// `De_ClientLeave` (0.7, demos only): a player leaves.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "protocol7::CNetMsg_De_ClientLeave")]
 pub struct DeClientLeave7 {
     /// The name.
@@ -256,14 +296,18 @@ pub struct DeClientLeave7 {
     pub reason: NetString,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
 /// `Sv_SkinChange` (0.7): a player's new skin.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "protocol7::CNetMsg_Sv_SkinChange")]
 pub struct SvSkinChange7 {
     /// 0 to 63: the player.
@@ -276,7 +320,10 @@ pub struct SvSkinChange7 {
     pub skin_part_colors: [VarInt; 6],
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
@@ -284,7 +331,8 @@ pub struct SvSkinChange7 {
 /// finishes the race.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "protocol7::CNetMsg_Sv_RaceFinish")]
 #[doc(alias = "CNetMsg_Sv_RaceFinish")]
 pub struct SvRaceFinish {
@@ -298,25 +346,35 @@ pub struct SvRaceFinish {
     pub record_personal: VarInt,
     /// 0 or 1: a new server record; newer senders append it (read as 0 when absent).
     #[br(parse_with = optional_int)]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub record_server: Option<VarInt>,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
 /// `Sv_Checkpoint` (0.7): the difference at a race checkpoint.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "protocol7::CNetMsg_Sv_Checkpoint")]
 pub struct SvCheckpoint7 {
     /// The difference to the best time, in milliseconds.
     pub diff: VarInt,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
@@ -324,7 +382,8 @@ pub struct SvCheckpoint7 {
 /// command the server offers.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "protocol7::CNetMsg_Sv_CommandInfo")]
 #[doc(alias = "CNetMsg_Sv_CommandInfo")]
 pub struct SvCommandInfo {
@@ -336,14 +395,18 @@ pub struct SvCommandInfo {
     pub help_text: NetString,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
 /// `Sv_CommandInfoRemove` (0.7; also DDNet's UUID message): a chat command goes.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "protocol7::CNetMsg_Sv_CommandInfoRemove")]
 #[doc(alias = "CNetMsg_Sv_CommandInfoRemove")]
 pub struct SvCommandInfoRemove {
@@ -351,6 +414,9 @@ pub struct SvCommandInfoRemove {
     pub name: NetString,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }

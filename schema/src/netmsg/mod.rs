@@ -38,7 +38,6 @@ use std::fmt;
 
 use binrw::io::{Cursor, Read, Seek, Write};
 use binrw::{BinRead, BinWrite, Endian};
-use serde::{Deserialize, Serialize};
 
 pub use fields::{FieldError, NetString, Sha256Bytes, SizedData, UuidBytes, VarInt};
 
@@ -64,7 +63,8 @@ use system::{
 
 /// The message protocol: message ids and some layouts differ between Teeworlds 0.6 (which
 /// DDNet extends) and Teeworlds 0.7.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Protocol {
     /// Teeworlds 0.6 and DDNet.
     Ddnet06,
@@ -82,8 +82,9 @@ impl fmt::Display for Protocol {
 }
 
 /// The id part of a message header: a number, or for number 0 the UUID after it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum MessageId {
     /// A numbered message (never 0).
     Number(i32),
@@ -102,7 +103,8 @@ impl fmt::Display for MessageId {
 
 /// A message of a type the registry does not know (or not for its protocol): its id and
 /// everything after the header, kept as sent.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct UnknownMessage {
     /// A system message rather than a game message.
     pub system: bool,
@@ -155,7 +157,8 @@ macro_rules! net_message_types {
         }
     ) => {
         /// The kinds of message the registry knows, and [`MessageKind::Unknown`].
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
         #[non_exhaustive]
         pub enum MessageKind {
             $($(#[doc = $gdoc])* $(#[cfg($gcfg)])? $gv,)*
@@ -228,8 +231,9 @@ macro_rules! net_message_types {
         }
 
         /// A decoded message: one variant per registry line, each holding its type.
-        #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-        #[serde(tag = "kind", rename_all = "snake_case")]
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+        #[cfg_attr(feature = "serde", serde(tag = "kind", rename_all = "snake_case"))]
         #[non_exhaustive]
         #[allow(missing_docs)] // each variant holds the message type of its line in the registry
         pub enum NetMessage {
@@ -871,7 +875,8 @@ mod tests {
     /// (docs/extending.md).
     #[describe]
     #[binrw]
-    #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+    #[derive(Debug, Clone, PartialEq, Eq, Default)]
+    #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
     pub struct ExampleMessage {
         /// A number.
         pub count: VarInt,
@@ -879,7 +884,10 @@ mod tests {
         pub label: NetString,
         /// Bytes after the fields, kept.
         #[br(parse_with = until_eof)]
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        #[cfg_attr(
+            feature = "serde",
+            serde(default, skip_serializing_if = "Vec::is_empty")
+        )]
         pub unknown_tail: Vec<u8>,
     }
 

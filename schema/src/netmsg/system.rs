@@ -5,7 +5,6 @@
 
 use binrw::binrw;
 use binrw::helpers::until_eof;
-use serde::{Deserialize, Serialize};
 
 use crate::reference::describe;
 
@@ -16,7 +15,8 @@ use super::fields::{
 /// `NETMSG_MAP_CHANGE` (0.6/DDNet): the map to load.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MapChange {
     /// The map's name.
     pub name: NetString,
@@ -26,14 +26,18 @@ pub struct MapChange {
     pub size: VarInt,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
 /// `NETMSG_MAP_CHANGE` (0.7): the map to load and how it is sent.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MapChange7 {
     /// The map's name.
     pub name: NetString,
@@ -49,14 +53,18 @@ pub struct MapChange7 {
     pub sha256: Sha256Bytes,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
 /// `NETMSG_MAP_DATA` (0.6/DDNet): a chunk of the map file.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MapData {
     /// 1 for the last chunk.
     pub last: VarInt,
@@ -68,14 +76,18 @@ pub struct MapData {
     pub data: SizedData,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
 /// `NETMSG_MAP_DATA` (0.7): a chunk of the map file, nothing else.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MapData7 {
     /// The chunk's bytes: the rest of the message.
     #[br(parse_with = until_eof)]
@@ -86,7 +98,8 @@ pub struct MapData7 {
 /// (docs/format-notes.md, "0.7 network framing").
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Snap {
     /// The snapshot's tick.
     pub tick: VarInt,
@@ -102,14 +115,18 @@ pub struct Snap {
     pub data: SizedData,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
 /// `NETMSG_SNAPEMPTY` (both protocols): the snapshot is the one it is a delta against.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SnapEmpty {
     /// The snapshot's tick.
     pub tick: VarInt,
@@ -117,14 +134,18 @@ pub struct SnapEmpty {
     pub delta_tick: VarInt,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
 /// `NETMSG_SNAPSINGLE` (both protocols): a snapshot delta in one part.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SnapSingle {
     /// The snapshot's tick.
     pub tick: VarInt,
@@ -136,14 +157,18 @@ pub struct SnapSingle {
     pub data: SizedData,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
 /// `NETMSG_INPUTTIMING` (both protocols): how early the client's input arrived.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct InputTiming {
     /// The tick the input was for.
     pub intended_tick: VarInt,
@@ -151,44 +176,59 @@ pub struct InputTiming {
     pub time_left: VarInt,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
 /// `NETMSG_RCON_AUTH_STATUS` (0.6/DDNet): the result of a remote console login.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RconAuthStatus {
     /// 0 or 1: logged in.
     pub authed: VarInt,
     /// 0 or 1: the server sends its command list; older servers leave it out.
     #[br(parse_with = optional_int)]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub cmdlist: Option<VarInt>,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
 /// `NETMSG_RCON_LINE` (both protocols): a line of the remote console.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RconLine {
     /// The line.
     pub line: NetString,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
 /// `NETMSG_RCON_CMD_ADD` (both protocols): a remote console command the client may use.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RconCmdAdd {
     /// The command.
     pub name: NetString,
@@ -198,7 +238,10 @@ pub struct RconCmdAdd {
     pub params: NetString,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
@@ -206,20 +249,25 @@ pub struct RconCmdAdd {
 /// `NETMSG_MAPLIST_ENTRY_ADD` and `_REM`): the registry line names it.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct NameMessage {
     /// The name.
     pub name: NetString,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
 /// `NETMSG_CAPABILITIES` (DDNet, UUID `capabilities@ddnet.tw`): what the server supports.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Capabilities {
     /// The capabilities' version.
     pub version: VarInt,
@@ -228,7 +276,10 @@ pub struct Capabilities {
     pub flags: VarInt,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
@@ -236,7 +287,8 @@ pub struct Capabilities {
 /// SHA-256 and where to download it.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MapDetails {
     /// The map's name.
     pub name: NetString,
@@ -248,11 +300,17 @@ pub struct MapDetails {
     pub size: VarInt,
     /// Where to download the map; empty for the server itself; older servers leave it out.
     #[br(parse_with = optional_string)]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub url: Option<NetString>,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
@@ -260,13 +318,17 @@ pub struct MapDetails {
 /// `NETMSG_RCON_CMD_GROUP_START` count, `NETMSG_RCONTYPE` flags): the registry line names it.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct NumberMessage {
     /// The number.
     pub value: VarInt,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }
 
@@ -274,12 +336,16 @@ pub struct NumberMessage {
 /// ping, and its answer with the same id.
 #[describe]
 #[binrw]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PingEx {
     /// The ping's id, a random UUID.
     pub id: UuidBytes,
     /// Bytes after the fields, kept.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<u8>,
 }

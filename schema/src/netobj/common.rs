@@ -3,7 +3,8 @@
 //! unit hints of their fields.
 
 use binrw::binrw;
-use serde::{Deserialize, Serialize, Serializer};
+#[cfg(feature = "serde")]
+use serde::Serializer;
 
 use crate::reference::describe;
 
@@ -35,7 +36,8 @@ macro_rules! net_enum {
         #[brw(little)]
         #[br(map = $name::from_i32)]
         #[bw(map = |value: &$name| value.to_i32())]
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
         pub enum $name {
             $($(#[doc = $vdoc])* $variant,)*
             /// Any other value, kept.
@@ -116,6 +118,7 @@ macro_rules! net_flags {
             }
         }
 
+        #[cfg(feature = "serde")]
         impl Serialize for $name {
             fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
                 let unknown = 0u64 $(+ {
@@ -130,6 +133,7 @@ macro_rules! net_flags {
             }
         }
 
+        #[cfg(feature = "serde")]
         impl<'de> Deserialize<'de> for $name {
             fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                 let bits = crate::map::common::deserialize_flags(deserializer, $name::NAMES, 32)?;
@@ -250,6 +254,7 @@ net_enum! {
 /// below, which serializers of data (JSON) see through, and which the text dumps of the
 /// `twcodec` crate show in human units beside the raw value (`x: 1056 (33 tiles)`).
 pub mod unit {
+    #[cfg(feature = "serde")]
     use super::Serializer;
 
     /// The prefix of every unit name.
@@ -266,26 +271,31 @@ pub mod unit {
     pub const MICRO_RADIANS: &str = "$twcodec::unit::micro_radians";
 
     /// Whole world units ([`WORLD`]).
+    #[cfg(feature = "serde")]
     pub fn world<S: Serializer>(value: &i32, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_newtype_struct(WORLD, value)
     }
 
     /// Hundredths of world units ([`CENTI_WORLD`]).
+    #[cfg(feature = "serde")]
     pub fn centi_world<S: Serializer>(value: &i32, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_newtype_struct(CENTI_WORLD, value)
     }
 
     /// 1/256 world units per tick ([`VELOCITY_256`]).
+    #[cfg(feature = "serde")]
     pub fn velocity_256<S: Serializer>(value: &i32, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_newtype_struct(VELOCITY_256, value)
     }
 
     /// 1/256 radians ([`ANGLE_256`]).
+    #[cfg(feature = "serde")]
     pub fn angle_256<S: Serializer>(value: &i32, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_newtype_struct(ANGLE_256, value)
     }
 
     /// Millionths of radians ([`MICRO_RADIANS`]).
+    #[cfg(feature = "serde")]
     pub fn micro_radians<S: Serializer>(value: &i32, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_newtype_struct(MICRO_RADIANS, value)
     }
@@ -295,14 +305,15 @@ pub mod unit {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetEvent_Common")]
 pub struct Common {
     /// Position, in world units (32 to a tile).
-    #[serde(serialize_with = "unit::world")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "unit::world"))]
     pub x: i32,
     /// Position, in world units, growing downward.
-    #[serde(serialize_with = "unit::world")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "unit::world"))]
     pub y: i32,
 }
 
@@ -311,25 +322,26 @@ pub struct Common {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetObj_CharacterCore")]
 pub struct CharacterCore {
     /// The server tick this state is of.
     pub tick: i32,
     /// Position, in world units (32 to a tile).
-    #[serde(serialize_with = "unit::world")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "unit::world"))]
     pub x: i32,
     /// Position, in world units, growing downward.
-    #[serde(serialize_with = "unit::world")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "unit::world"))]
     pub y: i32,
     /// Velocity, in 1/256 world units per tick.
-    #[serde(serialize_with = "unit::velocity_256")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "unit::velocity_256"))]
     pub vel_x: i32,
     /// Velocity, in 1/256 world units per tick.
-    #[serde(serialize_with = "unit::velocity_256")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "unit::velocity_256"))]
     pub vel_y: i32,
     /// Aim direction, in 1/256 radians (0 is right, growing clockwise).
-    #[serde(serialize_with = "unit::angle_256")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "unit::angle_256"))]
     pub angle: i32,
     /// Walking direction: -1 left, 0 none, 1 right.
     pub direction: i32,
@@ -342,10 +354,10 @@ pub struct CharacterCore {
     /// Ticks since the hook was fired.
     pub hook_tick: i32,
     /// Hook position, in world units.
-    #[serde(serialize_with = "unit::world")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "unit::world"))]
     pub hook_x: i32,
     /// Hook position, in world units.
-    #[serde(serialize_with = "unit::world")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "unit::world"))]
     pub hook_y: i32,
     /// Hook direction, a unit vector in 1/256.
     pub hook_dx: i32,

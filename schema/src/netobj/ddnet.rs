@@ -11,9 +11,12 @@
 
 use binrw::binrw;
 use binrw::helpers::until_eof;
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
-use super::common::{net_enum, net_flags, unit, CharacterCore, Common, Emote, Team, Weapon};
+#[cfg(feature = "serde")]
+use super::common::unit;
+use super::common::{net_enum, net_flags, CharacterCore, Common, Emote, Team, Weapon};
 use crate::map::common::{when, I32String};
 use crate::reference::describe;
 use crate::uuid::{uuid_from_ints, uuid_to_ints, Uuid};
@@ -23,7 +26,8 @@ use crate::uuid::{uuid_from_ints, uuid_to_ints, Uuid};
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "NETOBJTYPE_EX")]
 pub struct ExtendedType {
     /// The UUID that names the type, packed as in a map's UUID index items.
@@ -108,7 +112,8 @@ net_enum! {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetObj_PlayerInput")]
 pub struct PlayerInput {
     /// Walking direction: -1 left, 0 none, 1 right.
@@ -138,21 +143,22 @@ pub struct PlayerInput {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetObj_Projectile")]
 pub struct Projectile {
     /// Where it started, in world units.
-    #[serde(serialize_with = "unit::world")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "unit::world"))]
     pub x: i32,
     /// Where it started, in world units.
-    #[serde(serialize_with = "unit::world")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "unit::world"))]
     pub y: i32,
     /// Its direction times 100.
     pub vel_x: i32,
     /// Its direction times 100.
     pub vel_y: i32,
     /// The weapon that fired it.
-    #[serde(rename = "type")]
+    #[cfg_attr(feature = "serde", serde(rename = "type"))]
     pub kind: Weapon,
     /// The server tick it started at.
     pub start_tick: i32,
@@ -162,20 +168,21 @@ pub struct Projectile {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetObj_Laser")]
 pub struct Laser {
     /// Where the beam ends, in world units.
-    #[serde(serialize_with = "unit::world")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "unit::world"))]
     pub x: i32,
     /// Where the beam ends, in world units.
-    #[serde(serialize_with = "unit::world")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "unit::world"))]
     pub y: i32,
     /// Where the beam starts, in world units.
-    #[serde(serialize_with = "unit::world")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "unit::world"))]
     pub from_x: i32,
     /// Where the beam starts, in world units.
-    #[serde(serialize_with = "unit::world")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "unit::world"))]
     pub from_y: i32,
     /// The server tick it was fired at.
     pub start_tick: i32,
@@ -185,17 +192,18 @@ pub struct Laser {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetObj_Pickup")]
 pub struct Pickup {
     /// Position, in world units.
-    #[serde(serialize_with = "unit::world")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "unit::world"))]
     pub x: i32,
     /// Position, in world units.
-    #[serde(serialize_with = "unit::world")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "unit::world"))]
     pub y: i32,
     /// What it gives.
-    #[serde(rename = "type")]
+    #[cfg_attr(feature = "serde", serde(rename = "type"))]
     pub kind: Powerup,
     /// For a weapon, which (a [`Weapon`] number); else 0.
     pub subtype: i32,
@@ -205,14 +213,15 @@ pub struct Pickup {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetObj_Flag")]
 pub struct Flag {
     /// Position, in world units.
-    #[serde(serialize_with = "unit::world")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "unit::world"))]
     pub x: i32,
     /// Position, in world units.
-    #[serde(serialize_with = "unit::world")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "unit::world"))]
     pub y: i32,
     /// Whose flag.
     pub team: Team,
@@ -222,7 +231,8 @@ pub struct Flag {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetObj_GameInfo")]
 pub struct GameInfo {
     /// The game type.
@@ -248,7 +258,8 @@ pub struct GameInfo {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetObj_GameData")]
 pub struct GameData {
     /// The red team's score.
@@ -266,11 +277,12 @@ pub struct GameData {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetObj_Character")]
 pub struct Character {
     /// Its movement (the 15 ints of type 8).
-    #[serde(flatten)]
+    #[cfg_attr(feature = "serde", serde(flatten))]
     pub core: CharacterCore,
     /// What the player is doing.
     pub player_flags: PlayerFlags,
@@ -292,7 +304,8 @@ pub struct Character {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetObj_PlayerInfo")]
 pub struct PlayerInfo {
     /// 1 for the player of the client this snapshot is for, else 0.
@@ -311,7 +324,8 @@ pub struct PlayerInfo {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetObj_ClientInfo")]
 pub struct ClientInfo {
     /// The name, at most 15 bytes (DDNet `StrToInts`: docs/format-notes.md, "Strings
@@ -335,17 +349,18 @@ pub struct ClientInfo {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetObj_SpectatorInfo")]
 pub struct SpectatorInfo {
     /// The client id of the watched player, -1 free view, -2 following several (DDNet
     /// `SPEC_FREEVIEW`, `SPEC_FOLLOW`).
     pub spectator_id: i32,
     /// The camera, in world units.
-    #[serde(serialize_with = "unit::world")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "unit::world"))]
     pub x: i32,
     /// The camera, in world units.
-    #[serde(serialize_with = "unit::world")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "unit::world"))]
     pub y: i32,
 }
 
@@ -353,11 +368,12 @@ pub struct SpectatorInfo {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetEvent_Death")]
 pub struct Death {
     /// Where.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "serde", serde(flatten))]
     pub common: Common,
     /// The client id of who died.
     pub client_id: i32,
@@ -368,11 +384,12 @@ pub struct Death {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetEvent_SoundWorld")]
 pub struct SoundEvent {
     /// Where.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "serde", serde(flatten))]
     pub common: Common,
     /// The sound, an index into the game's sound list (`datasrc/content.py`).
     pub sound_id: i32,
@@ -382,14 +399,15 @@ pub struct SoundEvent {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetEvent_DamageInd")]
 pub struct DamageIndicator {
     /// Where.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "serde", serde(flatten))]
     pub common: Common,
     /// The star's direction, in 1/256 radians.
-    #[serde(serialize_with = "unit::angle_256")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "unit::angle_256"))]
     pub angle: i32,
 }
 
@@ -678,14 +696,18 @@ net_enum! {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetObj_MyOwnObject")]
 pub struct MyOwnObject {
     /// A test value.
     pub test: i32,
     /// Ints past what this object defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<i32>,
 }
 
@@ -695,7 +717,8 @@ pub struct MyOwnObject {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetObj_DDNetCharacter")]
 pub struct DdnetCharacter {
     /// DDNet's state of the tee.
@@ -733,7 +756,10 @@ pub struct DdnetCharacter {
     pub tune_zone_override: Option<i32>,
     /// Ints past what this object defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<i32>,
 }
 
@@ -742,7 +768,8 @@ pub struct DdnetCharacter {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetObj_DDNetPlayer")]
 pub struct DdnetPlayer {
     /// DDNet's state of the player.
@@ -758,7 +785,10 @@ pub struct DdnetPlayer {
     pub finish_time_millis: Option<i32>,
     /// Ints past what this object defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<i32>,
 }
 
@@ -767,7 +797,8 @@ pub struct DdnetPlayer {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetObj_GameInfoEx")]
 pub struct GameInfoEx {
     /// What it plays and what clients may predict.
@@ -787,7 +818,10 @@ pub struct GameInfoEx {
     pub max_team_size: Option<i32>,
     /// Ints past what this object defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<i32>,
 }
 
@@ -796,30 +830,34 @@ pub struct GameInfoEx {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetObj_DDRaceProjectile")]
 pub struct DdraceProjectile {
     /// Where it started, in hundredths of world units.
-    #[serde(serialize_with = "unit::centi_world")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "unit::centi_world"))]
     pub x: i32,
     /// Where it started, in hundredths of world units.
-    #[serde(serialize_with = "unit::centi_world")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "unit::centi_world"))]
     pub y: i32,
     /// Its direction, in millionths of radians.
-    #[serde(serialize_with = "unit::micro_radians")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "unit::micro_radians"))]
     pub angle: i32,
     /// Bits 0 to 7 the owner's client id, then the flags DDNet names `LEGACYPROJECTILEFLAG_*`:
     /// bit 8 no owner, 9 sent by DDNet, 10 and 11 bounces horizontally and vertically, 12
     /// explosive, 13 freezes.
     pub data: i32,
     /// The weapon that fired it.
-    #[serde(rename = "type")]
+    #[cfg_attr(feature = "serde", serde(rename = "type"))]
     pub kind: Weapon,
     /// The server tick it started at.
     pub start_tick: i32,
     /// Ints past what this object defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<i32>,
 }
 
@@ -828,27 +866,28 @@ pub struct DdraceProjectile {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetObj_DDNetLaser")]
 pub struct DdnetLaser {
     /// Where the beam ends, in world units.
-    #[serde(serialize_with = "unit::world")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "unit::world"))]
     pub to_x: i32,
     /// Where the beam ends, in world units.
-    #[serde(serialize_with = "unit::world")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "unit::world"))]
     pub to_y: i32,
     /// Where the beam starts, in world units.
-    #[serde(serialize_with = "unit::world")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "unit::world"))]
     pub from_x: i32,
     /// Where the beam starts, in world units.
-    #[serde(serialize_with = "unit::world")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "unit::world"))]
     pub from_y: i32,
     /// The server tick it was fired at.
     pub start_tick: i32,
     /// The client id of who fired it, -1 for none.
     pub owner: i32,
     /// What it is.
-    #[serde(rename = "type")]
+    #[cfg_attr(feature = "serde", serde(rename = "type"))]
     pub kind: LaserType,
     /// Appended later: the switch number that turns it on, -1 for none.
     #[br(parse_with = when(true))]
@@ -862,7 +901,10 @@ pub struct DdnetLaser {
     pub flags: Option<LaserFlags>,
     /// Ints past what this object defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<i32>,
 }
 
@@ -871,21 +913,22 @@ pub struct DdnetLaser {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetObj_DDNetProjectile")]
 pub struct DdnetProjectile {
     /// Where it started, in hundredths of world units.
-    #[serde(serialize_with = "unit::centi_world")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "unit::centi_world"))]
     pub x: i32,
     /// Where it started, in hundredths of world units.
-    #[serde(serialize_with = "unit::centi_world")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "unit::centi_world"))]
     pub y: i32,
     /// Its direction: in millionths, or unnormalized with the `normalize_vel` flag.
     pub vel_x: i32,
     /// Its direction, as `vel_x`.
     pub vel_y: i32,
     /// The weapon that fired it.
-    #[serde(rename = "type")]
+    #[cfg_attr(feature = "serde", serde(rename = "type"))]
     pub kind: Weapon,
     /// The server tick it started at.
     pub start_tick: i32,
@@ -899,7 +942,10 @@ pub struct DdnetProjectile {
     pub flags: ProjectileFlags,
     /// Ints past what this object defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<i32>,
 }
 
@@ -907,17 +953,18 @@ pub struct DdnetProjectile {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetObj_DDNetPickup")]
 pub struct DdnetPickup {
     /// Position, in world units.
-    #[serde(serialize_with = "unit::world")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "unit::world"))]
     pub x: i32,
     /// Position, in world units.
-    #[serde(serialize_with = "unit::world")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "unit::world"))]
     pub y: i32,
     /// What it gives.
-    #[serde(rename = "type")]
+    #[cfg_attr(feature = "serde", serde(rename = "type"))]
     pub kind: Powerup,
     /// For a weapon, which (a [`Weapon`] number); else 0.
     pub subtype: i32,
@@ -928,7 +975,10 @@ pub struct DdnetPickup {
     pub flags: Option<PickupFlags>,
     /// Ints past what this object defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<i32>,
 }
 
@@ -937,7 +987,8 @@ pub struct DdnetPickup {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetObj_DDNetSpectatorInfo")]
 pub struct DdnetSpectatorInfo {
     /// 1 when the fields below are known.
@@ -953,7 +1004,10 @@ pub struct DdnetSpectatorInfo {
     pub spectator_count: Option<i32>,
     /// Ints past what this object defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<i32>,
 }
 
@@ -962,14 +1016,18 @@ pub struct DdnetSpectatorInfo {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetObj_SpectatorCount")]
 pub struct SpectatorCount {
     /// How many.
     pub num_spectators: i32,
     /// Ints past what this object defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<i32>,
 }
 
@@ -978,14 +1036,18 @@ pub struct SpectatorCount {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ExEvent {
     /// Where.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "serde", serde(flatten))]
     pub common: Common,
     /// Ints past what this event defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<i32>,
 }
 
@@ -993,18 +1055,22 @@ pub struct ExEvent {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetObj_SpecChar")]
 pub struct SpecChar {
     /// Position, in world units.
-    #[serde(serialize_with = "unit::world")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "unit::world"))]
     pub x: i32,
     /// Position, in world units.
-    #[serde(serialize_with = "unit::world")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "unit::world"))]
     pub y: i32,
     /// Ints past what this object defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<i32>,
 }
 
@@ -1014,7 +1080,8 @@ pub struct SpecChar {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetObj_SwitchState")]
 pub struct SwitchState {
     /// The highest switch number of the map.
@@ -1031,7 +1098,10 @@ pub struct SwitchState {
     pub end_ticks: Option<[i32; 4]>,
     /// Ints past what this object defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<i32>,
 }
 
@@ -1040,7 +1110,8 @@ pub struct SwitchState {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetObj_EntityEx")]
 pub struct EntityEx {
     /// The switch number that turns it on, 0 for none.
@@ -1051,7 +1122,10 @@ pub struct EntityEx {
     pub entity_class: EntityClass,
     /// Ints past what this object defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<i32>,
 }
 
@@ -1059,7 +1133,8 @@ pub struct EntityEx {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetObj_MapBestTime")]
 pub struct MapBestTime {
     /// Whole seconds; -1 when nobody finished.
@@ -1068,7 +1143,10 @@ pub struct MapBestTime {
     pub map_best_time_millis: i32,
     /// Ints past what this object defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<i32>,
 }
 
@@ -1077,16 +1155,20 @@ pub struct MapBestTime {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetEvent_MapSoundWorld")]
 pub struct MapSoundWorld {
     /// Where.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "serde", serde(flatten))]
     pub common: Common,
     /// The sound, an index among the map's sounds.
     pub sound_id: i32,
     /// Ints past what this event defines, kept so that writing is lossless.
     #[br(parse_with = until_eof)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub unknown_tail: Vec<i32>,
 }

@@ -24,14 +24,14 @@ use std::sync::OnceLock;
 
 use binrw::io::Cursor;
 use binrw::{BinRead, BinResult, Endian};
-use serde::{Deserialize, Serialize};
 
 use crate::map::common::encode_ints;
 use crate::reference::{Describe, OnDisk, Size, Structure};
 use crate::uuid::{uuid_from_name, Uuid};
 
 /// Which table of the registry a kind of object comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum ObjectFamily {
     /// The numbered types of Teeworlds 0.6 and DDNet.
     Ddnet06,
@@ -78,8 +78,9 @@ macro_rules! snap_object_types {
     ) => {
         /// The kinds of snapshot object: the numbered types of Teeworlds 0.6/DDNet and of
         /// Teeworlds 0.7, and DDNet's extended types.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-        #[serde(rename_all = "snake_case")]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+        #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
         #[non_exhaustive]
         pub enum SnapObjectKind {
             $($(#[doc = $adoc])* $(#[cfg($acfg)])? $av,)*
@@ -196,8 +197,9 @@ macro_rules! snap_object_types {
         }
 
         /// A decoded snapshot object. Serialized with its kind as `kind`, then its fields.
-        #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-        #[serde(tag = "kind", rename_all = "snake_case")]
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+        #[cfg_attr(feature = "serde", serde(tag = "kind", rename_all = "snake_case"))]
         #[non_exhaustive]
         #[allow(missing_docs)] // each variant holds the object type of its line in the registry
         pub enum SnapObject {
@@ -443,11 +445,10 @@ impl SnapObjectKind {
 }
 
 /// Why the ints of an item do not decode as its kind: the item stays ints.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ObjectError {
     /// A numbered kind's item of another size.
-    #[error("{} has {expected} ints, this item has {found}", kind.name())]
     Size {
         /// The kind.
         kind: SnapObjectKind,
@@ -457,7 +458,6 @@ pub enum ObjectError {
         found: usize,
     },
     /// An extended kind's item without the fields it cannot do without.
-    #[error("{} has at least {min} ints, this item has {found}", kind.name())]
     TooShort {
         /// The kind.
         kind: SnapObjectKind,
@@ -467,6 +467,29 @@ pub enum ObjectError {
         found: usize,
     },
 }
+
+impl std::fmt::Display for ObjectError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ObjectError::Size {
+                kind,
+                expected,
+                found,
+            } => write!(
+                f,
+                "{} has {expected} ints, this item has {found}",
+                kind.name()
+            ),
+            ObjectError::TooShort { kind, min, found } => write!(
+                f,
+                "{} has at least {min} ints, this item has {found}",
+                kind.name()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ObjectError {}
 
 impl ObjectError {
     /// The kind the item was read as.
@@ -534,20 +557,25 @@ mod tests {
     #[describe]
     #[binrw]
     #[brw(little)]
-    #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
     pub struct ExampleObject {
         /// Position, in world units.
-        #[serde(serialize_with = "common::unit::world")]
+        #[cfg_attr(feature = "serde", serde(serialize_with = "common::unit::world"))]
         pub x: i32,
         /// Appended by a later version: a count.
         #[br(parse_with = when(true))]
         pub count: Option<i32>,
         /// Ints past what this object defines, kept so that writing is lossless.
         #[br(parse_with = until_eof)]
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        #[cfg_attr(
+            feature = "serde",
+            serde(default, skip_serializing_if = "Vec::is_empty")
+        )]
         pub unknown_tail: Vec<i32>,
     }
 
+    #[cfg(feature = "serde")]
     #[test]
     fn a_new_object_type_is_its_struct_and_one_registry_line() {
         let uuid = uuid_from_name("example@twcodec.test");
@@ -692,6 +720,7 @@ mod tests {
         assert_eq!(unknown.encode().unwrap(), [1, 2]);
     }
 
+    #[cfg(feature = "serde")]
     #[test]
     fn a_character_reads_field_by_field() {
         let ints = [
@@ -739,6 +768,7 @@ mod tests {
 
         /// Every kind reads random ints of its size (numbered kinds) or of any size from its
         /// fewest ints on (extended kinds), and writes them back; serde gives back the object.
+        #[cfg(feature = "serde")]
         #[test]
         fn every_kind_round_trips(seed in proptest::collection::vec(any::<i32>(), 64)) {
             for kind in every_kind() {

@@ -8,9 +8,12 @@
 //! a fixed size. Types whose 0.6 namesake is laid out otherwise end in `7`.
 
 use binrw::binrw;
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
-use super::common::{net_enum, net_flags, unit, CharacterCore, Common, Emote, Team, Weapon};
+#[cfg(feature = "serde")]
+use super::common::unit;
+use super::common::{net_enum, net_flags, CharacterCore, Common, Emote, Team, Weapon};
 use crate::map::common::I32String;
 use crate::reference::describe;
 
@@ -143,7 +146,8 @@ net_enum! {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetObj_PlayerInput")]
 pub struct PlayerInput7 {
     /// Walking direction: -1 left, 0 none, 1 right.
@@ -172,17 +176,18 @@ pub struct PlayerInput7 {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetObj_Pickup")]
 pub struct Pickup7 {
     /// Position, in world units.
-    #[serde(serialize_with = "unit::world")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "unit::world"))]
     pub x: i32,
     /// Position, in world units.
-    #[serde(serialize_with = "unit::world")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "unit::world"))]
     pub y: i32,
     /// What it gives.
-    #[serde(rename = "type")]
+    #[cfg_attr(feature = "serde", serde(rename = "type"))]
     pub kind: PickupKind,
 }
 
@@ -190,7 +195,8 @@ pub struct Pickup7 {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetObj_GameData")]
 pub struct GameData7 {
     /// The server tick the match started at.
@@ -205,7 +211,8 @@ pub struct GameData7 {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetObj_GameDataTeam")]
 pub struct GameDataTeam {
     /// The red team's score.
@@ -218,7 +225,8 @@ pub struct GameDataTeam {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetObj_GameDataFlag")]
 pub struct GameDataFlag {
     /// The red flag: the client id of its carrier, or -3 missing, -2 at its stand, -1 taken.
@@ -235,11 +243,12 @@ pub struct GameDataFlag {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetObj_Character")]
 pub struct Character7 {
     /// Its movement (the 15 ints of type 9).
-    #[serde(flatten)]
+    #[cfg_attr(feature = "serde", serde(flatten))]
     pub core: CharacterCore,
     /// Health, 0 to 10 (sent to the player and to those watching it; 0 for the others).
     pub health: i32,
@@ -261,7 +270,8 @@ pub struct Character7 {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetObj_PlayerInfo")]
 pub struct PlayerInfo7 {
     /// What the player is doing.
@@ -276,7 +286,8 @@ pub struct PlayerInfo7 {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetObj_SpectatorInfo")]
 pub struct SpectatorInfo7 {
     /// What it watches.
@@ -284,10 +295,10 @@ pub struct SpectatorInfo7 {
     /// The client id of the watched player, -1 for none.
     pub spectator_id: i32,
     /// The camera, in world units.
-    #[serde(serialize_with = "unit::world")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "unit::world"))]
     pub x: i32,
     /// The camera, in world units.
-    #[serde(serialize_with = "unit::world")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "unit::world"))]
     pub y: i32,
 }
 
@@ -296,7 +307,8 @@ pub struct SpectatorInfo7 {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetObj_De_ClientInfo")]
 pub struct DeClientInfo {
     /// 1 for the player who recorded the demo, else 0.
@@ -322,7 +334,8 @@ pub struct DeClientInfo {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetObj_De_GameInfo")]
 pub struct DeGameInfo {
     /// The game type.
@@ -341,7 +354,8 @@ pub struct DeGameInfo {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetObj_De_TuneParams")]
 pub struct DeTuneParams {
     /// The tuning values in their order in the game's tuning list, each times 100.
@@ -353,16 +367,17 @@ pub struct DeTuneParams {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetEvent_Damage")]
 pub struct Damage {
     /// Where.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "serde", serde(flatten))]
     pub common: Common,
     /// The client id of who took it.
     pub client_id: i32,
     /// The direction it came from, in 1/256 radians.
-    #[serde(serialize_with = "unit::angle_256")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "unit::angle_256"))]
     pub angle: i32,
     /// Health lost, 0 to 9.
     pub health_amount: i32,
@@ -376,7 +391,8 @@ pub struct Damage {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetObj_PlayerInfoRace")]
 pub struct PlayerInfoRace {
     /// The server tick the player's race started at, -1 for none.
@@ -387,7 +403,8 @@ pub struct PlayerInfoRace {
 #[describe]
 #[binrw]
 #[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "CNetObj_GameDataRace")]
 pub struct GameDataRace {
     /// The best time, in milliseconds; -1 for none.

@@ -1,0 +1,879 @@
+//! The bodies of the fuzz targets (`fuzz/`, cargo-fuzz), here so that `tests/fuzz_smoke.rs`
+//! runs the same code over seeds and mutated inputs under plain `cargo test`.
+//!
+//! Each body feeds arbitrary bytes to an entry point and uses whatever it accepts, and checks
+//! the round trips the library promises; it panics only when a promise breaks (a panic inside
+//! the library is a finding too). Inputs are read under [`FUZZ_LIMITS`], so that what a small
+//! input may ask for stays within the fuzzer's memory.
+//!
+//! | target | entry points |
+//! |---|---|
+//! | `datafile` | [`Datafile::parse_with`], every lookup, every data item, the dumps, write -> read |
+//! | `map_lenient`, `map_strict` | [`Map::from_datafile_with`] in each mode, the dumps |
+//! | `map_roundtrip` | map write -> read -> write, identical the second time, also after converting to 0.7 and back |
+//! | `tiles_07` | 0.7 tile expansion and compression: expand -> compress -> expand |
+//! | `snapshot` | [`Snapshot`] from ints and from packed ints, write -> read |
+//! | `delta` | [`SnapshotDelta`] from ints and packed, write -> read, apply, create -> apply |
+//! | `packing` | variable-int unpacking, pack -> unpack |
+//! | `huffman` | Huffman decoding, compress -> decompress |
+//! | `demo` | [`Demo`]: header, chunks, replay, the embedded map, the dumps, messages decode -> encode |
+//! | `packet` | 0.7 packets: chunks, snapshot messages, joining, rebuilding, messages decode -> encode |
+//! | `pack` | [`mapdir::pack`](twcodec_tools::mapdir::pack) of the sample's directory after the file edits the input describes (numbers changed, bytes overwritten, files added, deleted, moved); a map it builds is read back |
+//! | `render` | [`render`](twcodec_tools::render::render) of a map at two small sizes and views, under [`FUZZ_RENDER_WORK`] |
+
+use std::io;
+use std::path::Path;
+
+use twcodec_schema::map::tile::{cast_tiles, compress_skip, expand_skip, tiles_as_bytes, Tile};
+
+use twcodec::demo::{ChunkContent, Demo};
+use twcodec::huffman;
+use twcodec::map::{LayerContent, LoadMode, Map, MapForm};
+use twcodec::netmsg;
+use twcodec::packet::{AssembledSnap, Packet7, SnapMessage};
+use twcodec::snap::{self, packing, SizeTable, Snapshot, SnapshotDelta};
+use twcodec::{Datafile, Limits};
+use twcodec_tools::dump::{self, DumpOptions};
+
+/// The limits fuzzing reads under: 1 MiB per data item, 8 MiB in all, 256 Ki tiles per layer
+/// (1 MiB of tiles), 8 MiB of decoded layer content. What a small input may ask for stays far
+/// below a fuzzer's memory, and inflating (zlib, instrumented too) stays a small part of each
+/// run: the code past the inflate does the same for a 1 MiB item as for a 64 MiB one, and
+/// hitting a limit is fuzzed as well.
+pub const FUZZ_LIMITS: Limits = Limits::DEFAULT
+    .with_max_data_size(1 << 20)
+    .with_max_total_data(8 << 20)
+    .with_max_tiles(256 << 10)
+    .with_max_layer_data(8 << 20);
+
+/// The work budget of the `render` target ([`Limits::max_render_work`]): about 4 million steps,
+/// a few milliseconds of drawing. A map that needs more ends with the limit's error, which is
+/// fuzzed as well.
+pub const FUZZ_RENDER_WORK: u64 = 1 << 22;
+
+/// The fuzz targets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// The datafile reader.
+    Datafile,
+    /// Map loading, lenient.
+    MapLenient,
+    /// Map loading, strict.
+    MapStrict,
+    /// Map write -> read -> write.
+    MapRoundTrip,
+    /// 0.7 tile expansion and compression.
+    Tiles07,
+    /// Snapshots.
+    Snapshot,
+    /// Snapshot deltas.
+    Delta,
+    /// Variable-length ints.
+    Packing,
+    /// Huffman coding.
+    Huffman,
+    /// Demos.
+    Demo,
+    /// 0.7 packets.
+    Packet,
+    /// The map directory form: `pack` of an edited directory.
+    Pack,
+    /// Drawing maps.
+    Render,
+}
+
+impl Target {
+    /// Every target.
+    pub const ALL: [Target; 13] = [
+        Target::Datafile,
+        Target::MapLenient,
+        Target::MapStrict,
+        Target::MapRoundTrip,
+        Target::Tiles07,
+        Target::Snapshot,
+        Target::Delta,
+        Target::Packing,
+        Target::Huffman,
+        Target::Demo,
+        Target::Packet,
+        Target::Pack,
+        Target::Render,
+    ];
+
+    /// The target's name, as the fuzz binary is called.
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::Datafile => "datafile",
+            Target::MapLenient => "map_lenient",
+            Target::MapStrict => "map_strict",
+            Target::MapRoundTrip => "map_roundtrip",
+            Target::Tiles07 => "tiles_07",
+            Target::Snapshot => "snapshot",
+            Target::Delta => "delta",
+            Target::Packing => "packing",
+            Target::Huffman => "huffman",
+            Target::Demo => "demo",
+            Target::Packet => "packet",
+            Target::Pack => "pack",
+            Target::Render => "render",
+        }
+    }
+
+    /// Runs the target's body on `data`.
+    pub fn run(self, data: &[u8]) {
+        match self {
+            Target::Datafile => datafile(data),
+            Target::MapLenient => map(data, LoadMode::Lenient),
+            Target::MapStrict => map(data, LoadMode::Strict),
+            Target::MapRoundTrip => map_roundtrip(data),
+            Target::Tiles07 => tiles_07(data),
+            Target::Snapshot => snapshot(data),
+            Target::Delta => delta(data),
+            Target::Packing => packing_ints(data),
+            Target::Huffman => huffman_coding(data),
+            Target::Demo => demo(data),
+            Target::Packet => packet(data),
+            Target::Pack => pack_dir(data),
+            Target::Render => render(data),
+        }
+    }
+
+    /// Seed inputs: made from the built-in samples and, when `corpus` is given (the
+    /// `../shared/corpus` directory), from its smaller maps, its demos and packets.
+    pub fn seeds(self, corpus: Option<&Path>) -> Vec<Vec<u8>> {
+        seeds(self, corpus)
+    }
+}
+
+/// Edits the sample's unpacked directory as `data` says, then packs it: `pack` may refuse, never
+/// panic, and a map it builds reads back. `data` is a list of edits, each 3 bytes then a
+/// payload: what (`op % 8`), which file (an index into the directory's files, sorted), the
+/// payload's length, the payload. Edits: set the `k`-th number of a text file to an int of the
+/// payload, overwrite bytes, append, cut, delete, rename within its folder, move to another
+/// folder, write a new file.
+pub fn pack_dir(data: &[u8]) {
+    let Ok(dir) = tempfile::tempdir() else {
+        return;
+    };
+    let root = dir.path();
+    if twcodec_tools::mapdir::unpack(&crate::sample::datafile(), root).is_err() {
+        return;
+    }
+    let mut rest = data;
+    let mut edits = 0;
+    while rest.len() >= 3 && edits < 32 {
+        edits += 1;
+        let (op, which, len) = (rest[0], usize::from(rest[1]), usize::from(rest[2]));
+        let payload = &rest[3..(3 + len).min(rest.len())];
+        rest = &rest[(3 + len).min(rest.len())..];
+        let files = files_under(root);
+        let folders = folders_under(root);
+        let Some(file) = files.get(which % files.len().max(1)) else {
+            continue;
+        };
+        let name = payload_name(payload);
+        let _ = match op % 8 {
+            0 => {
+                // The k-th number of the text set to an int of the payload.
+                let Ok(text) = std::fs::read_to_string(file) else {
+                    continue;
+                };
+                let k = payload.first().copied().unwrap_or(0) as usize;
+                let value = payload
+                    .get(1..5)
+                    .map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                    .unwrap_or(-1);
+                std::fs::write(file, set_number(&text, k, value))
+            }
+            1 => {
+                let Ok(mut bytes) = std::fs::read(file) else {
+                    continue;
+                };
+                let at = payload.first().copied().unwrap_or(0) as usize % (bytes.len() + 1);
+                let end = (at + payload.len().saturating_sub(1)).min(bytes.len());
+                bytes.splice(at..end, payload.iter().skip(1).copied());
+                std::fs::write(file, bytes)
+            }
+            2 => std::fs::OpenOptions::new()
+                .append(true)
+                .open(file)
+                .and_then(|mut f| io::Write::write_all(&mut f, payload)),
+            3 => std::fs::OpenOptions::new()
+                .write(true)
+                .open(file)
+                .and_then(|f| f.set_len(payload.first().copied().unwrap_or(0) as u64)),
+            4 => std::fs::remove_file(file),
+            5 => std::fs::rename(file, file.with_file_name(format!("{name}.toml"))),
+            6 => match folders
+                .get(payload.first().copied().unwrap_or(0) as usize % folders.len().max(1))
+            {
+                Some(folder) => {
+                    std::fs::rename(file, folder.join(file.file_name().unwrap_or_default()))
+                }
+                None => continue,
+            },
+            _ => match folders.get(which % folders.len().max(1)) {
+                Some(folder) => std::fs::write(folder.join(format!("{name}.toml")), payload),
+                None => continue,
+            },
+        };
+    }
+    if let Ok(bytes) = twcodec_tools::mapdir::pack(root) {
+        let datafile = Datafile::parse_with(&bytes, FUZZ_LIMITS);
+        if let Ok(datafile) = datafile {
+            let _ = Map::from_datafile_with(&datafile, LoadMode::Lenient);
+        }
+    }
+}
+
+/// Every file under `dir`, by path.
+fn files_under(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(at) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&at) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            match entry.file_type() {
+                Ok(kind) if kind.is_dir() => stack.push(path),
+                Ok(_) => files.push(path),
+                Err(_) => {}
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// Every folder under `dir` (itself too), by path.
+fn folders_under(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut folders = vec![dir.to_path_buf()];
+    let mut at = 0;
+    while at < folders.len() {
+        if let Ok(entries) = std::fs::read_dir(&folders[at]) {
+            for entry in entries.flatten() {
+                if entry.file_type().is_ok_and(|k| k.is_dir()) {
+                    folders.push(entry.path());
+                }
+            }
+        }
+        at += 1;
+    }
+    folders.sort();
+    folders
+}
+
+/// A file name made of a payload: letters, digits, `-` and `_` only, never empty.
+fn payload_name(payload: &[u8]) -> String {
+    let name: String = (payload.iter().take(24))
+        .map(|&b| match b {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'_' => b as char,
+            _ => char::from(b'a' + b % 26),
+        })
+        .collect();
+    if name.is_empty() {
+        "new".to_string()
+    } else {
+        name
+    }
+}
+
+/// `text` with its `k`-th number (counting runs of digits, with their `-`) set to `value`.
+fn set_number(text: &str, k: usize, value: i32) -> String {
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len() + 12);
+    let (mut i, mut n, mut copied) = (0, 0, 0);
+    while i < bytes.len() {
+        if bytes[i].is_ascii_digit() {
+            let start = if i > 0 && bytes[i - 1] == b'-' {
+                i - 1
+            } else {
+                i
+            };
+            let mut end = i;
+            while end < bytes.len() && bytes[end].is_ascii_digit() {
+                end += 1;
+            }
+            if n == k {
+                out.push_str(&text[copied..start]);
+                out.push_str(&value.to_string());
+                copied = end;
+                break;
+            }
+            n += 1;
+            i = end;
+        } else {
+            i += 1;
+        }
+    }
+    out.push_str(&text[copied..]);
+    out
+}
+
+/// Reads every part of a datafile and writes it back.
+pub fn datafile(data: &[u8]) {
+    let Ok(df) = Datafile::parse_with(data, FUZZ_LIMITS) else {
+        return;
+    };
+    for type_id in df.type_ids() {
+        let _ = df.items_of_type(type_id);
+    }
+    for &(type_id, uuid) in df.uuid_types() {
+        assert_eq!(
+            df.type_of_uuid(uuid).is_some(),
+            df.uuid_of_type(type_id).is_some()
+        );
+        let _ = df.items_of_uuid(uuid);
+    }
+    for index in 0..df.data_count() {
+        if let Ok(bytes) = df.data(index) {
+            assert_eq!(Some(bytes.len()), df.data_size(index));
+        }
+    }
+    let _ = dump::info(&df, &mut io::sink());
+    let _ = dump::items(&df, None, &mut io::sink());
+    let _ = dump::decoded_items(&df, None, &mut io::sink());
+    let mut out = Vec::new();
+    if df.write(&mut out).is_ok() {
+        let again = Datafile::parse_with(&out, FUZZ_LIMITS).expect("a written datafile reads");
+        assert_eq!(again.items(), df.items(), "items survive a write");
+    }
+}
+
+/// Loads a map in `mode` and renders it.
+pub fn map(data: &[u8], mode: LoadMode) {
+    let Ok(df) = Datafile::parse_with(data, FUZZ_LIMITS) else {
+        return;
+    };
+    let Ok(map) = Map::from_datafile_with(&df, mode) else {
+        return;
+    };
+    if mode == LoadMode::Strict {
+        assert!(map
+            .problems()
+            .iter()
+            .all(|problem| problem.severity != twcodec::map::Severity::Error));
+    }
+    // One dump per mode: rendering walks every tile, and the fuzzer's time is better spent on
+    // new inputs than on rendering each one twice.
+    match mode {
+        LoadMode::Lenient => drop(dump::map_text(
+            &map,
+            DumpOptions { preview: true },
+            &mut io::sink(),
+        )),
+        LoadMode::Strict => drop(dump::map_json(
+            &map,
+            DumpOptions { preview: false },
+            &mut io::sink(),
+        )),
+    }
+    for layer in map.layers() {
+        let _ = layer.image(&map);
+        if let LayerContent::Tiles(tiles) | LayerContent::Game(tiles) = layer.content() {
+            let _ = tiles.color_envelope(&map);
+        }
+    }
+    for image in map.images() {
+        if let twcodec::map::Ref::To(data) = image.data(&map) {
+            let _ = map.data(data);
+        }
+    }
+}
+
+/// Draws a map read under [`FUZZ_LIMITS`] and a work budget of [`FUZZ_RENDER_WORK`]: the whole
+/// map in 48 x 32 pixels, and a camera the input's checksum places, zooms and times, with the
+/// entities view at 60 %, 40 pixels wide. No files are read (no `mapres`, the plain entities
+/// tileset). Each render gives a picture of the size asked for, within the budget, or the
+/// error of a limit.
+pub fn render(data: &[u8]) {
+    use twcodec_tools::render::{RenderOptions, Size, View};
+    let limits = FUZZ_LIMITS.with_max_render_work(FUZZ_RENDER_WORK);
+    let Ok(df) = Datafile::parse_with(data, limits) else {
+        return;
+    };
+    let Ok(map) = Map::from_datafile(&df) else {
+        return;
+    };
+    let hash = crc32fast::hash(data);
+    let plain = RenderOptions {
+        mapres: None,
+        entities_tileset: None,
+        ..RenderOptions::default()
+    };
+    let whole = RenderOptions {
+        size: Size::Pixels {
+            width: 48,
+            height: 32,
+        },
+        view: View::Whole,
+        ..plain.clone()
+    };
+    // A camera anywhere in the first 256 x 256 tiles, at one of four zooms.
+    let camera = RenderOptions {
+        size: Size::Width(40),
+        view: View::Camera {
+            x: f64::from(hash & 0xFF),
+            y: f64::from((hash >> 8) & 0xFF),
+            zoom: [0.25, 1.0, 4.0, 1e4][(hash >> 16) as usize % 4],
+        },
+        time_ms: f64::from(hash >> 18),
+        entities: 60,
+        ..plain
+    };
+    for options in [whole, camera] {
+        match twcodec_tools::render::render(&map, &options) {
+            Ok(rendered) => {
+                let picture = &rendered.picture;
+                let (width, height) = (picture.width as usize, picture.height as usize);
+                assert_eq!(picture.rgba.len(), width * height * 4);
+                assert!(width == 48 || width == 40, "a picture {width} wide");
+                assert!(rendered.work <= FUZZ_RENDER_WORK, "{} steps", rendered.work);
+            }
+            Err(error) => assert_eq!(error.kind(), twcodec::ErrorKind::LimitExceeded, "{error}"),
+        }
+    }
+}
+
+/// Writes a map, reads and writes it again: the second write gives the same bytes. The same
+/// after converting to Teeworlds 0.7, and back to DDNet.
+pub fn map_roundtrip(data: &[u8]) {
+    let Ok(df) = Datafile::parse_with(data, FUZZ_LIMITS) else {
+        return;
+    };
+    let Ok(mut map) = Map::from_datafile(&df) else {
+        return;
+    };
+    // Unchanged, the map writes the data it was read with: the same limits hold.
+    same_twice(&map, FUZZ_LIMITS);
+    for form in [MapForm::Teeworlds07, MapForm::Ddnet] {
+        if map.convert(form).is_err() {
+            return;
+        }
+        // Converted to DDNet, skip-compressed 0.7 tile layers are stored whole and RGB images
+        // widen to RGBA, so the written map can declare more than the limits of its source
+        // allow. It is read back without limits: the bytes are the writer's own, and reading
+        // them allocates what writing them held, no more.
+        same_twice(&map, Limits::UNLIMITED);
+    }
+}
+
+/// Writes `map`; if that works, the written map reads under `limits`, and writes to the same
+/// bytes. Zlib level 1 keeps deflating from taking most of the run; the property holds at every
+/// level.
+fn same_twice(map: &Map, limits: Limits) {
+    let write = |map: &Map| map.to_datafile()?.compression_level(1).to_vec();
+    let Ok(first) = write(map) else {
+        return;
+    };
+    let df = Datafile::parse_with(&first, limits).expect("a written map parses");
+    let again = Map::from_datafile(&df).expect("a written map resolves");
+    let second = write(&again).expect("a map read back writes");
+    assert!(
+        first == second,
+        "the second write of a map differs from the first"
+    );
+}
+
+/// 0.7 tile expansion: the first 4 bytes are the tile count (below 2^20), the rest compressed
+/// tiles. What expands compresses and expands back to the same tiles.
+pub fn tiles_07(data: &[u8]) {
+    let Some((count, rest)) = data.split_first_chunk::<4>() else {
+        return;
+    };
+    let count = (u32::from_le_bytes(*count) & 0xF_FFFF) as usize;
+    let whole = rest.len() / 4 * 4;
+    let Ok(compressed) = cast_tiles::<Tile>(&rest[..whole]) else {
+        return;
+    };
+    let Ok(tiles) = expand_skip(compressed, count) else {
+        return;
+    };
+    assert_eq!(tiles.len(), count);
+    let again = compress_skip(&tiles);
+    assert!(again.len() <= tiles.len());
+    let expanded = expand_skip(&again, count).expect("compressed tiles expand");
+    assert!(expanded == tiles, "tiles change through compression");
+}
+
+/// Snapshots from ints and from packed ints; what reads writes back to the same input, and its
+/// objects of either protocol encode back to their items.
+pub fn snapshot(data: &[u8]) {
+    let ints = whole_ints(data);
+    if let Ok(snapshot) = Snapshot::from_ints(&ints) {
+        assert_eq!(snapshot.to_ints(), ints);
+        let _ = snapshot.checksum();
+        assert_eq!(snapshot.sorted(), snapshot);
+        let _ = snapshot.extended_types().count();
+        for protocol in [snap::Protocol::Ddnet06, snap::Protocol::Teeworlds07] {
+            for (object, item) in snapshot.objects(protocol).zip(snapshot.items()) {
+                assert_eq!(object.encode().expect("an object encodes"), item.data);
+            }
+            let _ = dump::snapshot_text(&snapshot, Some(protocol), &mut io::sink());
+            let _ = dump::snapshot_json(&snapshot, Some(protocol), &mut io::sink());
+        }
+    }
+    if let Ok(snapshot) = Snapshot::from_packed(data) {
+        let again = Snapshot::from_packed(&snapshot.to_packed()).expect("packed snapshots read");
+        assert_eq!(again.to_ints(), snapshot.to_ints());
+    }
+}
+
+/// Deltas from ints and packed ints, under both protocols' sizes, applied to the sample, to the
+/// empty snapshot and to a snapshot from the input; what applies gives a delta back.
+pub fn delta(data: &[u8]) {
+    let ints = whole_ints(data);
+    // The first two bytes cut the input into a packed base snapshot and a packed delta.
+    let base = match data.split_first_chunk::<2>() {
+        Some((cut, rest)) => {
+            let cut = usize::from(u16::from_le_bytes(*cut)).min(rest.len());
+            let (snapshot, delta) = rest.split_at(cut);
+            Snapshot::from_packed(snapshot).ok().zip(Some(delta))
+        }
+        None => None,
+    };
+    for sizes in [SizeTable::ddnet_06(), SizeTable::teeworlds_07()] {
+        if let Ok(delta) = SnapshotDelta::from_ints(&ints, &sizes) {
+            if !ints.is_empty() {
+                assert_eq!(delta.to_ints(&sizes).expect("a read delta writes"), ints);
+            }
+            let _ = dump::delta_text(
+                &delta,
+                &sizes,
+                Some(snap::Protocol::Ddnet06),
+                &mut io::sink(),
+            );
+            apply_both_ways(&crate::sample::game_snapshot(3), &delta);
+            apply_both_ways(&Snapshot::empty(), &delta);
+        }
+        if let Ok(delta) = SnapshotDelta::from_packed(data, &sizes) {
+            apply_both_ways(&Snapshot::empty(), &delta);
+        }
+        if let Some((base, packed)) = &base {
+            if let Ok(delta) = SnapshotDelta::from_packed(packed, &sizes) {
+                apply_both_ways(base, &delta);
+            }
+        }
+    }
+}
+
+/// Applies `delta` to `old`; when that works, the delta from `old` to the result applies to the
+/// same result.
+fn apply_both_ways(old: &Snapshot, delta: &SnapshotDelta) {
+    let Ok(new) = old.apply(delta) else {
+        return;
+    };
+    let again = SnapshotDelta::create(old, &new).expect("a delta between applied snapshots");
+    assert_eq!(old.apply(&again).expect("a created delta applies"), new);
+}
+
+/// Variable-length ints: what unpacks packs and unpacks to the same ints.
+pub fn packing_ints(data: &[u8]) {
+    if let Ok(ints) = packing::unpack_ints(data) {
+        assert!(ints.len() <= data.len());
+        let packed = packing::pack_ints(&ints);
+        assert!(
+            packed.len() <= data.len(),
+            "the packed form is the shortest"
+        );
+        assert_eq!(
+            packing::unpack_ints(&packed).expect("packed ints unpack"),
+            ints
+        );
+    }
+}
+
+/// Huffman coding: what decodes encodes and decodes to the same bytes, and any bytes encode.
+pub fn huffman_coding(data: &[u8]) {
+    if let Ok(decoded) = huffman::decompress(data, 1 << 16) {
+        let coded = huffman::compress(&decoded);
+        assert_eq!(
+            huffman::decompress(&coded, decoded.len()).expect("coded data decodes"),
+            decoded
+        );
+    }
+    let coded = huffman::compress(data);
+    assert_eq!(
+        huffman::decompress(&coded, data.len()).expect("coded data decodes"),
+        data
+    );
+}
+
+/// Demos: header, every chunk, the replay, the embedded map, the dumps.
+pub fn demo(data: &[u8]) {
+    let Ok(demo) = Demo::from_bytes(data.to_vec()) else {
+        return;
+    };
+    // The chunk headers and the embedded map (`Demo::map_with`), under the fuzz limits.
+    let _ = dump::demo_info_with(&demo, FUZZ_LIMITS, &mut io::sink());
+    // The replay, every snapshot's checksum.
+    let _ = dump::demo_ticks(&demo, &mut io::sink());
+    // The messages, which the replay keeps undecoded: what decodes encodes back.
+    let protocol = demo.protocol().into();
+    for chunk in demo.chunks() {
+        let Ok(chunk) = chunk else { break };
+        if let ChunkContent::Message(_) = chunk.content {
+            if let (Ok(bytes), Ok(message)) = (chunk.message_bytes(), chunk.message(protocol)) {
+                let _ = dump::message_line(&message);
+                let again = netmsg::encode_padded(&message, protocol);
+                assert_eq!(again.ok(), Some(bytes), "a demo message encodes back");
+            }
+        }
+    }
+}
+
+/// 0.7 packets: chunks, snapshot messages, joined and rebuilt against the empty snapshot.
+pub fn packet(data: &[u8]) {
+    let Ok(packet) = Packet7::parse(data) else {
+        return;
+    };
+    let _ = packet.control_message();
+    let _ = packet.trailing_bytes();
+    for chunk in packet.chunks() {
+        let Ok(chunk) = chunk else { break };
+        let _ = chunk.message();
+        let protocol = netmsg::Protocol::Teeworlds07;
+        if let Ok(message) = netmsg::decode(chunk.data, protocol) {
+            let again = netmsg::encode(&message, protocol);
+            assert_eq!(
+                again.ok().as_deref(),
+                Some(chunk.data),
+                "a message encodes back"
+            );
+        }
+        if let Ok(Some(message)) = SnapMessage::parse(&chunk) {
+            if let Ok(snap) = AssembledSnap::join(&[message]) {
+                let _ = snap.rebuild(&Snapshot::empty());
+            }
+        }
+    }
+}
+
+/// The whole 4-byte ints of `data` (little-endian).
+fn whole_ints(data: &[u8]) -> Vec<i32> {
+    data.chunks_exact(4)
+        .map(|int| i32::from_le_bytes([int[0], int[1], int[2], int[3]]))
+        .collect()
+}
+
+/// Largest corpus file taken as a seed.
+const MAX_SEED: usize = 64 << 10;
+
+/// The sample with a quads layer of quads at the ends of the 22.10 range: over the whole
+/// picture, outside it, and across it.
+fn extreme_quads() -> Option<Vec<u8>> {
+    use twcodec_schema::map::{quad::Quad, Color, Point};
+    let mut map = crate::sample::map().ok()?;
+    let group = map.group_refs().last()?;
+    let (min, max) = (i32::MIN, i32::MAX);
+    let quad = |corners: [(i32, i32); 4]| {
+        let p = |(x, y)| Point { x, y };
+        Quad {
+            points: [
+                p(corners[0]),
+                p(corners[1]),
+                p(corners[2]),
+                p(corners[3]),
+                p(corners[0]),
+            ],
+            colors: [Color {
+                r: 255,
+                g: 0,
+                b: 0,
+                a: 128,
+            }; 4],
+            texture_coords: [(0, 0), (1024, 0), (0, 1024), (1024, 1024)].map(p),
+            position_envelope: -1,
+            position_envelope_offset: 0,
+            color_envelope: -1,
+            color_envelope_offset: 0,
+        }
+    };
+    let quads = vec![
+        quad([(min, min), (max, min), (min, max), (max, max)]),
+        quad([(max, max), (max, max), (max, max), (max, max)]),
+        quad([(0, 0), (2048, 0), (max, max), (max, max)]),
+        quad([(min, 0), (max, 0), (min, 1024), (max, 1024)]),
+    ];
+    let layer = twcodec::map::Layer::new_quads("Extreme", quads).ok()?;
+    map.add_layer(group, layer).ok()?;
+    map.to_bytes().ok()
+}
+
+/// The files of a corpus directory up to [`MAX_SEED`] bytes, by name.
+fn corpus_files(dir: &Path, extension: &str) -> Vec<Vec<u8>> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut paths: Vec<_> = entries
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .filter(|path| path.extension().is_some_and(|ext| ext == extension))
+        .filter(|path| {
+            path.metadata()
+                .is_ok_and(|meta| meta.len() <= MAX_SEED as u64)
+        })
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .filter_map(|path| std::fs::read(path).ok())
+        .collect()
+}
+
+/// The payloads of every data chunk of the corpus demos, with their decoded ints.
+fn demo_chunks(corpus: Option<&Path>) -> Vec<(ChunkKindSeed, Vec<u8>, Vec<i32>)> {
+    let Some(corpus) = corpus else {
+        return Vec::new();
+    };
+    let mut chunks = Vec::new();
+    for bytes in corpus_files(&corpus.join("demos"), "demo") {
+        let Ok(demo) = Demo::from_bytes(bytes) else {
+            continue;
+        };
+        for chunk in demo.chunks().flatten() {
+            let kind = match chunk.content {
+                ChunkContent::Snapshot(_) => ChunkKindSeed::Snapshot,
+                ChunkContent::Delta(_) => ChunkKindSeed::Delta,
+                _ => ChunkKindSeed::Other,
+            };
+            if let (Some(payload), Ok(ints)) = (chunk.payload(), chunk.ints()) {
+                chunks.push((kind, payload.to_vec(), ints));
+            }
+        }
+    }
+    chunks
+}
+
+/// What a demo chunk seeds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ChunkKindSeed {
+    Snapshot,
+    Delta,
+    Other,
+}
+
+fn seeds(target: Target, corpus: Option<&Path>) -> Vec<Vec<u8>> {
+    let sample = crate::sample::datafile();
+    let maps = || {
+        let mut maps = vec![sample.clone()];
+        if let Ok(mut map) = crate::sample::map() {
+            if map.convert(MapForm::Teeworlds07).is_ok() {
+                maps.extend(map.to_bytes());
+            }
+        }
+        if let Some(corpus) = corpus {
+            maps.extend(corpus_files(&corpus.join("maps"), "map"));
+        }
+        maps
+    };
+    let sample_snapshots = [1000, 1001].map(crate::sample::game_snapshot);
+    let sample_delta = SnapshotDelta::create(&sample_snapshots[0], &sample_snapshots[1])
+        .and_then(|delta| delta.to_ints(&SizeTable::ddnet_06()))
+        .unwrap_or_default();
+    match target {
+        Target::Datafile | Target::MapLenient | Target::MapStrict | Target::MapRoundTrip => maps(),
+        Target::Render => {
+            let mut seeds = maps();
+            seeds.extend(extreme_quads());
+            seeds
+        }
+        Target::Tiles07 => {
+            let mut seeds = Vec::new();
+            for bytes in maps() {
+                let Ok(map) = Map::parse(&bytes) else {
+                    continue;
+                };
+                for layer in map.layers() {
+                    if let LayerContent::Tiles(tiles) | LayerContent::Game(tiles) = layer.content()
+                    {
+                        if let Some(grid) = tiles.grid() {
+                            let count = grid.tiles().len() as u32;
+                            let mut seed = count.to_le_bytes().to_vec();
+                            seed.extend(tiles_as_bytes(&compress_skip(grid.tiles())));
+                            if seed.len() <= MAX_SEED {
+                                seeds.push(seed);
+                            }
+                        }
+                    }
+                }
+            }
+            seeds
+        }
+        Target::Snapshot => {
+            let mut seeds: Vec<Vec<u8>> = sample_snapshots
+                .iter()
+                .flat_map(|s| [snap::ints_to_bytes(&s.to_ints()), s.to_packed()])
+                .collect();
+            for (kind, _, ints) in demo_chunks(corpus) {
+                if kind == ChunkKindSeed::Snapshot {
+                    seeds.push(packing::pack_ints(&ints));
+                    seeds.push(snap::ints_to_bytes(&ints));
+                }
+            }
+            seeds
+        }
+        Target::Delta => {
+            let mut seeds = vec![
+                snap::ints_to_bytes(&sample_delta),
+                packing::pack_ints(&sample_delta),
+            ];
+            // A packed base and a packed delta behind a 2-byte cut.
+            let base = sample_snapshots[0].to_packed();
+            let mut cut = (base.len() as u16).to_le_bytes().to_vec();
+            cut.extend(&base);
+            cut.extend(packing::pack_ints(&sample_delta));
+            seeds.push(cut);
+            for (kind, _, ints) in demo_chunks(corpus) {
+                if kind == ChunkKindSeed::Delta {
+                    seeds.push(snap::ints_to_bytes(&ints));
+                }
+            }
+            seeds
+        }
+        Target::Packing => {
+            let mut seeds = vec![packing::pack_ints(&sample_delta)];
+            seeds.extend(
+                demo_chunks(corpus)
+                    .into_iter()
+                    .map(|(_, _, ints)| packing::pack_ints(&ints)),
+            );
+            seeds
+        }
+        Target::Pack => vec![
+            // No edit; each kind of edit once on the first files.
+            Vec::new(),
+            vec![0, 40, 5, 3, 9, 0, 0, 0],
+            vec![0, 41, 5, 0, 0xff, 0xff, 0xff, 0xff],
+            vec![1, 30, 3, 0, b'x', b'y'],
+            vec![4, 33, 0],
+            vec![5, 34, 4, b'0', b'0', b'0', b'1'],
+            vec![6, 35, 1, 2],
+            vec![
+                7, 3, 9, b'k', b'i', b'n', b'd', b'=', b'"', b'x', b'"', b'\n',
+            ],
+        ],
+        Target::Huffman => {
+            let mut seeds = vec![huffman::compress(&packing::pack_ints(&sample_delta))];
+            seeds.extend(
+                demo_chunks(corpus)
+                    .into_iter()
+                    .map(|(_, payload, _)| payload),
+            );
+            seeds
+        }
+        Target::Demo => corpus.map_or_else(Vec::new, |corpus| {
+            corpus_files(&corpus.join("demos"), "demo")
+        }),
+        Target::Packet => corpus.map_or_else(Vec::new, |corpus| {
+            corpus_files(
+                &corpus
+                    .join("demos")
+                    .join("snapshot_vectors")
+                    .join("teeworlds-go"),
+                "bin",
+            )
+        }),
+    }
+}

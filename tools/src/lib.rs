@@ -1,0 +1,29 @@
+//! What the `twcodec` command does, as a library, built on the codec ([`twcodec`]): each
+//! module is a tool a program can call as the command line does.
+//!
+//! | module | what it does |
+//! |---|---|
+//! | [`dump`] | what `twcodec` prints: datafiles, maps (a lazy serde tree, [`dump::MapView`], as text or JSON), snapshots, demos, messages, the format reference, `--for-diff` |
+//! | [`diff`] | a semantic diff of two maps, by place, in the units people think in |
+//! | [`render`] | draws a map as the game does, on the CPU, within a work budget |
+//! | [`assets`] | a map's images and sounds as files (PNG, Opus) and back: extract, add, replace, embed |
+//! | [`mapdir`] | the map directory form: `unpack` and `pack` (docs/mapdir.md) |
+//! | [`scan`] | many files at once: a row per map or demo |
+//! | [`export`] | a demo's snapshot objects as rows (JSONL, CSV) |
+//! | [`chat`] | a demo's chat, joins, leaves and kills |
+//!
+//! The codec never names this crate: data flows from the codec to the tools, and from the
+//! tools to the command line (`cli/`) and the Python bindings.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod assets;
+pub mod chat;
+pub mod diff;
+pub mod dump;
+pub mod export;
+pub mod mapdir;
+pub mod render;
+pub mod scan;
+mod units;

@@ -1,0 +1,287 @@
+//! The textures a render samples: the map's images (embedded, or external ones from the
+//! `mapres` folder), the entities tileset and what is made from it, each read once per
+//! [`Renderer`](super::Renderer).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use rayon::prelude::*;
+
+use super::entities::{self, Place};
+use super::texture::{straight, Texture};
+use super::{drawn, RenderOptions};
+use twcodec::map::{Image, LayerContent, Map, Ref};
+
+/// What a picture is sampled for: tilesets are cut into a 16 x 16 grid and, like the game,
+/// resized first when their sides are not multiples of 16; quads take the picture as it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) enum Use {
+    Tileset,
+    Quads,
+}
+
+/// A texture, or why there is none.
+type Loaded = Result<Arc<Texture>, String>;
+
+impl Use {
+    /// What `layer` samples its image for.
+    pub(super) fn of(layer: &twcodec::map::Layer) -> Use {
+        match layer.content() {
+            LayerContent::Quads(_) => Use::Quads,
+            _ => Use::Tileset,
+        }
+    }
+}
+
+/// Files read as textures, kept for the next render.
+#[derive(Debug, Default)]
+pub(super) struct FileCache {
+    files: Mutex<HashMap<(PathBuf, Use), Loaded>>,
+}
+
+impl FileCache {
+    /// The texture of the PNG file at `path`, read once.
+    fn get(&self, path: &Path, usage: Use) -> Loaded {
+        let key = (path.to_path_buf(), usage);
+        if let Some(found) = self.files.lock().ok().and_then(|f| f.get(&key).cloned()) {
+            return found;
+        }
+        let loaded = crate::assets::read_png(path, twcodec::Limits::default())
+            .map_err(|e| e.to_string())
+            .and_then(|p| {
+                texture(p.width as usize, p.height as usize, &p.rgba, usage)
+                    .ok_or_else(|| format!("{} has no pixels", path.display()))
+            })
+            .map(Arc::new);
+        if let Ok(mut files) = self.files.lock() {
+            files.insert(key, loaded.clone());
+        }
+        loaded
+    }
+}
+
+/// A texture of straight RGBA8 pixels for `usage`.
+fn texture(width: usize, height: usize, rgba: &[u8], usage: Use) -> Option<Texture> {
+    let fits = width % 16 == 0 && height % 16 == 0;
+    if usage == Use::Quads || fits {
+        return Texture::from_rgba(width, height, rgba);
+    }
+    // The game resizes such a tileset to the largest power of two within each side, at
+    // least 16 (docs/format-notes.md, "Drawing a map").
+    let side = |n: usize| match n {
+        0 => 0,
+        n => (1usize << (usize::BITS - 1 - n.leading_zeros())).max(16),
+    };
+    let (w, h) = (side(width), side(height));
+    let source = Texture::from_rgba(width, height, rgba)?;
+    let level = source.levels.first()?;
+    let mut resized = Vec::with_capacity(w * h * 4);
+    for y in 0..h {
+        for x in 0..w {
+            let sx = (x as f32 + 0.5) * width as f32 / w as f32;
+            let sy = (y as f32 + 0.5) * height as f32 / h as f32;
+            // Back to straight alpha for `from_rgba`.
+            resized.extend_from_slice(&straight(level.bilinear(sx, sy, false)));
+        }
+    }
+    Texture::from_rgba(w, h, &resized)
+}
+
+/// The pixels of a picture that is missing: a magenta and black checkerboard of 16 x 16
+/// tiles, as games show a missing texture.
+pub(super) fn placeholder() -> Arc<Texture> {
+    static PLACEHOLDER: OnceLock<Arc<Texture>> = OnceLock::new();
+    let texture = PLACEHOLDER.get_or_init(|| {
+        Arc::new(Texture::tile_colors(8, |index, x, y| {
+            let dark =
+                ((index % 16) + (index / 16) + usize::from(x >= 4) + usize::from(y >= 4)) % 2;
+            if dark == 0 {
+                [255, 0, 255, 255]
+            } else {
+                [0, 0, 0, 255]
+            }
+        }))
+    });
+    texture.clone()
+}
+
+/// The textures one render samples.
+pub(super) struct Textures {
+    /// The map's images by index and use.
+    pub images: HashMap<(usize, Use), Arc<Texture>>,
+    pub entities: Option<Arc<Texture>>,
+    pub arrow: Option<Arc<Texture>>,
+    /// Numbers in the middle, upper and lower half of a tile.
+    pub numbers: Option<[Arc<Texture>; 3]>,
+    /// The tune tile in a color per tune zone (cell `n` for the `n`-th zone in the map).
+    pub tunes: Option<Arc<Texture>>,
+}
+
+impl Textures {
+    /// Every texture the layers `options` draw use; what cannot be read becomes a placeholder
+    /// and a warning.
+    pub fn load(
+        cache: &FileCache,
+        map: &Map,
+        options: &RenderOptions,
+        warnings: &mut Vec<String>,
+    ) -> Textures {
+        let mut wanted: Vec<(usize, Use)> = Vec::new();
+        for (index, layer) in map.layers().iter().enumerate() {
+            let usage = Use::of(layer);
+            if let (true, Ref::To(image)) = (drawn(map, options, index, layer), layer.image(map)) {
+                if !wanted.contains(&(image.index(), usage)) {
+                    wanted.push((image.index(), usage));
+                }
+            }
+        }
+        let loaded: Vec<_> = wanted
+            .par_iter()
+            .filter_map(|&(index, usage)| {
+                let image = map.images().get(index)?;
+                Some((
+                    (index, usage),
+                    image_texture(cache, map, options, index, image, usage),
+                ))
+            })
+            .collect();
+        let mut images = HashMap::new();
+        for (key, (texture, warning)) in loaded {
+            // An image used both ways warns once.
+            if let Some(warning) = warning.filter(|w| !warnings.contains(w)) {
+                warnings.push(warning);
+            }
+            images.insert(key, texture);
+        }
+        let mut textures = Textures {
+            images,
+            entities: None,
+            arrow: None,
+            numbers: None,
+            tunes: None,
+        };
+        if options.entities > 0 {
+            let (tileset, warning) = entities_tileset(cache, options);
+            warnings.extend(warning);
+            let tunes = (map.layers().iter()).any(|l| matches!(l.content(), LayerContent::Tune(_)));
+            if tunes {
+                textures.tunes = Some(Arc::new(entities::tunes(&tileset)));
+            }
+            textures.entities = Some(tileset);
+            textures.arrow = Some(entities::arrow());
+            textures.numbers =
+                Some([Place::Center, Place::Top, Place::Bottom].map(entities::numbers));
+        }
+        textures
+    }
+}
+
+/// An image's texture, or a placeholder and a warning saying why.
+fn image_texture(
+    cache: &FileCache,
+    map: &Map,
+    options: &RenderOptions,
+    index: usize,
+    image: &Image,
+    usage: Use,
+) -> (Arc<Texture>, Option<String>) {
+    let name = image.name(map).unwrap_or_default();
+    let result = if image.is_external() {
+        external_picture(cache, &name, options.mapres.as_deref(), usage)
+    } else {
+        (image.rgba8(map))
+            .map_err(|e| e.to_string())
+            .and_then(|p| {
+                texture(p.width, p.height, &p.bytes, usage)
+                    .map(Arc::new)
+                    .ok_or_else(|| "an image of no pixels".to_string())
+            })
+            .map_err(|e| format!("embedded image #{index} {name:?}: {e}"))
+    };
+    match result {
+        Ok(texture) => (texture, None),
+        Err(why) => (
+            placeholder(),
+            Some(format!("{why}; drawn as a placeholder")),
+        ),
+    }
+}
+
+/// An external image from `mapres/NAME.png`, or why not.
+fn external_picture(
+    cache: &FileCache,
+    name: &str,
+    mapres: Option<&Path>,
+    usage: Use,
+) -> Result<Arc<Texture>, String> {
+    let Some(dir) = mapres else {
+        return Err(format!(
+            "external image {name:?}: no mapres folder given (--mapres or TWCODEC_MAPRES)"
+        ));
+    };
+    let Some(path) = crate::assets::mapres_png(dir, name) else {
+        return Err(format!("external image {name:?}: not a plain file name"));
+    };
+    if !path.is_file() {
+        return Err(format!(
+            "external image {name:?}: no {} in the mapres folder",
+            path.display()
+        ));
+    }
+    cache
+        .get(&path, usage)
+        .map_err(|e| format!("external image {name:?}: {e}"))
+}
+
+/// Where DDNet keeps entities tilesets, relative to its `data/mapres` folder: the default
+/// ("clear") set, then the "comfort" asset.
+const NEXT_TO_MAPRES: [&str; 2] = [
+    "../editor/entities_clear/ddnet.png",
+    "../assets/entities/comfort/ddnet.png",
+];
+
+/// The entities tileset `options` name or imply, or plain colors and a warning saying why.
+fn entities_tileset(cache: &FileCache, options: &RenderOptions) -> (Arc<Texture>, Option<String>) {
+    let path = match (&options.entities_tileset, &options.mapres) {
+        (Some(path), _) => Some(path.clone()),
+        (None, Some(mapres)) => NEXT_TO_MAPRES
+            .iter()
+            .map(|p| mapres.join(p))
+            .find(|p| p.is_file()),
+        (None, None) => None,
+    };
+    let Some(path) = path else {
+        let why = "no entities tileset (--entities-tileset, or DDNet's data folder around \
+                   --mapres): physics tiles drawn in plain colors";
+        return (entities::plain(), Some(why.to_string()));
+    };
+    match cache.get(&path, Use::Tileset) {
+        Ok(texture) => (texture, None),
+        Err(e) => {
+            let why = format!("entities tileset: {e}; physics tiles drawn in plain colors");
+            (entities::plain(), Some(why))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tilesets_not_of_16_are_resized_as_the_game_does() {
+        let rgba = vec![200; 100 * 40 * 4];
+        let tileset = texture(100, 40, &rgba, Use::Tileset).unwrap();
+        assert_eq!(
+            (tileset.levels[0].width, tileset.levels[0].height),
+            (64, 32)
+        );
+        let small = texture(5, 3, &[200; 5 * 3 * 4], Use::Tileset).unwrap();
+        assert_eq!((small.levels[0].width, small.levels[0].height), (16, 16));
+        let quads = texture(100, 40, &rgba, Use::Quads).unwrap();
+        assert_eq!((quads.levels[0].width, quads.levels[0].height), (100, 40));
+        let fits = texture(32, 16, &[1; 32 * 16 * 4], Use::Tileset).unwrap();
+        assert_eq!((fits.levels[0].width, fits.levels[0].height), (32, 16));
+    }
+}

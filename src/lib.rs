@@ -161,6 +161,9 @@ pub use twcodec_schema::datafile::Version;
 pub use twcodec_schema::uuid::Uuid;
 pub use write::{DatafileWriter, DEFAULT_COMPRESSION_LEVEL};
 
+/// What every fallible call of the crate returns: a value or an [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
 /// The README's examples, compiled as doc tests (they use the default features: saving files,
 /// a demo's map hash).
 #[cfg(all(

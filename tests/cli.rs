@@ -866,3 +866,73 @@ fn the_wrong_kind_of_file_is_named() {
         .contains("\"error\":\"not a map or a demo: the file is a PNG picture, it starts with"));
     assert_eq!(output.status.code(), Some(1));
 }
+
+/// Completions and manual pages come from the same definitions as `--help`: every command is
+/// in them, a command's page is its own, and a misspelt command gets the nearest name.
+#[test]
+fn completions_and_manual_pages_name_every_command() {
+    let commands = [
+        "info",
+        "items",
+        "dump",
+        "check",
+        "scan",
+        "diff",
+        "resave",
+        "extract",
+        "unpack",
+        "pack",
+        "render",
+        "sample",
+        "demo",
+        "snap",
+        "schema",
+        "completions",
+        "man",
+    ];
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let output = twcodec(&["completions", shell]);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{shell}: {}",
+            stderr(&output)
+        );
+        let text = stdout(&output);
+        for command in commands {
+            assert!(text.contains(command), "{shell} completions lack {command}");
+        }
+    }
+    assert!(stdout(&twcodec(&["completions", "bash"])).contains("complete -F _twcodec"));
+    let output = twcodec(&["completions", "nosh"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("[possible values: bash, elvish, fish, powershell, zsh]"));
+
+    let main = stdout(&twcodec(&["man"]));
+    assert!(main.contains(".TH twcodec 1"), "{main}");
+    for command in commands {
+        assert!(
+            main.contains(&format!("twcodec\\-{command}(1)")),
+            "{command}: {main}"
+        );
+    }
+    let unpack = stdout(&twcodec(&["man", "unpack"]));
+    assert!(unpack.contains(".TH twcodec-unpack 1"), "{unpack}");
+    assert!(unpack.contains("\\fBtwcodec unpack\\fR"), "{unpack}");
+    let chat = stdout(&twcodec(&["man", "demo", "chat"]));
+    assert!(chat.contains(".TH twcodec-demo-chat 1"), "{chat}");
+    assert!(chat.contains("\\-\\-format"), "{chat}");
+
+    let output = twcodec(&["man", "unpak"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).starts_with(
+            "twcodec: `twcodec` has no command `unpak` (did you mean `unpack`?); its commands: \
+             info, items, dump,"
+        ),
+        "{}",
+        stderr(&output)
+    );
+    let output = twcodec(&["man", "demo", "chta"]);
+    assert!(stderr(&output).contains("`twcodec-demo` has no command `chta` (did you mean `chat`?)"));
+}

@@ -121,6 +121,8 @@ fn csv_has_a_column_for_every_field() {
 #[test]
 fn unknown_object_names_are_refused_with_the_names_there_are() {
     let message = ObjectFilter::parse(&["charakter"]).unwrap_err().to_string();
-    assert!(message.starts_with("no snapshot object is called \"charakter\"; there are "));
+    assert!(message.starts_with(
+        "no snapshot object is called \"charakter\" (did you mean \"character\"?); there are "
+    ));
     assert!(message.contains("obj_character"), "{message}");
 }

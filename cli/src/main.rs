@@ -10,7 +10,7 @@ use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use twcodec::demo::Demo;
 use twcodec::map::Severity;
 use twcodec::snap::{self, Decoded, Form, Protocol, SizeTable, Snapshot, SnapshotDelta};
@@ -356,6 +356,18 @@ enum Command {
         #[arg(long, value_name = "DIR", conflicts_with_all = ["name", "format"])]
         out_dir: Option<PathBuf>,
     },
+    /// Shell completions on standard output, for bash, zsh, fish, elvish or powershell
+    /// (`twcodec completions bash > ~/.local/share/bash-completion/completions/twcodec`).
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// The manual page (roff) on standard output: `twcodec man | man -l -`, or one
+    /// command's page (`twcodec man unpack`, `twcodec man demo chat`).
+    Man {
+        /// The command, and its subcommand for `demo` and `snap`; the main page without one.
+        command: Vec<String>,
+    },
 }
 
 /// Output formats of `schema`.
@@ -600,6 +612,46 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// The manual page of the command `path` names (`[]`: the main page), in roff: the same text
+/// as `--help`, from the same definitions.
+fn man_page(path: &[String]) -> Result<Vec<u8>, Failure> {
+    let mut command = Cli::command();
+    command.build();
+    let mut name = "twcodec".to_string();
+    for word in path {
+        let names: Vec<String> = (command.get_subcommands())
+            .map(|sub| sub.get_name().to_string())
+            .filter(|name| name != "help")
+            .collect();
+        let Some(sub) = command.find_subcommand(word).cloned() else {
+            return Err(Failure::Usage(format!(
+                "`{name}` has no command `{word}`{}; its commands: {}",
+                nearest(word, &names)
+                    .map_or(String::new(), |near| format!(" (did you mean `{near}`?)")),
+                names.join(", ")
+            )));
+        };
+        name = format!("{name}-{}", sub.get_name());
+        command = sub;
+    }
+    let command = (command.name(name.clone()))
+        .bin_name(name.replace('-', " "))
+        .version(env!("CARGO_PKG_VERSION"));
+    let mut page = Vec::new();
+    clap_mangen::Man::new(command).render(&mut page)?;
+    Ok(page)
+}
+
+/// The name of `names` closest to `word`, for "did you mean" hints: by Jaro similarity above
+/// 0.7, clap's own rule for its subcommands and flags.
+fn nearest<'a>(word: &str, names: &'a [String]) -> Option<&'a str> {
+    (names.iter())
+        .map(|name| (strsim::jaro(word, name), name))
+        .filter(|(similarity, _)| *similarity > 0.7)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, name)| name.as_str())
 }
 
 /// Help and version on standard output, usage errors on standard error (exit 2), as clap
@@ -944,6 +996,14 @@ fn run(command: Option<Command>, out: Out<'_>) -> Result<ExitCode, Failure> {
                 )?;
             }
         }
+        Some(Command::Completions { shell }) => {
+            // Generated whole first: the generators panic on a failing writer, and a closed
+            // pipe must end the program quietly.
+            let mut text = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "twcodec", &mut text);
+            out.write_all(&text)?;
+        }
+        Some(Command::Man { command }) => out.write_all(&man_page(&command)?)?,
         Some(Command::Sample { output }) => {
             let bytes = twcodec_testkit::sample::datafile();
             if is_stdout(&output) {

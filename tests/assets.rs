@@ -505,7 +505,7 @@ fn replace_image_names_the_images_a_map_has() {
     assert_eq!(
         text(&output.stderr),
         format!(
-            "twcodec: {}: the map has no image named \"grass\"; its 2 images are \
+            "twcodec: error: {}: the map has no image named \"grass\"; its 2 images are \
              \"grass_main\", \"checker\"\n",
             sample.display()
         )
@@ -657,7 +657,7 @@ fn embed_keeps_names_inside_the_folder() {
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(
         text(&output.stderr),
-        "twcodec: no folder of pictures: give --mapres DIR or set $TWCODEC_MAPRES\n"
+        "twcodec: error: no folder of pictures: give --mapres DIR or set $TWCODEC_MAPRES\n"
     );
     let output = twcodec!(None; "embed", input, "--mapres", dir.path().join("nope"), "-o", out);
     assert_eq!(output.status.code(), Some(1));
@@ -911,7 +911,7 @@ fn opus_check_says_what_it_found() {
     assert_eq!(
         text(&output.stderr),
         format!(
-            "twcodec: {}: not an Ogg Opus file: the first packet begins \"\\x01vorbis\\x00\", not \
+            "twcodec: error: {}: not an Ogg Opus file: the first packet begins \"\\x01vorbis\\x00\", not \
              \"OpusHead\": an Ogg Vorbis file; the game plays Opus only (at byte 0x1c)\n",
             vorbis.display()
         )

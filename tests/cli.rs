@@ -183,7 +183,10 @@ fn bad_input_exits_1_with_one_line_naming_file_and_problem() {
     let missing = dir.path().join("missing.map");
     let output = twcodec(&["info", &missing.to_string_lossy()]);
     assert_eq!(output.status.code(), Some(1));
-    assert!(stderr(&output).starts_with(&format!("twcodec: {}: cannot read: ", missing.display())));
+    assert!(stderr(&output).starts_with(&format!(
+        "twcodec: error: {}: cannot read: ",
+        missing.display()
+    )));
     insta_settings().bind(|| insta::assert_snapshot!("cli_bad_input", report));
 }
 
@@ -380,7 +383,9 @@ fn snap_bad_input_exits_1_naming_the_file() {
     assert_no_panic(&output);
     assert_eq!(
         stderr(&output),
-        format!("twcodec: {odd}: 3 bytes are not a whole number of 4-byte ints (at byte 0x0)\n")
+        format!(
+            "twcodec: error: {odd}: 3 bytes are not a whole number of 4-byte ints (at byte 0x0)\n"
+        )
     );
 
     // A delta that removes an item the snapshot lacks.
@@ -395,7 +400,7 @@ fn snap_bad_input_exits_1_naming_the_file() {
     assert_eq!(
         stderr(&output),
         format!(
-            "twcodec: {delta}: removed key #0 (type 4, id 1): the old snapshot has no item with \
+            "twcodec: error: {delta}: removed key #0 (type 4, id 1): the old snapshot has no item with \
              this key\n"
         )
     );
@@ -454,7 +459,7 @@ fn demo_errors_exit_1() {
     assert_eq!(
         stderr(&output),
         format!(
-            "twcodec: {not_a_demo}: not a demo: the file is a map (a datafile), it starts with \
+            "twcodec: error: {not_a_demo}: not a demo: the file is a map (a datafile), it starts with \
              \"DATA\"; `twcodec info {not_a_demo}` and `twcodec check {not_a_demo}` read maps\n"
         )
     );
@@ -467,7 +472,7 @@ fn demo_errors_exit_1() {
     let output = twcodec(&["demo", "ticks", &cut]);
     assert_eq!(output.status.code(), Some(1));
     assert_no_panic(&output);
-    assert!(stderr(&output).starts_with(&format!("twcodec: {cut}: chunk #1 (tick 2470)")));
+    assert!(stderr(&output).starts_with(&format!("twcodec: error: {cut}: chunk #1 (tick 2470)")));
 }
 
 /// `check` reports what the datafile reader found too (it said `0 warnings` for a file whose
@@ -543,7 +548,7 @@ fn schema_prints_the_format_reference() {
     assert!(output.stdout.is_empty());
     assert_eq!(
         stderr(&output),
-        "twcodec: no structure or document `GropItem` in the format reference (close: \
+        "twcodec: error: no structure or document `GropItem` in the format reference (close: \
          GroupItem); documents: datafile, map-items, snapshots, demos, messages, and `twcodec \
          schema` lists every structure\n"
     );
@@ -801,21 +806,21 @@ fn the_wrong_kind_of_file_is_named() {
         (
             vec!["info", &demo],
             format!(
-                "twcodec: {demo}: not a datafile (a map): the file is a demo, it starts with \
+                "twcodec: error: {demo}: not a datafile (a map): the file is a demo, it starts with \
                  \"TWDEMO\\0\"; `twcodec demo info {demo}` reads demos\n"
             ),
         ),
         (
             vec!["demo", "info", &map],
             format!(
-                "twcodec: {map}: not a demo: the file is a map (a datafile), it starts with \
+                "twcodec: error: {map}: not a demo: the file is a map (a datafile), it starts with \
                  \"DATA\"; `twcodec info {map}` and `twcodec check {map}` read maps\n"
             ),
         ),
         (
             vec!["dump", &png],
             format!(
-                "twcodec: {png}: not a datafile (a map): the file is a PNG picture, it starts \
+                "twcodec: error: {png}: not a datafile (a map): the file is a PNG picture, it starts \
                  with \"\\x89PNG\\r\\n\\x1a\\n\"; `twcodec add-image MAP {png} -o OUT` adds a \
                  picture to a map (`replace-image` replaces one, `embed` embeds the game's own)\n"
             ),
@@ -823,7 +828,7 @@ fn the_wrong_kind_of_file_is_named() {
         (
             vec!["check", &ogg],
             format!(
-                "twcodec: {ogg}: not a datafile (a map): the file is an Ogg file (a sound), it \
+                "twcodec: error: {ogg}: not a datafile (a map): the file is an Ogg file (a sound), it \
                  starts with \"OggS\"; `twcodec add-sound MAP {ogg} -o OUT` adds a sound to a \
                  map (`replace-sound` replaces one)\n"
             ),
@@ -927,7 +932,7 @@ fn completions_and_manual_pages_name_every_command() {
     assert_eq!(output.status.code(), Some(2));
     assert!(
         stderr(&output).starts_with(
-            "twcodec: `twcodec` has no command `unpak` (did you mean `unpack`?); its commands: \
+            "twcodec: error: `twcodec` has no command `unpak` (did you mean `unpack`?); its commands: \
              info, items, dump,"
         ),
         "{}",
@@ -935,4 +940,66 @@ fn completions_and_manual_pages_name_every_command() {
     );
     let output = twcodec(&["man", "demo", "chta"]);
     assert!(stderr(&output).contains("`twcodec-demo` has no command `chta` (did you mean `chat`?)"));
+}
+
+/// `error:`, `warning:` and `note:` are colored as clap colors its own where colors are asked
+/// for (a terminal, or `CLICOLOR_FORCE`), never under `NO_COLOR`; piped (as in every other
+/// test) the text is plain.
+#[test]
+fn labels_are_colored_only_where_colors_are_wanted() {
+    let run = |env: &[(&str, &str)]| {
+        let output = Command::new(env!("CARGO_BIN_EXE_twcodec"))
+            .args(["info", "/nonexistent/x.map"])
+            .env_remove("NO_COLOR")
+            .env_remove("CLICOLOR")
+            .env_remove("CLICOLOR_FORCE")
+            .envs(env.iter().copied())
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(1));
+        stderr(&output)
+    };
+    let plain = run(&[]);
+    assert!(
+        plain.starts_with("twcodec: error: /nonexistent/x.map: cannot read: "),
+        "{plain}"
+    );
+    assert!(!plain.contains('\x1b'), "{plain:?}");
+    let colored = run(&[("CLICOLOR_FORCE", "1")]);
+    assert!(
+        colored
+            .starts_with("twcodec: \x1b[1m\x1b[31merror:\x1b[0m /nonexistent/x.map: cannot read"),
+        "{colored:?}"
+    );
+    assert_eq!(run(&[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]), plain);
+
+    // A warning, from a command that goes on.
+    let dir = tempfile::tempdir().unwrap();
+    let png = temp_file(&dir, "odd.png", &odd_png());
+    let map = temp_file(&dir, "s.map", &twcodec_testkit::sample::datafile());
+    let out = dir.path().join("out.map");
+    let output = Command::new(env!("CARGO_BIN_EXE_twcodec"))
+        .args(["add-image", &map, &png, "-o", out.to_str().unwrap()])
+        .env_remove("NO_COLOR")
+        .env("CLICOLOR_FORCE", "1")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        stderr(&output).starts_with("twcodec: \x1b[1m\x1b[33mwarning:\x1b[0m "),
+        "{:?}",
+        stderr(&output)
+    );
+}
+
+/// A 20 x 20 RGBA PNG: not a tileset of 16 x 16 tiles, so adding it warns.
+fn odd_png() -> Vec<u8> {
+    let mut bytes = Vec::new();
+    let mut encoder = png::Encoder::new(&mut bytes, 20, 20);
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    let mut writer = encoder.write_header().unwrap();
+    writer.write_image_data(&[255; 20 * 20 * 4]).unwrap();
+    writer.finish().unwrap();
+    bytes
 }

@@ -445,7 +445,7 @@ fn cli_exit_codes() {
     let stderr = String::from_utf8_lossy(&missing.stderr);
     assert_eq!(missing.status.code(), Some(2));
     assert!(
-        stderr.starts_with("twcodec: missing.map: cannot read"),
+        stderr.starts_with("twcodec: error: missing.map: cannot read"),
         "{stderr}"
     );
 

@@ -94,7 +94,7 @@ fn devices_and_fifos_are_written_in_place() {
         assert_eq!(output.status.code(), Some(1));
         assert_eq!(
             stderr(&output),
-            "twcodec: /dev/full: cannot write the datafile: No space left on device (os error 28)\n"
+            "twcodec: error: /dev/full: cannot write the datafile: No space left on device (os error 28)\n"
         );
         assert!(std::fs::metadata("/dev/full")
             .unwrap()
@@ -215,7 +215,7 @@ fn a_file_that_cannot_be_written_is_named_with_the_reason() {
     assert_eq!(
         stderr(&output),
         format!(
-            "twcodec: cannot write {}: the directory {} does not exist\n",
+            "twcodec: error: cannot write {}: the directory {} does not exist\n",
             missing.display(),
             missing.parent().unwrap().display()
         )
@@ -226,7 +226,7 @@ fn a_file_that_cannot_be_written_is_named_with_the_reason() {
     assert_eq!(
         stderr(&output),
         format!(
-            "twcodec: cannot write {}: it is a directory\n",
+            "twcodec: error: cannot write {}: it is a directory\n",
             dir.path().display()
         )
     );
@@ -240,9 +240,10 @@ fn a_file_that_cannot_be_written_is_named_with_the_reason() {
     {
         Ok(output) => {
             assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
-            let text = String::from_utf8_lossy(&output.stdout);
+            // On a terminal the label is colored: compare the text without its colors.
+            let text = strip_colors(&String::from_utf8_lossy(&output.stdout));
             assert!(
-                text.contains("twcodec: not writing a map to a terminal"),
+                text.contains("twcodec: error: not writing a map to a terminal"),
                 "{text}"
             );
             assert!(
@@ -397,9 +398,22 @@ fn a_closed_pipe_ends_quietly_and_a_full_disk_is_one_line() {
             assert_eq!(output.status.code(), Some(1), "{args:?}");
             assert_eq!(
                 stderr(&output),
-                "twcodec: writing standard output: No space left on device (os error 28)\n",
+                "twcodec: error: writing standard output: No space left on device (os error 28)\n",
                 "{args:?}"
             );
         }
     }
+}
+
+/// The text without its ANSI color sequences (`ESC [ ... m`).
+fn strip_colors(text: &str) -> String {
+    let mut plain = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("\x1b[") {
+        plain.push_str(&rest[..at]);
+        rest = &rest[at..];
+        rest = rest.find('m').map_or("", |end| &rest[end + 1..]);
+    }
+    plain.push_str(rest);
+    plain
 }

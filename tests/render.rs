@@ -2277,6 +2277,35 @@ fn the_readme_picture_is_the_sample_rendered() {
     assert!(text.contains("![The built-in sample map, rendered by twcodec](docs/sample.png)"));
 }
 
+/// The README's first picture: Teeworlds' ctf5 from the corpus, drawn with the game's own
+/// pictures, as `twcodec render` draws it with the options the README names.
+#[test]
+fn the_readme_picture_is_ctf5_rendered() {
+    let Some(dir) = common::corpus_dir() else {
+        return;
+    };
+    let map = Map::load(dir.join("maps/tw06_stock_ctf5.map")).unwrap();
+    let options = RenderOptions {
+        size: Size::Width(1200),
+        mapres: Some(dir.join("mapres/ddnet")),
+        entities_tileset: None,
+        ..RenderOptions::default()
+    };
+    let Rendered {
+        picture, warnings, ..
+    } = render(&map, &options).unwrap();
+    // Every external picture found: no placeholder in the README.
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!((picture.width, picture.height), (1200, 533));
+    let readme = common::root().join("docs/pictures/ctf5.png");
+    if let Err(message) = golden::check_golden_file(&readme, "readme_ctf5", &picture) {
+        panic!("{message}");
+    }
+    let text = std::fs::read_to_string(common::root().join("README.md")).unwrap();
+    assert!(text.contains("twcodec render ctf5.map --mapres DIR --width 1200 -o ctf5.png"));
+    assert!(text.contains("![Teeworlds' ctf5, drawn by twcodec](docs/pictures/ctf5.png)"));
+}
+
 #[test]
 fn progress_reaches_every_band() {
     let map = twcodec_testkit::sample::map().unwrap();

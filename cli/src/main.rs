@@ -577,8 +577,46 @@ type Out<'a> = &'a mut dyn Write;
 /// say it).
 macro_rules! note {
     ($($arg:tt)*) => {{
-        let _ = writeln!(io::stderr(), $($arg)*);
+        say(&format!($($arg)*));
     }};
+}
+
+/// Writes a line on standard error with its `error:`, `warning:` or `note:` label colored as
+/// clap colors its own (bold red, yellow, cyan). anstream leaves the colors out where standard
+/// error is not a terminal, and honours `NO_COLOR`, `CLICOLOR` and `CLICOLOR_FORCE`.
+fn say(line: &str) {
+    use anstyle::{AnsiColor, Style};
+    let labels = [
+        ("error:", AnsiColor::Red),
+        ("warning:", AnsiColor::Yellow),
+        ("note:", AnsiColor::Cyan),
+    ];
+    let mut stderr = anstream::stderr().lock();
+    // The label is the first word after the `twcodec: ` or `FILE: ` that starts the line.
+    let found = (labels.iter())
+        .filter_map(|(label, color)| {
+            line.find(&format!(": {label} "))
+                .map(|at| (at + 2, *label, *color))
+        })
+        .chain(
+            labels
+                .iter()
+                .filter(|(label, _)| line.starts_with(&format!("{label} ")))
+                .map(|(label, color)| (0, *label, *color)),
+        )
+        .min_by_key(|(at, _, _)| *at);
+    let _ = match found {
+        Some((at, label, color)) => {
+            let style = Style::new().bold().fg_color(Some(color.into()));
+            writeln!(
+                stderr,
+                "{}{style}{label}{style:#}{}",
+                &line[..at],
+                &line[at + label.len()..]
+            )
+        }
+        None => writeln!(stderr, "{line}"),
+    };
 }
 
 fn main() -> ExitCode {
@@ -597,18 +635,18 @@ fn main() -> ExitCode {
         Err(Failure::Input(error)) => {
             // What was printed before the error still goes out, ahead of it.
             let _ = out.flush();
-            note!("twcodec: {error}{}", hint(&error));
+            note!("twcodec: error: {error}{}", hint(&error));
             ExitCode::from(1)
         }
         Err(Failure::Output(error)) if error.kind() == io::ErrorKind::BrokenPipe => {
             ExitCode::SUCCESS
         }
         Err(Failure::Output(error)) => {
-            note!("twcodec: writing standard output: {error}");
+            note!("twcodec: error: writing standard output: {error}");
             ExitCode::from(1)
         }
         Err(Failure::Usage(message)) => {
-            note!("twcodec: {message}");
+            note!("twcodec: error: {message}");
             ExitCode::from(2)
         }
     }
@@ -661,7 +699,7 @@ fn usage(error: &clap::Error) -> ExitCode {
         Ok(()) => ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2)),
         Err(failure) if failure.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(failure) => {
-            note!("twcodec: writing standard output: {failure}");
+            note!("twcodec: error: writing standard output: {failure}");
             ExitCode::from(1)
         }
     }
@@ -1149,7 +1187,7 @@ fn demo(command: DemoCommand, out: Out<'_>) -> Result<ExitCode, Failure> {
                     Err(error) => {
                         failed = true;
                         out.flush()?;
-                        note!("twcodec: {}", error.with_path(&file));
+                        note!("twcodec: error: {}", error.with_path(&file));
                     }
                 }
             }

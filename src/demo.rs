@@ -298,6 +298,7 @@ pub struct Chunk<'a> {
 
 /// What a chunk is, with its payload (Huffman-coded packed ints) for the data chunks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ChunkContent<'a> {
     /// The start of a tick.
     TickMarker {

@@ -202,6 +202,7 @@ fn print(map: &Map, skip: &Skip) -> Print {
             LayerContent::Switch(t) => tiles(t.grid().map(|g| tiles_as_bytes(g.tiles()))),
             LayerContent::Tune(t) => tiles(t.grid().map(|g| tiles_as_bytes(g.tiles()))),
             LayerContent::Unknown(ints) => hash_of(ints),
+            other => panic!("a layer kind this test does not know: {other:?}"),
         };
         layers.push(LayerPrint {
             group: map.group_of(r).and_then(|g| map.group(g)).map(group_text),

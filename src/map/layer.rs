@@ -37,6 +37,7 @@ pub struct Layer {
 
 /// What a layer is, with its content.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum LayerContent {
     /// A tiles layer, drawn with an image.
     Tiles(TilesLayer<Tile>),

@@ -315,6 +315,7 @@ impl<T> fmt::Debug for Ref<T> {
 /// Which game a map is written for: how tiles, images and envelope points are stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
 pub enum MapForm {
     /// DDNet and Teeworlds 0.6: tilemap version 3, image version 1, 6-int envelope points with
     /// DDNet's bezier item.
@@ -420,6 +421,7 @@ pub struct OtherItem {
 
 /// How much of a map's content loading decodes ([`LoadOptions::decode`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub enum Decode {
     /// Nothing: groups, layers, references and every check that needs no content are there at
     /// once; each layer's tiles, quads or sources are inflated, decoded and checked when first

@@ -76,6 +76,7 @@ use crate::items::{decode_context, is_legacy, item_kind};
 
 /// What loading does with an error the resolver finds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub enum LoadMode {
     /// Keep the problem and go on, keeping what can be kept (every real map loads).
     #[default]

@@ -183,6 +183,7 @@ pub fn ints_to_bytes(ints: &[i32]) -> Vec<u8> {
 
 /// How a file or buffer stores the ints of a snapshot or delta.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub enum Form {
     /// 4 little-endian bytes per int, the unpacked form; error offsets are byte offsets.
     #[default]

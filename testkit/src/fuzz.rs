@@ -364,7 +364,8 @@ pub fn map(data: &[u8], mode: LoadMode) {
             DumpOptions { preview: true },
             &mut io::sink(),
         )),
-        LoadMode::Strict => drop(dump::map_json(
+        // Strict, and any mode the codec adds later.
+        _ => drop(dump::map_json(
             &map,
             DumpOptions { preview: false },
             &mut io::sink(),

@@ -68,6 +68,8 @@ fn form_name(form: MapForm) -> &'static str {
         MapForm::Ddnet => "ddnet",
         MapForm::Teeworlds07 => "teeworlds07",
         MapForm::Teeworlds03 => "teeworlds03",
+        // A form the codec adds later, until the bindings name it.
+        _ => "other",
     }
 }
 

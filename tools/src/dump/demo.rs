@@ -116,7 +116,8 @@ pub fn demo_info_with(
             ChunkContent::Snapshot(_) => snapshots += 1,
             ChunkContent::Delta(_) => deltas += 1,
             ChunkContent::Message(_) => messages += 1,
-            ChunkContent::Unknown(_) => unknown += 1,
+            // Chunks of type 0, and kinds the codec adds later.
+            _ => unknown += 1,
         }
     }
     let chunks = markers + snapshots + deltas + messages + unknown;

@@ -282,6 +282,8 @@ fn layer_text(
             }
         }
         LayerContent::Unknown(ints) => writeln!(out, "  ints: {}", units::ints(ints)),
+        // A kind the codec adds later: its item's fields above.
+        _ => Ok(()),
     }
 }
 

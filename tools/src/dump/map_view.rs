@@ -841,6 +841,8 @@ impl Serialize for LayerView<'_, '_> {
                 out.serialize_entry("sources", &sources)?;
             }
             LayerContent::Unknown(ints) => out.serialize_entry("ints", ints)?,
+            // A kind the codec adds later: its item's fields above.
+            _ => {}
         }
         out.end()
     }

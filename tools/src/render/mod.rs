@@ -894,7 +894,8 @@ fn occupied(layer: &Layer) -> Option<Occupied> {
         LayerContent::Speedup(t) => of(t.grid()),
         LayerContent::Switch(t) => of(t.grid()),
         LayerContent::Tune(t) => of(t.grid()),
-        LayerContent::Quads(_) | LayerContent::Sounds(_) | LayerContent::Unknown(_) => None,
+        // Quads, sounds, unknown layers, and kinds the codec adds later: no tiles.
+        _ => None,
     }
 }
 

@@ -175,7 +175,7 @@ pub fn pack_dir(data: &[u8]) {
         let _ = match op % 8 {
             0 => {
                 // The k-th number of the text set to an int of the payload.
-                let Ok(text) = std::fs::read_to_string(file) else {
+                let Some(text) = read_own(file).ok().and_then(|b| String::from_utf8(b).ok()) else {
                     continue;
                 };
                 let k = payload.first().copied().unwrap_or(0) as usize;
@@ -186,7 +186,7 @@ pub fn pack_dir(data: &[u8]) {
                 std::fs::write(file, set_number(&text, k, value))
             }
             1 => {
-                let Ok(mut bytes) = std::fs::read(file) else {
+                let Ok(mut bytes) = read_own(file) else {
                     continue;
                 };
                 let at = payload.first().copied().unwrap_or(0) as usize % (bytes.len() + 1);
@@ -711,16 +711,19 @@ fn corpus_files(dir: &Path, extension: &str) -> Vec<Vec<u8>> {
     let mut paths: Vec<_> = entries
         .filter_map(|entry| entry.ok().map(|entry| entry.path()))
         .filter(|path| path.extension().is_some_and(|ext| ext == extension))
-        .filter(|path| {
-            path.metadata()
-                .is_ok_and(|meta| meta.len() <= MAX_SEED as u64)
-        })
         .collect();
     paths.sort();
-    paths
-        .into_iter()
-        .filter_map(|path| std::fs::read(path).ok())
+    // Through the library's bounded reader: regular files up to MAX_SEED bytes, others left out.
+    (paths.iter())
+        .filter_map(|path| twcodec::input::read_file(path, MAX_SEED as u64, "the seed size").ok())
         .collect()
+}
+
+/// A file of the unpacked directory the `pack` target edits, through the library's bounded
+/// reader (a regular file, no link, at most `FUZZ_LIMITS.max_data_size` bytes), as `pack`
+/// itself reads it.
+fn read_own(file: &Path) -> Result<Vec<u8>, twcodec::Error> {
+    twcodec::input::read_own_file(file, FUZZ_LIMITS.max_data_size() as u64, "max_data_size")
 }
 
 /// The payloads of every data chunk of the corpus demos, with their decoded ints.

@@ -241,7 +241,8 @@ fn a_file_that_cannot_be_written_is_named_with_the_reason() {
         Ok(output) => {
             assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
             // On a terminal the label is colored: compare the text without its colors.
-            let text = strip_colors(&String::from_utf8_lossy(&output.stdout));
+            let text =
+                anstream::adapter::strip_str(&String::from_utf8_lossy(&output.stdout)).to_string();
             assert!(
                 text.contains("twcodec: error: not writing a map to a terminal"),
                 "{text}"
@@ -403,17 +404,4 @@ fn a_closed_pipe_ends_quietly_and_a_full_disk_is_one_line() {
             );
         }
     }
-}
-
-/// The text without its ANSI color sequences (`ESC [ ... m`).
-fn strip_colors(text: &str) -> String {
-    let mut plain = String::new();
-    let mut rest = text;
-    while let Some(at) = rest.find("\x1b[") {
-        plain.push_str(&rest[..at]);
-        rest = &rest[at..];
-        rest = rest.find('m').map_or("", |end| &rest[end + 1..]);
-    }
-    plain.push_str(rest);
-    plain
 }

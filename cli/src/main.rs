@@ -666,7 +666,7 @@ fn man_page(path: &[String]) -> Result<Vec<u8>, Failure> {
         let Some(sub) = command.find_subcommand(word).cloned() else {
             return Err(Failure::Usage(format!(
                 "`{name}` has no command `{word}`{}; its commands: {}",
-                nearest(word, &names)
+                twcodec_tools::nearest(word, &names)
                     .map_or(String::new(), |near| format!(" (did you mean `{near}`?)")),
                 names.join(", ")
             )));
@@ -680,16 +680,6 @@ fn man_page(path: &[String]) -> Result<Vec<u8>, Failure> {
     let mut page = Vec::new();
     clap_mangen::Man::new(command).render(&mut page)?;
     Ok(page)
-}
-
-/// The name of `names` closest to `word`, for "did you mean" hints: by Jaro similarity above
-/// 0.7, clap's own rule for its subcommands and flags.
-fn nearest<'a>(word: &str, names: &'a [String]) -> Option<&'a str> {
-    (names.iter())
-        .map(|name| (strsim::jaro(word, name), name))
-        .filter(|(similarity, _)| *similarity > 0.7)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, name)| name.as_str())
 }
 
 /// Help and version on standard output, usage errors on standard error (exit 2), as clap

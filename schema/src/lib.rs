@@ -17,7 +17,7 @@
 //! | the format reference (`docs/format/`), read from these modules' binrw attributes | [`reference`](mod@reference) |
 //!
 //! One feature, `serde` (on by default): serde serialization of every type, for dumps and JSON.
-//! Without it the crate compiles 19 crates in all (binrw, bytemuck, modular-bitfield, uuid,
+//! Without it a program that uses it builds 18 crates besides its own (binrw, bytemuck, modular-bitfield, uuid,
 //! md5 and their macros).
 //!
 //! Errors that the layout itself defines (bad magic, unsupported version, item sizes) are

@@ -70,20 +70,17 @@ impl ObjectFilter {
                 let mut known: Vec<&str> = kinds.iter().map(|k| k.name()).collect();
                 known.sort_unstable();
                 known.dedup();
-                // The nearest name, short or full, by edit distance: a typo's likely meaning.
-                let near = (known.iter())
+                // The nearest name, short or full: a typo's likely meaning.
+                let names: Vec<&str> = (known.iter())
                     .flat_map(|full| {
                         let short = (full.strip_prefix("obj_"))
                             .or_else(|| full.strip_prefix("event_"))
                             .unwrap_or(full);
                         [short, *full]
                     })
-                    .map(|candidate| (strsim::levenshtein(&name, candidate), candidate))
-                    .filter(|(distance, _)| *distance * 3 <= name.len().max(3))
-                    .min();
-                let hint = near.map_or(String::new(), |(_, near)| {
-                    format!(" (did you mean {near:?}?)")
-                });
+                    .collect();
+                let hint = crate::nearest(&name, &names)
+                    .map_or(String::new(), |near| format!(" (did you mean {near:?}?)"));
                 return Err(Error::new(
                     ErrorKind::InvalidOptions,
                     format!(

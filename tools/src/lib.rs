@@ -27,3 +27,14 @@ pub mod mapdir;
 pub mod render;
 pub mod scan;
 mod units;
+
+/// The name of `names` closest to `word`, for "did you mean" hints: by Jaro similarity above
+/// 0.7, clap's own rule for its subcommands and flags. The command line uses it for the names
+/// it takes as values.
+pub fn nearest<'a, S: AsRef<str>>(word: &str, names: &'a [S]) -> Option<&'a str> {
+    (names.iter())
+        .map(|name| (strsim::jaro(word, name.as_ref()), name.as_ref()))
+        .filter(|(similarity, _)| *similarity > 0.7)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, name)| name)
+}

@@ -63,7 +63,7 @@ pub use resolve::LoadMode;
 /// Every map gets a process-unique identity when it is made (loaded, parsed, or cloned: a clone
 /// is another map), and each kind of item a generation that an edit moving items of that kind
 /// renews (removing an image renews the images', removing a layer the layers' and the data
-/// items'; see the `edit` module, `src/map/edit.rs`). A lookup checks both, so a reference used
+/// items'; see the `edit` module, `src/map/edit/`). A lookup checks both, so a reference used
 /// on another map, or kept across an edit that moved its kind, finds nothing ([`Map::get`] gives
 /// `None`, an edit gives an error) instead of naming the wrong item.
 pub struct ItemRef<T> {

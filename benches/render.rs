@@ -46,11 +46,9 @@ fn bench_render(c: &mut Criterion) {
     let one = pool(1);
     let two = pool(2);
     let map = one.install(|| Map::parse(&bytes)).unwrap();
-    let options = RenderOptions {
-        size: Size::Width(2048),
-        mapres: Some(mapres),
-        ..RenderOptions::default()
-    };
+    let options = RenderOptions::default()
+        .size(Size::Width(2048))
+        .mapres(Some(mapres));
     // The picture the arms draw: the whole map, no placeholders, well within the default work
     // limit.
     let rendered = render(&map, &options).unwrap();
@@ -84,11 +82,9 @@ fn bench_render(c: &mut Criterion) {
 
 fn bench_hostile(c: &mut Criterion) {
     use hostile_render::*;
-    let options = RenderOptions {
-        size: Size::Width(1920),
-        mapres: None,
-        ..RenderOptions::default()
-    };
+    let options = RenderOptions::default()
+        .size(Size::Width(1920))
+        .mapres(None);
     let cases: [(&str, Vec<u8>, bool); 4] = [
         (
             "quads_everywhere_1000",

@@ -37,10 +37,7 @@ fn bench_scan(c: &mut Criterion) {
     });
     for deep in [false, true] {
         for jobs in [1, 2] {
-            let options = ScanOptions {
-                deep,
-                jobs: Some(jobs),
-            };
+            let options = ScanOptions::default().deep(deep).jobs(Some(jobs));
             let name = format!("{}/{jobs}_threads", if deep { "deep" } else { "metadata" });
             group.bench_function(name, |b| {
                 b.iter(|| black_box(scan(&files, &options).unwrap().count()))

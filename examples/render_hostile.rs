@@ -61,11 +61,9 @@ fn run(name: &str, n: usize, width: u32, limits: Limits) {
     };
     let map = Map::from_datafile(&Datafile::parse_with(&bytes, limits).unwrap()).unwrap();
     map.decode_all();
-    let options = RenderOptions {
-        size: Size::Width(width),
-        mapres: None,
-        ..RenderOptions::default()
-    };
+    let options = RenderOptions::default()
+        .size(Size::Width(width))
+        .mapres(None);
     let started = Instant::now();
     let result = render(&map, &options);
     let seconds = started.elapsed().as_secs_f64();

@@ -8,7 +8,7 @@
 //! use twcodec::{Datafile, Map, MapForm};
 //!
 //! # let bytes = twcodec_testkit::sample::datafile();
-//! // A map graph (or `Map::load("map.map")`): every item typed, every reference checked.
+//! // A map graph (or `Map::open("map.map")`): every item typed, every reference checked.
 //! let mut map = Map::parse(&bytes)?;
 //! for problem in map.problems() {
 //!     println!("{:?}: {problem}", problem.severity);
@@ -42,7 +42,7 @@
 //! # let bytes = twcodec_testkit::sample::datafile();
 //! // Groups, layers, references and every check that needs no content, without inflating
 //! // any tile data: for listing layers, reading settings, checking references.
-//! let lazy = Map::parse_lazy(&bytes)?;
+//! let lazy = Map::parse_with(&bytes, Decode::Lazy)?;
 //! let names: Vec<String> = lazy.layers().iter().map(|layer| layer.name()).collect();
 //! // A layer's tiles are inflated, decoded and checked when first read (once, thread-safe).
 //! let (_, game) = lazy.game_layer().expect("a game layer");
@@ -63,6 +63,24 @@
 //! # assert_eq!(Map::parse(&smallest)?.layers().len(), names.len());
 //! # Ok::<(), twcodec::Error>(())
 //! ```
+//!
+//! # Reading: one vocabulary
+//!
+//! Every type that reads says the same act with the same verb:
+//!
+//! | from | verb | [`Datafile`] | [`Map`] | [`demo::Demo`] | [`snap::Snapshot`], [`snap::SnapshotDelta`] | [`packet::Packet7`] |
+//! |---|---|---|---|---|---|---|
+//! | a path (a regular file, read with a bound; errors name it) | `open` | yes | yes | yes | yes (and a [`snap::Form`]) | |
+//! | a borrowed slice (what it keeps, it copies) | `parse` | yes | yes | yes | yes (and a form) | yes (borrows) |
+//! | owned bytes, taken over without a copy | `from_bytes` | yes | yes | yes | | |
+//! | any of those with options | `…_with` | [`Limits`] | [`LoadOptions`] | | | |
+//! | a lower layer's value or one encoding | `from_…` | | `from_datafile` | | `from_ints`, `from_packed` | |
+//!
+//! Writing mirrors it: `to_bytes` (and `to_bytes_with`), `save(path)` (feature `fs`). Options
+//! are structs with `Default`, constants for the common sets ([`LoadOptions::LAZY`],
+//! [`Limits::DEFAULT`]) and builder methods ([`LoadOptions::strict`]); they are
+//! `#[non_exhaustive]`, so that an option added later breaks no caller. Every fallible call
+//! returns [`Result`], this crate's alias for `Result<T, Error>`.
 //!
 //! # Design
 //!

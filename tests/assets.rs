@@ -32,7 +32,7 @@ fn extracted_files_hold_the_maps_pixels_and_sounds() {
     let (mut images, mut sounds, mut external) = (0, 0, 0);
     for path in paths {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        let map = Map::load(&path).unwrap();
+        let map = Map::open(&path).unwrap();
         let dir = tempfile::tempdir().unwrap();
         let listed = assets::extract(&map, dir.path(), Only::All).unwrap();
         assert_eq!(
@@ -273,7 +273,7 @@ fn add_image_round_trips_extracted_pictures() {
             "{}",
             String::from_utf8_lossy(&run.stderr)
         );
-        let edited = Map::load(&out).unwrap();
+        let edited = Map::open(&out).unwrap();
         let added = edited
             .images()
             .iter()
@@ -391,7 +391,7 @@ fn replacing_images_with_their_extracted_pngs_keeps_the_bytes() {
     let Some(dir) = corpus_dir() else { return };
     let castle = dir.join("maps/ddnet_Castle_Echos.map");
     let work = tempfile::tempdir().unwrap();
-    let map = Map::load(&castle).unwrap();
+    let map = Map::open(&castle).unwrap();
     assets::extract(&map, work.path(), Only::Images).unwrap();
     let out = work.path().join("out.map");
     let png = work.path().join("Halloweentileset.png");
@@ -415,7 +415,7 @@ fn replace_image_puts_new_pixels_in_place() {
     let dir = tempfile::tempdir().unwrap();
     let sample = dir.path().join("sample.map");
     std::fs::write(&sample, twcodec_testkit::sample::datafile()).unwrap();
-    let before = Map::load(&sample).unwrap();
+    let before = Map::open(&sample).unwrap();
     let layer_images: Vec<i32> = before
         .layers()
         .iter()
@@ -431,7 +431,7 @@ fn replace_image_puts_new_pixels_in_place() {
     assert!(output.status.success(), "{}", text(&output.stderr));
     assert_eq!(text(&output.stderr), "");
     assert!(text(&output.stdout).starts_with("image #1 \"checker\": replaced (4x4 -> 32x16)\n"));
-    let map = Map::load(&out).unwrap();
+    let map = Map::open(&out).unwrap();
     assert_eq!(map.images().len(), 2);
     let image = &map.images()[1];
     assert_eq!(image.name(&map).as_deref(), Some("checker"));
@@ -461,7 +461,7 @@ fn replace_image_puts_new_pixels_in_place() {
     );
     assert!(text(&output.stdout)
         .starts_with("image #0 \"grass_main\": was external, now embedded (10x10)\n"));
-    let map = Map::load(&out).unwrap();
+    let map = Map::open(&out).unwrap();
     let image = &map.images()[0];
     assert!(!image.is_external());
     assert_eq!(image.name(&map).as_deref(), Some("grass_main"));
@@ -478,12 +478,12 @@ fn replace_image_puts_new_pixels_in_place() {
     // A Teeworlds 0.7 map's version-2 image gets the RGBA format.
     if let Some(corpus) = corpus_dir() {
         let ctf5 = corpus.join("maps/tw07_ctf5.map");
-        let name = Map::load(&ctf5).unwrap().images()[0]
-            .name(&Map::load(&ctf5).unwrap())
+        let name = Map::open(&ctf5).unwrap().images()[0]
+            .name(&Map::open(&ctf5).unwrap())
             .unwrap();
         let output = twcodec!(None; "replace-image", ctf5, name, png_path, "-o", out);
         assert!(output.status.success(), "{}", text(&output.stderr));
-        let map = Map::load(&out).unwrap();
+        let map = Map::open(&out).unwrap();
         let item = map.images()[0].item();
         assert_eq!((item.version, item.format), (2, Some(ImageFormat::Rgba)));
         assert!(*map.images()[0].rgba8(&map).unwrap().bytes == *rgba);
@@ -539,7 +539,7 @@ fn embed_takes_pictures_from_the_mapres() {
     let mapres = corpus.join("mapres/ddnet");
     let (mut embedded, mut left) = (0, 0);
     for path in corpus_maps().unwrap() {
-        let mut map = Map::load(&path).unwrap();
+        let mut map = Map::open(&path).unwrap();
         let names: Vec<_> = map.images().iter().map(|i| i.name(&map)).collect();
         let external: Vec<bool> = map.images().iter().map(|i| i.is_external()).collect();
         if !external.contains(&true) {
@@ -694,7 +694,7 @@ fn resave_to_07_embeds_ddnet_pictures() {
             ddnet.display()
         )
     );
-    let map = Map::load(&out).unwrap();
+    let map = Map::open(&out).unwrap();
     assert_eq!(map.form(), twcodec::MapForm::Teeworlds07);
     let mut redrawn = 0;
     for image in map.images() {
@@ -736,7 +736,7 @@ fn sounds_round_trip_through_add_and_replace() {
     std::fs::write(&sample, twcodec_testkit::sample::datafile()).unwrap();
     let mut checked = 0;
     for path in paths {
-        let map = Map::load(&path).unwrap();
+        let map = Map::open(&path).unwrap();
         let sounds = dir.path().join("sounds");
         let listed = assets::extract(&map, &sounds, Only::Sounds).unwrap();
         for asset in listed.iter().filter(|a| a.file.is_some()) {
@@ -751,7 +751,7 @@ fn sounds_round_trip_through_add_and_replace() {
             let output = twcodec!(None; "replace-sound", added, "chime", opus, "-o", replaced);
             assert!(output.status.success(), "{}", text(&output.stderr));
             let back = dir.path().join("back");
-            let map = Map::load(&replaced).unwrap();
+            let map = Map::open(&replaced).unwrap();
             let files = assets::extract(&map, &back, Only::Sounds).unwrap();
             let names: Vec<_> = files.iter().map(|f| f.file.clone().unwrap()).collect();
             assert_eq!(names, ["chime.opus", "new.opus"]);

@@ -239,7 +239,7 @@ fn dump_check_and_convert_through_the_map_graph() {
     let output = twcodec(&["dump", &sample, "--tiles"]);
     assert_eq!(output.status.code(), Some(0));
     let map = twcodec_testkit::sample::map().unwrap();
-    let options = twcodec_tools::dump::DumpOptions { preview: true };
+    let options = twcodec_tools::dump::DumpOptions::default().preview(true);
     assert_eq!(
         stdout(&output),
         twcodec_tools::dump::to_string(|out| twcodec_tools::dump::map_text(&map, options, out))
@@ -288,7 +288,7 @@ fn dump_check_and_convert_through_the_map_graph() {
     let out = dir.path().join("seven.map");
     let output = twcodec(&["resave", &sample, &out.to_string_lossy(), "--to", "0.7"]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    let seven = twcodec::Map::load(&out).unwrap();
+    let seven = twcodec::Map::open(&out).unwrap();
     assert_eq!(seven.form(), twcodec::MapForm::Teeworlds07);
     let output = twcodec(&["resave", &sample, &out.to_string_lossy(), "--to", "0.6"]);
     assert_eq!(
@@ -370,7 +370,7 @@ fn snap_decode_and_apply_print_the_library_dumps() {
         });
         assert_eq!(stdout(&output), format!("{text}wrote {result_arg}\n"));
         assert!(text.contains(&format!("checksum {}", new.checksum())));
-        assert_eq!(Snapshot::load(&result, form).unwrap(), new);
+        assert_eq!(Snapshot::open(&result, form).unwrap(), new);
     }
 }
 

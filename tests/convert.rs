@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::Command;
 
 use common::{corpus_dir, corpus_map, corpus_maps, insta_settings};
-use twcodec::map::{Conversion, LayerContent, NoteAction, NoteSubject};
+use twcodec::map::{Conversion, DataItem, Layer, LayerContent, NoteAction, NoteSubject};
 use twcodec::schema::map::tile::{tiles_as_bytes, Tile};
 use twcodec::{Datafile, DatafileWriter, Map, MapForm};
 
@@ -55,7 +55,7 @@ fn rendered(conversion: &Conversion) -> String {
 
 /// The kept note about layer `index`, which must be the only kept one about it.
 fn kept_about(map: &Map, conversion: &Conversion, index: usize) -> (Vec<(u8, usize)>, String) {
-    let layer = map.layer_refs().nth(index).unwrap();
+    let layer = map.refs::<Layer>().nth(index).unwrap();
     let kept: Vec<_> = conversion
         .about_layer(layer)
         .filter(|n| n.action == NoteAction::Kept)
@@ -75,12 +75,15 @@ fn assert_safe_physics_data(map: &Map, what: &str) {
         if !layer.is_physics() || matches!(layer.content(), LayerContent::Game(_)) {
             continue;
         }
-        let data = map.data_ref(item.data).get().unwrap_or_else(|| {
-            panic!(
-                "{what}: the {} layer's data names no item",
-                layer.kind_name()
-            )
-        });
+        let data = map
+            .item_ref::<DataItem>(item.data)
+            .get()
+            .unwrap_or_else(|| {
+                panic!(
+                    "{what}: the {} layer's data names no item",
+                    layer.kind_name()
+                )
+            });
         let bytes = map.data(data).unwrap();
         let needed = (item.width * item.height * 4) as usize;
         assert!(bytes.len() >= needed, "{what}: {} layer", layer.kind_name());
@@ -207,12 +210,12 @@ fn resave_to_07_prints_every_note() {
         .output()
         .unwrap();
     assert!(output.status.success());
-    let mut map = Map::load(&input).unwrap();
+    let mut map = Map::open(&input).unwrap();
     let conversion = map.convert(MapForm::Teeworlds07).unwrap();
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert_eq!(stderr, printed(&conversion, &input));
     assert_eq!(stderr.lines().count(), 9, "{stderr}");
-    assert_eq!(Map::load(&out).unwrap().form(), MapForm::Teeworlds07);
+    assert_eq!(Map::open(&out).unwrap().form(), MapForm::Teeworlds07);
 }
 
 /// ddnet_coverage has every physics layer kind and DDNet-only entities: each is kept and
@@ -227,7 +230,7 @@ fn ddnet_coverage_to_07_names_every_physics_layer_and_entity() {
     let conversion = map.convert(MapForm::Teeworlds07).unwrap();
     let kept: Vec<String> = (conversion.of(NoteAction::Kept))
         .filter_map(|n| match n.subject {
-            NoteSubject::Layer(layer) => Some(map.layer(layer).unwrap().kind_name().to_string()),
+            NoteSubject::Layer(layer) => Some(map.get(layer).unwrap().kind_name().to_string()),
             _ => None,
         })
         .collect();
@@ -236,7 +239,7 @@ fn ddnet_coverage_to_07_names_every_physics_layer_and_entity() {
         ["game", "game", "switch", "tele", "speedup", "front", "tune"]
     );
     let (entities, text) = {
-        let game = map.layer_refs().nth(1).unwrap();
+        let game = map.refs::<Layer>().nth(1).unwrap();
         let note = conversion
             .about_layer(game)
             .find(|n| n.text.contains("does not place"))
@@ -280,7 +283,7 @@ fn a_physics_layer_data_too_small_for_07_becomes_a_zeroed_array() {
     let mut map = Map::parse(&bytes).unwrap();
     let before = tile_layers(&map);
     let conversion = map.convert(MapForm::Teeworlds07).unwrap();
-    let tele = map.layer_refs().nth(3).unwrap();
+    let tele = map.refs::<Layer>().nth(3).unwrap();
     let changed: Vec<&str> = (conversion.about_layer(tele))
         .filter(|n| n.action == NoteAction::Changed)
         .map(|n| n.text.as_str())
@@ -329,7 +332,7 @@ fn sample_with_every_physics_layer_to_07() {
     let kept: Vec<(String, Vec<(u8, usize)>)> = (conversion.of(NoteAction::Kept))
         .filter_map(|n| match n.subject {
             NoteSubject::Layer(layer) => {
-                Some((map.layer(layer)?.kind_name().to_string(), n.tiles.clone()))
+                Some((map.get(layer)?.kind_name().to_string(), n.tiles.clone()))
             }
             _ => None,
         })
@@ -427,14 +430,14 @@ fn every_corpus_map_converts_to_a_map_07_loads_safely() {
     let mut missing_pictures = Vec::new();
     for path in &paths {
         let what = path.file_name().unwrap().to_string_lossy().into_owned();
-        let mut map = Map::load(path).unwrap();
+        let mut map = Map::open(path).unwrap();
         let before = tile_layers(&map);
         let conversion = map.convert(MapForm::Teeworlds07).unwrap();
         for note in &conversion.notes {
             assert!(!note.text.contains('\n'), "{what}: {note}");
             if let (NoteAction::Warning, NoteSubject::Image(image)) = (note.action, note.subject) {
                 if note.text.contains("ships no picture") {
-                    let name = map.image(image).unwrap().name(&map).unwrap();
+                    let name = map.get(image).unwrap().name(&map).unwrap();
                     missing_pictures.push(format!("{what}: {name}"));
                 }
             }

@@ -10,7 +10,7 @@ use twcodec_tools::chat::{lines, lines_with, ChatLine, ChatOptions, LineKind};
 fn chat(name: &str, events: bool) -> Option<Vec<ChatLine>> {
     let corpus = corpus_dir()?;
     let demo = Demo::open(corpus.join("demos").join(name)).unwrap();
-    let options = ChatOptions { events };
+    let options = ChatOptions::default().events(events);
     Some(
         lines_with(&demo, options)
             .collect::<Result<_, _>>()
@@ -97,7 +97,7 @@ fn the_chat_of_every_corpus_demo() {
             "== {}\n",
             path.file_name().unwrap().to_string_lossy()
         ));
-        for line in lines_with(&demo, ChatOptions { events: true }) {
+        for line in lines_with(&demo, ChatOptions::default().events(true)) {
             text.push_str(&format!("{}\n", line.unwrap()));
         }
         // Plain chat is the chat, server and broadcast lines of the full listing.

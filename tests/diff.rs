@@ -9,7 +9,9 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use common::*;
-use twcodec::map::{Grid, ItemRef, Layer, LayerContent, MapForm, NewEnvelope, NewGroup};
+use twcodec::map::{
+    DataItem, Grid, Group, ItemRef, Layer, LayerContent, MapForm, NewEnvelope, NewGroup,
+};
 use twcodec::schema::map::envelope::{EnvPoint, EnvelopeKind};
 use twcodec::schema::map::quad::Quad;
 use twcodec::schema::map::tile::{Tele, Tile};
@@ -63,8 +65,8 @@ fn snapshot(name: &str, text: &str) {
 }
 
 fn layer_named(map: &Map, name: &str) -> ItemRef<Layer> {
-    (map.layer_refs())
-        .find(|&l| map.layer(l).unwrap().name() == name)
+    (map.refs::<Layer>())
+        .find(|&l| map.get(l).unwrap().name() == name)
         .unwrap_or_else(|| panic!("no layer {name:?}"))
 }
 
@@ -90,7 +92,7 @@ fn quads_of<'m>(map: &'m mut Map, name: &str) -> &'m mut Vec<Quad> {
 fn a_setting_changed() {
     let text = diff_of(&sample(), |map| {
         let raw = map.info().unwrap().item().settings.unwrap();
-        let data = map.data_ref(raw).get().unwrap();
+        let data = map.item_ref::<DataItem>(raw).get().unwrap();
         let settings = settings_data(&["sv_team 1", "tune_zone 1 gravity 0.5", "sv_solo 1"]);
         map.set_data(data, settings).unwrap();
     });
@@ -113,7 +115,7 @@ fn an_edit_in_memory_is_compared() {
     let bytes = sample().to_bytes().unwrap();
     for old in [
         Map::parse(&bytes).unwrap(),
-        Map::parse_lazy(&bytes).unwrap(),
+        Map::parse_with(&bytes, twcodec::Decode::Lazy).unwrap(),
     ] {
         let mut new = old.clone();
         tiles_of(&mut new, "Ground").get_mut(2, 1).unwrap().id = 9;
@@ -148,7 +150,7 @@ fn a_rectangle_painted_is_one_line() {
 fn runs_rectangles_and_a_cap_summarise_a_large_change() {
     let mut old = sample();
     let big = Grid::filled(400, 300, Tile::default()).unwrap();
-    let group = old.group_refs().next().unwrap();
+    let group = old.refs::<Group>().next().unwrap();
     old.add_layer(group, Layer::new_tiles("Big", big).unwrap())
         .unwrap();
     let text = diff_of(&old, |map| {
@@ -181,13 +183,7 @@ fn runs_rectangles_and_a_cap_summarise_a_large_change() {
 fn an_image_replaced_by_changed_pixels() {
     let text = diff_of(&sample(), |map| {
         let checker = map.refs::<twcodec::map::Image>().nth(1).unwrap();
-        let mut rgba = map
-            .image(checker)
-            .unwrap()
-            .rgba8(map)
-            .unwrap()
-            .bytes
-            .to_vec();
+        let mut rgba = map.get(checker).unwrap().rgba8(map).unwrap().bytes.to_vec();
         // Pixels (1, 1) and (2, 3) of the 4x4 picture turn red.
         for (x, y) in [(1, 1), (2, 3)] {
             let at = (y * 4 + x) * 4;
@@ -202,7 +198,7 @@ fn an_image_replaced_by_changed_pixels() {
 fn an_image_renamed() {
     let text = diff_of(&sample(), |map| {
         let grass = map.images()[0].item().name;
-        let data = map.data_ref(grass).get().unwrap();
+        let data = map.item_ref::<DataItem>(grass).get().unwrap();
         map.set_data(data, &b"jungle_main\0"[..]).unwrap();
     });
     snapshot("diff_image_renamed", &text);
@@ -224,7 +220,7 @@ fn a_layer_deleted() {
 fn a_layer_moved() {
     let text = diff_of(&sample(), |map| {
         let quads = layer_named(map, "Quads");
-        let game = map.group_refs().nth(1).unwrap();
+        let game = map.refs::<Group>().nth(1).unwrap();
         map.move_layer(quads, game, 1).unwrap();
     });
     assert!(text.contains("moved here from group #0 \"Background\" / layer #0 \"Quads\""));
@@ -237,7 +233,7 @@ fn a_layer_moved_and_edited() {
         // Ground takes its auto-mapper configuration along; the layers after its old place
         // shift, and so do their references.
         let ground = layer_named(map, "Ground");
-        let background = map.group_refs().next().unwrap();
+        let background = map.refs::<Group>().next().unwrap();
         map.move_layer(ground, background, 0).unwrap();
         tiles_of(map, "Ground").get_mut(1, 1).unwrap().id = 5;
     });
@@ -249,13 +245,13 @@ fn a_layer_moved_and_edited() {
 #[test]
 fn an_unnamed_layer_moved_and_edited_names_its_kind() {
     let mut old = sample();
-    let background = old.group_refs().next().unwrap();
+    let background = old.refs::<Group>().next().unwrap();
     let grid = Grid::filled(4, 3, Tile::default()).unwrap();
     old.add_layer(background, Layer::new_tiles("", grid).unwrap())
         .unwrap();
     let text = diff_of(&old, |map| {
         let unnamed = layer_named(map, "");
-        let game = map.group_refs().nth(1).unwrap();
+        let game = map.refs::<Group>().nth(1).unwrap();
         map.move_layer(unnamed, game, 7).unwrap();
         tiles_of(map, "").get_mut(3, 2).unwrap().id = 1;
     });
@@ -357,7 +353,7 @@ fn a_layer_deleted_from_a_corpus_map() {
     };
     let old = Map::parse(&bytes).unwrap();
     let text = diff_of(&old, |map| {
-        let layer = map.layer_refs().nth(2).unwrap();
+        let layer = map.refs::<Layer>().nth(2).unwrap();
         map.remove_layer(layer).unwrap();
     });
     assert_eq!(text.lines().count(), 2, "{text}");
@@ -511,15 +507,15 @@ fn git_external_diff_driver() {
 /// A place as the diff names it: `group #1 "Game" / layer #3 "Front"`, an unnamed group as
 /// `group #2`, an unnamed layer by its kind, `layer #10 (game)`.
 fn place_of(map: &Map, layer: usize) -> String {
-    let r = map.layer_refs().nth(layer).unwrap();
+    let r = map.refs::<Layer>().nth(layer).unwrap();
     let group = match map.group_of(r) {
-        Some(g) => match map.group(g).unwrap().name() {
+        Some(g) => match map.get(g).unwrap().name() {
             name if name.is_empty() => format!("group #{}", g.index()),
             name => format!("group #{} {name:?}", g.index()),
         },
         None => "no group".to_string(),
     };
-    let l = map.layer(r).unwrap();
+    let l = map.get(r).unwrap();
     match l.name() {
         name if name.is_empty() => format!("{group} / layer #{layer} ({})", l.kind_name()),
         name => format!("{group} / layer #{layer} {name:?}"),
@@ -535,16 +531,16 @@ fn layer_number(place: &str) -> usize {
 
 /// The group of layer `layer` and the layer's position in it.
 fn group_and_position(map: &Map, layer: usize) -> Option<(usize, usize)> {
-    let r = map.layer_refs().nth(layer)?;
+    let r = map.refs::<Layer>().nth(layer)?;
     let g = map.group_of(r)?;
-    let first = map.group(g)?.layers(map).next()?.index();
+    let first = map.get(g)?.layers(map).next()?.index();
     Some((g.index(), layer - first))
 }
 
 /// The map written and read back lazily: what a file gives, its layers decoded only when the
 /// diff asks for them.
 fn saved_lazy(map: &Map) -> Map {
-    Map::parse_lazy(&map.to_bytes().unwrap()).unwrap()
+    Map::parse_with(&map.to_bytes().unwrap(), twcodec::Decode::Lazy).unwrap()
 }
 
 /// One single-layer edit of a corpus map and what its diff must read as.
@@ -582,8 +578,8 @@ fn one_line(old: &Map, new: &Map, changes: &MapDiff, expect: &Expect) -> Result<
             let Some((group, position)) = group_and_position(new, to) else {
                 return fail();
             };
-            let layer = again.layer_refs().nth(from).unwrap();
-            let group = again.group_refs().nth(group).unwrap();
+            let layer = again.refs::<Layer>().nth(from).unwrap();
+            let group = again.refs::<Group>().nth(group).unwrap();
             if again.move_layer(layer, group, position).is_err() {
                 return fail();
             }
@@ -593,7 +589,7 @@ fn one_line(old: &Map, new: &Map, changes: &MapDiff, expect: &Expect) -> Result<
                 return Ok(true);
             }
             let layer = again
-                .layer_refs()
+                .refs::<Layer>()
                 .nth(layer_number(&section.place))
                 .unwrap();
             again.remove_layer(layer).unwrap();
@@ -630,10 +626,10 @@ fn edit_each_layer(path: &Path) -> Edits {
     }
     let bytes = original.to_bytes().unwrap();
     // `base` is edited (a clone of a lazy map copies no tiles), `old` is compared.
-    let base = Map::parse_lazy(&bytes).unwrap();
-    let old = Map::parse_lazy(&bytes).unwrap();
+    let base = Map::parse_with(&bytes, twcodec::Decode::Lazy).unwrap();
+    let old = Map::parse_with(&bytes, twcodec::Decode::Lazy).unwrap();
     let file = path.file_name().unwrap().to_string_lossy().to_string();
-    let groups = base.group_refs().count();
+    let groups = base.refs::<Group>().count();
     let mut edits = Edits::default();
     let check = |edits: &mut Edits, what: String, new: Map, expect: Expect| {
         let new = saved_lazy(&new);
@@ -648,15 +644,15 @@ fn edit_each_layer(path: &Path) -> Edits {
             continue;
         };
         let physics = base.layers()[index].is_physics();
-        let len = (base.group(base.group_refs().nth(group).unwrap()).unwrap())
+        let len = (base.get(base.refs::<Group>().nth(group).unwrap()).unwrap())
             .layers(&base)
             .count();
         // To each other group, at a place that varies with the layer and the group.
         for target in (0..groups).filter(|&g| g != group && !physics) {
             let mut new = base.clone();
-            let to = new.group_refs().nth(target).unwrap();
-            let at = (index + target) % (new.group(to).unwrap().layers(&new).count() + 1);
-            let layer = new.layer_refs().nth(index).unwrap();
+            let to = new.refs::<Group>().nth(target).unwrap();
+            let at = (index + target) % (new.get(to).unwrap().layers(&new).count() + 1);
+            let layer = new.refs::<Layer>().nth(index).unwrap();
             let to = new.move_layer(layer, to, at).unwrap().index();
             let what = format!("layer #{index} moved to group #{target} at {at}");
             check(&mut edits, what, new, Expect::Moved { from: index, to });
@@ -666,15 +662,15 @@ fn edit_each_layer(path: &Path) -> Edits {
         if len >= 2 {
             let at = if position + 1 < len { len - 1 } else { 0 };
             let mut new = base.clone();
-            let layer = new.layer_refs().nth(index).unwrap();
-            let g = new.group_refs().nth(group).unwrap();
+            let layer = new.refs::<Layer>().nth(index).unwrap();
+            let g = new.refs::<Group>().nth(group).unwrap();
             let to = new.move_layer(layer, g, at).unwrap().index();
             let what = format!("layer #{index} moved within its group to {at}");
             check(&mut edits, what, new, Expect::Moved { from: index, to });
             edits.moves += 1;
         }
         let mut new = base.clone();
-        new.remove_layer(new.layer_refs().nth(index).unwrap())
+        new.remove_layer(new.refs::<Layer>().nth(index).unwrap())
             .unwrap();
         let what = format!("layer #{index} removed");
         check(&mut edits, what, new, Expect::Removed { old: index });
@@ -682,8 +678,8 @@ fn edit_each_layer(path: &Path) -> Edits {
     }
     for group in 0..groups {
         let mut new = base.clone();
-        let g = new.group_refs().nth(group).unwrap();
-        let at = new.group(g).unwrap().layers(&new).count() / 2;
+        let g = new.refs::<Group>().nth(group).unwrap();
+        let at = new.get(g).unwrap().layers(&new).count() / 2;
         let quads = Layer::new_quads("Inserted", vec![Quad::default()]).unwrap();
         let added = new.insert_layer(g, at, quads).unwrap().index();
         let what = format!("a layer inserted in group #{group} at {at}");

@@ -313,7 +313,7 @@ fn the_text_is_stable() {
     assert_eq!(
         text,
         twcodec_tools::dump::to_string(|out| twcodec_tools::dump::map_for_diff(
-            &Map::load(&path).unwrap(),
+            &Map::open(&path).unwrap(),
             out
         ))
     );

@@ -14,6 +14,7 @@ mod common;
 use common::hostile::*;
 use common::*;
 use serde_json::Value;
+use twcodec::map::{Group, Layer};
 use twcodec::{Datafile, ErrorKind, Limits, Map};
 use twcodec_tools::dump::{self, DumpOptions};
 
@@ -67,7 +68,8 @@ fn layers_sharing_data_each_hold_their_tiles_within_the_limit() {
 #[test]
 fn the_preview_of_a_tall_game_layer_is_bounded() {
     let map = Map::parse(&tall_game_layer()).unwrap();
-    let text = dump::to_string(|out| dump::map_text(&map, DumpOptions { preview: true }, out));
+    let text =
+        dump::to_string(|out| dump::map_text(&map, DumpOptions::default().preview(true), out));
     let preview: Vec<&str> = text
         .lines()
         .skip_while(|line| *line != "game layer preview:")
@@ -135,8 +137,8 @@ fn groups_sharing_layers_give_one_problem_each() {
          group #0 too"
     );
     // Each layer belongs to the last group, as in DDNet, and is dumped once, under it.
-    let last = map.group_refs().last().unwrap();
-    assert!(map.layer_refs().all(|l| map.group_of(l) == Some(last)));
+    let last = map.refs::<Group>().last().unwrap();
+    assert!(map.refs::<Layer>().all(|l| map.group_of(l) == Some(last)));
     let json: Value = serde_json::from_str(&dump::to_string(|out| {
         dump::map_json(&map, DumpOptions::default(), out)
     }))
@@ -165,7 +167,7 @@ fn many_automappers_of_one_layer() {
     let bytes = writer.to_vec().unwrap();
     let map = Map::parse(&bytes).unwrap();
     assert_eq!(map.automappers().len(), 5001);
-    let layer = map.layer_refs().nth(3).unwrap();
+    let layer = map.refs::<Layer>().nth(3).unwrap();
     assert_eq!(map.automapper_of(layer).unwrap().id(), 0);
     assert!(map
         .automappers()

@@ -7,7 +7,9 @@ use common::*;
 use twcodec::{Map, MapForm};
 use twcodec_tools::dump::{self, DumpOptions};
 
-const PREVIEW: DumpOptions = DumpOptions { preview: true };
+fn preview() -> DumpOptions {
+    DumpOptions::default().preview(true)
+}
 
 /// `twcodec dump` of a map.
 fn text(map: &Map, options: DumpOptions) -> String {
@@ -23,7 +25,7 @@ fn json(map: &Map, options: DumpOptions) -> String {
 fn the_sample_map_in_both_forms() {
     let mut map = twcodec_testkit::sample::map().unwrap();
     insta_settings().bind(|| {
-        insta::assert_snapshot!("dump_sample_ddnet", text(&map, PREVIEW));
+        insta::assert_snapshot!("dump_sample_ddnet", text(&map, preview()));
         insta::assert_snapshot!("dump_sample_json", json(&map, DumpOptions::default()));
     });
     map.convert(MapForm::Teeworlds07).unwrap();
@@ -52,7 +54,7 @@ fn small_corpus_maps() {
             };
             let map = Map::parse(&bytes).unwrap();
             let snapshot = format!("dump_corpus_{}", name.trim_end_matches(".map"));
-            insta::assert_snapshot!(snapshot, text(&map, PREVIEW));
+            insta::assert_snapshot!(snapshot, text(&map, preview()));
         }
     });
 }
@@ -60,7 +62,7 @@ fn small_corpus_maps() {
 #[test]
 fn json_is_the_same_tree_as_text() {
     let map = twcodec_testkit::sample::map().unwrap();
-    let json: serde_json::Value = serde_json::from_str(&json(&map, PREVIEW)).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&json(&map, preview())).unwrap();
     assert_eq!(json["groups"][1]["layers"][0]["kind"], "game");
     assert_eq!(json["groups"][1]["layers"][0]["tiles"]["size"], "12x8");
     assert_eq!(json["envelopes"][2]["points"].as_array().unwrap().len(), 6);
@@ -73,9 +75,9 @@ fn the_view_serializes_to_any_serde_format() {
     // The JSON a caller makes of the view is the JSON the dump prints (pretty and compact are
     // the same tree).
     let map = twcodec_testkit::sample::map().unwrap();
-    let view = dump::MapView::new(&map, PREVIEW);
+    let view = dump::MapView::new(&map, preview());
     let value = serde_json::to_value(&view).unwrap();
-    let printed: serde_json::Value = serde_json::from_str(&json(&map, PREVIEW)).unwrap();
+    let printed: serde_json::Value = serde_json::from_str(&json(&map, preview())).unwrap();
     assert_eq!(value, printed);
     assert_eq!(
         value["info"]["settings_text"],

@@ -8,6 +8,7 @@ mod common;
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
+use twcodec::map::DataItem;
 
 use proptest::prelude::*;
 use twcodec::map::{
@@ -104,7 +105,7 @@ fn envelope_text(map: &Map, envelope: &Envelope) -> String {
 
 fn sound_text(map: &Map, sound: &Sound) -> String {
     let size = map
-        .data_ref(sound.item().data)
+        .item_ref::<DataItem>(sound.item().data)
         .get()
         .and_then(|d| map.data_size(d));
     format!("{:?} data={size:?}", sound.name(map))
@@ -132,10 +133,10 @@ fn named<T>(r: Ref<T>, skip: Option<usize>, text: impl Fn(ItemRef<T>) -> String)
 }
 
 fn print(map: &Map, skip: &Skip) -> Print {
-    let image = |r: Ref<Image>| named(r, skip.image, |r| image_text(map, map.image(r).unwrap()));
+    let image = |r: Ref<Image>| named(r, skip.image, |r| image_text(map, map.get(r).unwrap()));
     let envelope = |raw: i32| {
-        named(map.envelope_ref(raw), skip.envelope, |r| {
-            envelope_text(map, map.envelope(r).unwrap())
+        named(map.item_ref::<Envelope>(raw), skip.envelope, |r| {
+            envelope_text(map, map.get(r).unwrap())
         })
     };
     let info = map.info().map(|info| {
@@ -151,7 +152,7 @@ fn print(map: &Map, skip: &Skip) -> Print {
         .and_then(|info| info.settings(map).ok())
         .map(|s| s.to_vec());
     let mut layers = Vec::new();
-    for (r, layer) in map.layer_refs().zip(map.layers()) {
+    for (r, layer) in map.refs::<Layer>().zip(map.layers()) {
         if skip.layers.contains(&r.index()) {
             continue;
         }
@@ -176,7 +177,7 @@ fn print(map: &Map, skip: &Skip) -> Print {
             }
             LayerContent::Sounds(s) => {
                 sound = named(s.sound(map), skip.sound, |r| {
-                    sound_text(map, map.sound(r).unwrap())
+                    sound_text(map, map.get(r).unwrap())
                 });
                 let sources = s.sources().unwrap_or_default();
                 envelopes = sources
@@ -205,7 +206,7 @@ fn print(map: &Map, skip: &Skip) -> Print {
             other => panic!("a layer kind this test does not know: {other:?}"),
         };
         layers.push(LayerPrint {
-            group: map.group_of(r).and_then(|g| map.group(g)).map(group_text),
+            group: map.group_of(r).and_then(|g| map.get(g)).map(group_text),
             kind: layer.kind_name(),
             name: layer.name(),
             image: image(layer.image(map)),
@@ -388,7 +389,7 @@ fn removing_an_envelope_shifts_the_points_and_keeps_tangents_in_step() {
     for index in [0, map.envelopes().len() / 2, map.envelopes().len() - 1] {
         let mut edited = map.clone();
         let envelope = edited.refs::<Envelope>().nth(index).unwrap();
-        let gone = edited.envelope(envelope).unwrap().points(&edited).len();
+        let gone = edited.get(envelope).unwrap().points(&edited).len();
         edited.remove_envelope(envelope).unwrap();
         let points = edited.envelope_points().unwrap();
         assert_eq!(points.points().len(), tangents - gone);
@@ -435,16 +436,16 @@ fn removing_a_layer_closes_the_group_and_moves_auto_mappers() {
     // A tiles layer with an auto-mapper, not the last of its group, so that later auto-mappers
     // of the group shift.
     let layer = map
-        .layer_refs()
+        .refs::<Layer>()
         .find(|&r| {
             let group = map.group_of(r).unwrap();
-            let last = map.group(group).unwrap().layers(&map).last();
+            let last = map.get(group).unwrap().layers(&map).last();
             map.automapper_of(r).is_some() && last != Some(r)
         })
         .unwrap();
     let mut edited = map.clone();
     let automappers = edited.automappers().len();
-    let r = edited.layer_refs().nth(layer.index()).unwrap();
+    let r = edited.refs::<Layer>().nth(layer.index()).unwrap();
     edited.remove_layer(r).unwrap();
     assert_eq!(edited.automappers().len(), automappers - 1);
     let skip = Skip {
@@ -460,15 +461,15 @@ fn removing_a_group_removes_its_layers() {
     // Every group that is not the game group, one at a time.
     let (game, _) = map.game_layer().unwrap();
     let game_group = map.group_of(game).unwrap();
-    for group in map.group_refs().filter(|&g| g != game_group) {
+    for group in map.refs::<Group>().filter(|&g| g != game_group) {
         let mut edited = map.clone();
         let layers: Vec<usize> = map
-            .group(group)
+            .get(group)
             .unwrap()
             .layers(&map)
             .map(|l| l.index())
             .collect();
-        let r = edited.group_refs().nth(group.index()).unwrap();
+        let r = edited.refs::<Group>().nth(group.index()).unwrap();
         edited.remove_group(r).unwrap();
         let skip = Skip {
             group: Some(group.index()),
@@ -487,7 +488,7 @@ fn removing_the_game_group_leaves_a_map_without_game_layer() {
     let Some(map) = castle() else { return };
     let (game, _) = map.game_layer().unwrap();
     let mut edited = map.clone();
-    let group = edited.group_of(edited.layer_refs().nth(game.index()).unwrap());
+    let group = edited.group_of(edited.refs::<Layer>().nth(game.index()).unwrap());
     edited.remove_group(group.unwrap()).unwrap();
     assert!(edited.game_layer().is_none());
     assert!(edited.physics_layers().next().is_none());
@@ -509,13 +510,13 @@ fn adding_layers_to_groups() {
         (grid.width(), grid.height())
     };
     let game_group = edited.group_of(game).unwrap();
-    let first = edited.group_refs().next().unwrap();
+    let first = edited.refs::<Group>().next().unwrap();
     let image = edited.refs::<Image>().nth(2).unwrap();
     let color = (edited.refs::<Envelope>())
-        .find(|&e| edited.envelope(e).unwrap().item().kind() == EnvelopeKind::Color)
+        .find(|&e| edited.get(e).unwrap().item().kind() == EnvelopeKind::Color)
         .unwrap();
     let position = (edited.refs::<Envelope>())
-        .find(|&e| edited.envelope(e).unwrap().item().kind() == EnvelopeKind::Position)
+        .find(|&e| edited.get(e).unwrap().item().kind() == EnvelopeKind::Position)
         .unwrap();
 
     // A tiles layer at the front of the first group: every later layer moves.
@@ -558,22 +559,22 @@ fn adding_layers_to_groups() {
         reference_problems(&map).len()
     );
     // The added layers hold what was set.
-    let tiles = reloaded.layer_refs().nth(added[0]).unwrap();
-    let quads = reloaded.layer_refs().nth(added[1]).unwrap();
-    let layer = reloaded.layer(tiles).unwrap();
+    let tiles = reloaded.refs::<Layer>().nth(added[0]).unwrap();
+    let quads = reloaded.refs::<Layer>().nth(added[1]).unwrap();
+    let layer = reloaded.get(tiles).unwrap();
     assert_eq!(layer.name(), "Added");
-    let name = |r: Ref<Image>| reloaded.image(r.get().unwrap()).unwrap().name(&reloaded);
+    let name = |r: Ref<Image>| reloaded.get(r.get().unwrap()).unwrap().name(&reloaded);
     assert_eq!(name(layer.image(&reloaded)), map.images()[2].name(&map));
     let LayerContent::Tiles(t) = layer.content() else {
         panic!("a tiles layer")
     };
     assert_eq!(t.grid().unwrap().get(1, 1).unwrap().id, 5);
-    let env = |r: Ref<Envelope>| reloaded.envelope(r.get().unwrap()).unwrap().name();
+    let env = |r: Ref<Envelope>| reloaded.get(r.get().unwrap()).unwrap().name();
     assert_eq!(
         env(t.color_envelope(&reloaded)),
         map.envelopes()[color.index()].name()
     );
-    let LayerContent::Quads(q) = reloaded.layer(quads).unwrap().content() else {
+    let LayerContent::Quads(q) = reloaded.get(quads).unwrap().content() else {
         panic!("a quads layer")
     };
     let q = q.quads().unwrap();
@@ -589,7 +590,7 @@ fn adding_layers_to_groups() {
     save_for_ddnet("layers_added", &edited);
 
     // Physics layers: one of each kind, in the game group, as large as the game layer.
-    let game_group = edited.group_refs().nth(game_group.index()).unwrap();
+    let game_group = edited.refs::<Group>().nth(game_group.index()).unwrap();
     let tele = Layer::new_tele(Grid::filled(width, height, Tele::default()).unwrap()).unwrap();
     let error = edited.add_layer(game_group, tele.clone()).unwrap_err();
     assert_eq!(error.kind(), ErrorKind::InvalidEdit);
@@ -598,7 +599,7 @@ fn adding_layers_to_groups() {
     assert!(edited.add_layer(game_group, small).is_err());
     let game = Layer::new_game(Grid::filled(width, height, Tile::default()).unwrap()).unwrap();
     assert!(edited.add_layer(game_group, game).is_err());
-    let elsewhere = edited.group_refs().next().unwrap();
+    let elsewhere = edited.refs::<Group>().next().unwrap();
     let tele_ref = edited
         .physics_layers()
         .find(|(_, l)| l.kind_name() == "tele");
@@ -607,7 +608,7 @@ fn adding_layers_to_groups() {
     assert!(edited.add_layer(elsewhere, tele.clone()).is_err());
     let tele = edited.add_layer(game_group, tele).unwrap();
     let reloaded = reload(&edited);
-    let tele = reloaded.layer(reloaded.layer_refs().nth(tele.index()).unwrap());
+    let tele = reloaded.get(reloaded.refs::<Layer>().nth(tele.index()).unwrap());
     assert_eq!(tele.unwrap().kind_name(), "tele");
     assert_eq!(
         reference_problems(&reloaded).len(),
@@ -672,7 +673,7 @@ fn adding_images_sounds_envelopes_and_groups() {
         .set_source_sound_envelope(sounds, 1, Some(envelope))
         .is_err());
     // Nothing moved: every reference taken so far still holds.
-    assert!(edited.image(external).is_some());
+    assert!(edited.get(external).is_some());
 
     let reloaded = reload(&edited);
     let skip = Skip {
@@ -686,7 +687,7 @@ fn adding_images_sounds_envelopes_and_groups() {
     let mut expected = print(&map, &Skip::default());
     expected
         .images
-        .push(image_text(&edited, edited.image(embedded).unwrap()));
+        .push(image_text(&edited, edited.get(embedded).unwrap()));
     same(&print(&reloaded, &skip), &expected, "edited");
     assert_eq!(
         reference_problems(&reloaded).len(),
@@ -713,10 +714,10 @@ fn adding_images_sounds_envelopes_and_groups() {
         .sound_envelope(&reloaded)
         .get()
         .unwrap();
-    assert_eq!(reloaded.envelope(volume).unwrap().name(), "swell");
+    assert_eq!(reloaded.get(volume).unwrap().name(), "swell");
     assert_eq!(
-        reloaded.group_of(reloaded.layer_refs().nth(layer.index()).unwrap()),
-        reloaded.group_refs().last()
+        reloaded.group_of(reloaded.refs::<Layer>().nth(layer.index()).unwrap()),
+        reloaded.refs::<Group>().last()
     );
     save_for_ddnet("items_added", &edited);
 }
@@ -725,11 +726,11 @@ fn adding_images_sounds_envelopes_and_groups() {
 fn moving_a_layer_takes_its_auto_mapper_along() {
     let Some(map) = castle() else { return };
     let layer = map
-        .layer_refs()
+        .refs::<Layer>()
         .find(|&r| map.automapper_of(r).is_some())
         .unwrap();
     let target = map
-        .group_refs()
+        .refs::<Group>()
         .find(|&g| Some(g) != map.group_of(layer))
         .unwrap();
     let mut edited = map.clone();
@@ -739,8 +740,8 @@ fn moving_a_layer_takes_its_auto_mapper_along() {
         ErrorKind::InvalidEdit,
         "a reference of the original"
     );
-    let r = edited.layer_refs().nth(layer.index()).unwrap();
-    let g = edited.group_refs().nth(target.index()).unwrap();
+    let r = edited.refs::<Layer>().nth(layer.index()).unwrap();
+    let g = edited.refs::<Group>().nth(target.index()).unwrap();
     let moved = edited.move_layer(r, g, 0).unwrap();
     assert_eq!(edited.group_of(moved), Some(g));
     let print_of = |m: &Map, r: ItemRef<Layer>| {
@@ -751,7 +752,7 @@ fn moving_a_layer_takes_its_auto_mapper_along() {
     };
     assert_eq!(print_of(&edited, moved), print_of(&map, layer));
     let reloaded = reload(&edited);
-    let again = reloaded.layer_refs().nth(moved.index()).unwrap();
+    let again = reloaded.refs::<Layer>().nth(moved.index()).unwrap();
     assert_eq!(print_of(&reloaded, again), print_of(&map, layer));
     assert!(reloaded.automapper_of(again).is_some());
     assert_eq!(
@@ -785,13 +786,13 @@ fn foreign_and_stale_references_are_refused() {
     let Some(map) = castle() else { return };
     let mut other = map.clone();
     let image = map.refs::<Image>().next().unwrap();
-    let layer = map.layer_refs().next().unwrap();
+    let layer = map.refs::<Layer>().next().unwrap();
     let envelope = map.refs::<Envelope>().next().unwrap();
-    let group = map.group_refs().next().unwrap();
+    let group = map.refs::<Group>().next().unwrap();
     assert_eq!(std::mem::size_of::<ItemRef<Image>>(), 16);
     // Another map (a clone is one) finds nothing.
     assert!(map.get(image).is_some() && other.get(image).is_none());
-    assert!(other.layer(layer).is_none() && other.layer_mut(layer).is_none());
+    assert!(other.get(layer).is_none() && other.layer_mut(layer).is_none());
     assert!(other.group_of(layer).is_none() && other.automapper_of(layer).is_none());
     let data = map.images()[0].data(&map).get().unwrap();
     assert!(other.data(data).is_err() && other.data_size(data).is_none());
@@ -802,7 +803,7 @@ fn foreign_and_stale_references_are_refused() {
         other.remove_envelope(envelope).unwrap_err(),
         other.remove_group(group).unwrap_err(),
         other
-            .set_layer_image(other.layer_refs().next().unwrap(), Some(image))
+            .set_layer_image(other.refs::<Layer>().next().unwrap(), Some(image))
             .unwrap_err(),
         other
             .add_layer(group, Layer::new_quads("x", vec![]).unwrap())
@@ -820,22 +821,22 @@ fn foreign_and_stale_references_are_refused() {
     // move.
     let own = other.refs::<Image>().last().unwrap();
     let first = other.refs::<Image>().next().unwrap();
-    let before = other.layer_refs().next().unwrap();
+    let before = other.refs::<Layer>().next().unwrap();
     other.remove_image(own).unwrap();
-    assert!(other.image(first).is_none());
+    assert!(other.get(first).is_none());
     // Only the kind that moved (and the data items): layers did not.
-    assert!(other.layer(before).is_some());
+    assert!(other.get(before).is_some());
     assert!(other.remove_image(first).is_err());
     // References taken now work.
     let first = other.refs::<Image>().next().unwrap();
-    assert!(other.image(first).is_some());
+    assert!(other.get(first).is_some());
     // Resolved references carry the map's stamp too.
     let quads = (other.layers().iter()).find_map(|l| match l.content() {
         LayerContent::Quads(q) => q.quads().and_then(|q| q.first().copied()),
         _ => None,
     });
     let env = quads.unwrap().color_envelope(&other).get();
-    assert!(env.is_none_or(|e| other.envelope(e).is_some() && map.envelope(e).is_none()));
+    assert!(env.is_none_or(|e| other.get(e).is_some() && map.get(e).is_none()));
 }
 
 /// Teeworlds 0.7 maps: new tile layers are skip-compressed version 4, bezier envelopes make the
@@ -847,7 +848,7 @@ fn teeworlds_07_maps_stay_07_maps() {
     };
     let map = Map::parse(&bytes).unwrap();
     let mut edited = map.clone();
-    let group = edited.group_refs().next().unwrap();
+    let group = edited.refs::<Group>().next().unwrap();
     let tiles = Layer::new_tiles("New", Grid::filled(3, 3, Tile::default()).unwrap()).unwrap();
     let layer = edited.add_layer(group, tiles).unwrap();
     let envelope = edited
@@ -904,7 +905,7 @@ fn every_corpus_map_survives_removing_its_first_items() {
     };
     for path in maps {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        let Ok(map) = Map::load(&path) else { continue };
+        let Ok(map) = Map::open(&path) else { continue };
         let mut edited = map.clone();
         let mut skip = Skip::default();
         if let Some(image) = edited.refs::<Image>().next() {
@@ -987,9 +988,9 @@ fn a_verbatim_item_is_written_anew_when_renumbered() {
 fn empty_groups_keep_their_place() {
     let map = twcodec_testkit::sample::map().unwrap();
     let mut edited = map.clone();
-    let game = edited.group_refs().nth(1).unwrap();
+    let game = edited.refs::<Group>().nth(1).unwrap();
     let empty = edited.insert_group(1, NewGroup::new("Empty")).unwrap();
-    let game = edited.group_refs().nth(game.index() + 1).unwrap();
+    let game = edited.refs::<Group>().nth(game.index() + 1).unwrap();
     let tiles = || Layer::new_tiles("t", Grid::filled(2, 2, Tile::default()).unwrap()).unwrap();
     edited.insert_layer(game, 0, tiles()).unwrap();
     let added = edited.add_layer(empty, tiles()).unwrap();
@@ -1128,7 +1129,7 @@ fn apply(map: &mut Map, op: &Op, stale: &mut Vec<ItemRef<Layer>>) {
             same(&print(map, &fast()), &expected, "edited");
         }
         Op::RemoveLayer(n) => {
-            let Some(r) = pick(map.layer_refs(), n) else {
+            let Some(r) = pick(map.refs::<Layer>(), n) else {
                 return;
             };
             stale.push(r);
@@ -1143,15 +1144,10 @@ fn apply(map: &mut Map, op: &Op, stale: &mut Vec<ItemRef<Layer>>) {
             same(&print(map, &fast()), &expected, "edited");
         }
         Op::RemoveGroup(n) => {
-            let Some(r) = pick(map.group_refs(), n) else {
+            let Some(r) = pick(map.refs::<Group>(), n) else {
                 return;
             };
-            let layers = map
-                .group(r)
-                .unwrap()
-                .layers(map)
-                .map(|l| l.index())
-                .collect();
+            let layers = map.get(r).unwrap().layers(map).map(|l| l.index()).collect();
             let skip = Skip {
                 group: Some(r.index()),
                 layers,
@@ -1162,12 +1158,13 @@ fn apply(map: &mut Map, op: &Op, stale: &mut Vec<ItemRef<Layer>>) {
             same(&print(map, &fast()), &expected, "edited");
         }
         Op::MoveLayer(l, g, p) => {
-            let (Some(layer), Some(group)) = (pick(map.layer_refs(), l), pick(map.group_refs(), g))
+            let (Some(layer), Some(group)) =
+                (pick(map.refs::<Layer>(), l), pick(map.refs::<Group>(), g))
             else {
                 return;
             };
             let moving = print(map, &fast()).layers[layer.index()].clone();
-            let position = p % (map.group(group).unwrap().item().num_layers.max(0) as usize + 1);
+            let position = p % (map.get(group).unwrap().item().num_layers.max(0) as usize + 1);
             match map.move_layer(layer, group, position) {
                 Ok(moved) => {
                     let mut after = print(map, &fast());
@@ -1224,7 +1221,7 @@ fn apply(map: &mut Map, op: &Op, stale: &mut Vec<ItemRef<Layer>>) {
         }
         Op::InsertGroup(at) => {
             let at = at % (map.groups().len() + 1);
-            let layer = map.layer_refs().next();
+            let layer = map.refs::<Layer>().next();
             let image = map.refs::<Image>().next();
             let r = map.insert_group(at, NewGroup::new("inserted")).unwrap();
             let skip = Skip {
@@ -1233,8 +1230,8 @@ fn apply(map: &mut Map, op: &Op, stale: &mut Vec<ItemRef<Layer>>) {
             };
             same(&print(map, &skip), &before, "edited");
             // Layers and images did not move: their references hold.
-            assert!(layer.is_none_or(|l| map.layer(l).is_some()));
-            assert!(image.is_none_or(|i| map.image(i).is_some()));
+            assert!(layer.is_none_or(|l| map.get(l).is_some()));
+            assert!(image.is_none_or(|i| map.get(i).is_some()));
         }
         Op::AddSound => {
             let r = map.add_sound("random", vec![9u8; 20]).unwrap();
@@ -1245,11 +1242,11 @@ fn apply(map: &mut Map, op: &Op, stale: &mut Vec<ItemRef<Layer>>) {
             same(&print(map, &skip), &before, "edited");
         }
         Op::AddTiles(g, p) => {
-            let Some(group) = pick(map.group_refs(), g) else {
+            let Some(group) = pick(map.refs::<Group>(), g) else {
                 return;
             };
             let layer = Layer::new_tiles("t", Grid::filled(2, 2, Tile::default()).unwrap());
-            let position = p % (map.group(group).unwrap().item().num_layers.max(0) as usize + 1);
+            let position = p % (map.get(group).unwrap().item().num_layers.max(0) as usize + 1);
             match map.insert_layer(group, position, layer.unwrap()) {
                 Ok(r) => {
                     let skip = Skip {
@@ -1262,7 +1259,7 @@ fn apply(map: &mut Map, op: &Op, stale: &mut Vec<ItemRef<Layer>>) {
             }
         }
         Op::AddQuads(g) => {
-            let Some(group) = pick(map.group_refs(), g) else {
+            let Some(group) = pick(map.refs::<Group>(), g) else {
                 return;
             };
             let layer = Layer::new_quads("q", vec![Quad::default(); 2]).unwrap();
@@ -1278,7 +1275,7 @@ fn apply(map: &mut Map, op: &Op, stale: &mut Vec<ItemRef<Layer>>) {
             }
         }
         Op::SetImage(l, i) => {
-            let Some(layer) = pick(map.layer_refs(), l) else {
+            let Some(layer) = pick(map.refs::<Layer>(), l) else {
                 return;
             };
             let image = pick(map.refs::<Image>(), i);
@@ -1286,14 +1283,14 @@ fn apply(map: &mut Map, op: &Op, stale: &mut Vec<ItemRef<Layer>>) {
                 Ok(()) => {
                     let mut expected = before.clone();
                     expected.layers[layer.index()].image =
-                        image.map(|r| image_text(map, map.image(r).unwrap()));
+                        image.map(|r| image_text(map, map.get(r).unwrap()));
                     same(&print(map, &fast()), &expected, "edited");
                 }
                 Err(_) => untouched(map, &before),
             }
         }
         Op::SetQuadEnvelope(l, e) => {
-            let Some(layer) = pick(map.layer_refs(), l) else {
+            let Some(layer) = pick(map.refs::<Layer>(), l) else {
                 return;
             };
             let envelope = pick(map.refs::<Envelope>(), e);
@@ -1301,14 +1298,14 @@ fn apply(map: &mut Map, op: &Op, stale: &mut Vec<ItemRef<Layer>>) {
                 Ok(()) => {
                     let mut expected = before.clone();
                     expected.layers[layer.index()].envelopes[e % 3].1 =
-                        envelope.map(|r| envelope_text(map, map.envelope(r).unwrap()));
+                        envelope.map(|r| envelope_text(map, map.get(r).unwrap()));
                     same(&print(map, &fast()), &expected, "edited");
                 }
                 Err(_) => untouched(map, &before),
             }
         }
         Op::SetColorEnvelope(l, e) => {
-            let Some(layer) = pick(map.layer_refs(), l) else {
+            let Some(layer) = pick(map.refs::<Layer>(), l) else {
                 return;
             };
             let envelope = pick(map.refs::<Envelope>(), e);
@@ -1316,14 +1313,14 @@ fn apply(map: &mut Map, op: &Op, stale: &mut Vec<ItemRef<Layer>>) {
                 Ok(()) => {
                     let mut expected = before.clone();
                     expected.layers[layer.index()].color_envelope =
-                        envelope.map(|r| envelope_text(map, map.envelope(r).unwrap()));
+                        envelope.map(|r| envelope_text(map, map.get(r).unwrap()));
                     same(&print(map, &fast()), &expected, "edited");
                 }
                 Err(_) => untouched(map, &before),
             }
         }
         Op::SetSound(l, n) => {
-            let Some(layer) = pick(map.layer_refs(), l) else {
+            let Some(layer) = pick(map.refs::<Layer>(), l) else {
                 return;
             };
             let sound = pick(map.refs::<Sound>(), n);
@@ -1331,14 +1328,14 @@ fn apply(map: &mut Map, op: &Op, stale: &mut Vec<ItemRef<Layer>>) {
                 Ok(()) => {
                     let mut expected = before.clone();
                     expected.layers[layer.index()].sound =
-                        sound.map(|r| sound_text(map, map.sound(r).unwrap()));
+                        sound.map(|r| sound_text(map, map.get(r).unwrap()));
                     same(&print(map, &fast()), &expected, "edited");
                 }
                 Err(_) => untouched(map, &before),
             }
         }
         Op::SetSourceEnvelope(l, e) => {
-            let Some(layer) = pick(map.layer_refs(), l) else {
+            let Some(layer) = pick(map.refs::<Layer>(), l) else {
                 return;
             };
             let envelope = pick(map.refs::<Envelope>(), e);
@@ -1346,7 +1343,7 @@ fn apply(map: &mut Map, op: &Op, stale: &mut Vec<ItemRef<Layer>>) {
                 Ok(()) => {
                     let mut expected = before.clone();
                     expected.layers[layer.index()].envelopes[e % 3].0 =
-                        envelope.map(|r| envelope_text(map, map.envelope(r).unwrap()));
+                        envelope.map(|r| envelope_text(map, map.get(r).unwrap()));
                     same(&print(map, &fast()), &expected, "edited");
                 }
                 Err(_) => untouched(map, &before),
@@ -1356,7 +1353,7 @@ fn apply(map: &mut Map, op: &Op, stale: &mut Vec<ItemRef<Layer>>) {
             let Some(&r) = pick(stale.iter(), n) else {
                 return;
             };
-            assert!(map.layer(r).is_none());
+            assert!(map.get(r).is_none());
             assert!(map.remove_layer(r).is_err());
             assert!(map.set_layer_image(r, None).is_err());
             untouched(map, &before);
@@ -1366,7 +1363,7 @@ fn apply(map: &mut Map, op: &Op, stale: &mut Vec<ItemRef<Layer>>) {
 
 fn random_edits(map: &Map, ops: &[Op]) {
     let mut edited = map.clone();
-    let mut stale = vec![map.layer_refs().next().unwrap()];
+    let mut stale = vec![map.refs::<Layer>().next().unwrap()];
     for op in ops {
         apply(&mut edited, op, &mut stale);
     }

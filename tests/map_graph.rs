@@ -18,7 +18,7 @@ fn every_corpus_map_loads_and_its_problems_are_reviewed() {
     let Some(maps) = corpus_maps() else { return };
     let mut report = String::new();
     for path in &maps {
-        let map = Map::load(path).unwrap_or_else(|e| panic!("{e}"));
+        let map = Map::open(path).unwrap_or_else(|e| panic!("{e}"));
         report.push_str(&format!("{} ({:?}):\n", name(path), map.form()));
         for problem in map.problems() {
             report.push_str(&format!("  {:?}: {problem}\n", problem.severity));
@@ -82,7 +82,7 @@ fn tiles(map: &Map) -> Vec<Vec<u8>> {
 fn ddnet_to_07_and_back_keeps_every_tile() {
     let Some(maps) = corpus_maps() else { return };
     for path in &maps {
-        let mut map = Map::load(path).unwrap();
+        let mut map = Map::open(path).unwrap();
         if map.form() == MapForm::Teeworlds03 {
             continue;
         }
@@ -171,7 +171,7 @@ fn an_edit_of_a_layer_sharing_its_data_stays_in_that_layer() {
     let mut map = Map::from_datafile(&source).unwrap();
     let shared = source.data_count() as i32 - 1;
     let sharing: Vec<_> = map
-        .layer_refs()
+        .refs::<Layer>()
         .filter(|&layer| {
             let LayerContent::Tiles(tiles) = map.layers()[layer.index()].content() else {
                 return false;

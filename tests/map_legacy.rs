@@ -6,7 +6,7 @@
 mod common;
 
 use common::*;
-use twcodec::map::{Layer, LayerContent, Severity};
+use twcodec::map::{DataItem, Layer, LayerContent, Severity};
 use twcodec::schema::map::tile::Tile;
 use twcodec::schema::map::MapItem;
 use twcodec::{Datafile, DatafileWriter, ErrorKind, Limits, Map, MapForm};
@@ -203,7 +203,7 @@ fn the_corpus_map_upgrades() {
     // The original items stay reachable.
     let original = map.legacy_datafile().unwrap();
     assert_eq!(original.items(), df.items());
-    assert!(Map::load_with(
+    assert!(Map::open_with(
         corpus_dir().unwrap().join("maps/legacy03_ctf1_old.map"),
         twcodec::LoadMode::Strict
     )
@@ -269,7 +269,7 @@ fn an_edited_0_3_map_writes_its_model() {
     // A changed data item (an image's name) shows too.
     let mut map = Map::parse(&bytes).unwrap();
     let name = map.images()[0].item().name;
-    let name = map.data_ref(name).get().unwrap();
+    let name = map.item_ref::<DataItem>(name).get().unwrap();
     map.set_data(name, &b"grass_main\0"[..]).unwrap();
     let again = Map::parse(&map.to_bytes().unwrap()).unwrap();
     assert_eq!(
@@ -569,6 +569,7 @@ fn the_dump_shows_the_upgraded_map_and_the_original_items() {
         return;
     };
     let map = Map::parse(&bytes).unwrap();
-    let text = dump::to_string(|out| dump::map_text(&map, DumpOptions { preview: true }, out));
+    let text =
+        dump::to_string(|out| dump::map_text(&map, DumpOptions::default().preview(true), out));
     insta_settings().bind(|| insta::assert_snapshot!("dump_corpus_legacy03_ctf1_old", text));
 }

@@ -7,7 +7,7 @@ mod common;
 use std::borrow::Cow;
 
 use common::*;
-use twcodec::map::LayerContent;
+use twcodec::map::{DataItem, LayerContent};
 use twcodec::{Datafile, Decode, Map};
 
 /// A map is shared between threads: its lazy content is decoded once, whoever asks first.
@@ -27,7 +27,7 @@ fn lazy_maps_report_what_eager_maps_report() {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         let bytes = std::fs::read(&path).unwrap();
         let eager = Map::parse(&bytes).unwrap();
-        let lazy = Map::parse_lazy(&bytes).unwrap();
+        let lazy = Map::parse_with(&bytes, twcodec::Decode::Lazy).unwrap();
         assert!(
             lazy.layers().iter().all(|layer| match layer.content() {
                 LayerContent::Unknown(_) => layer.is_decoded(),
@@ -54,7 +54,7 @@ fn lazy_maps_report_what_eager_maps_report() {
         assert_eq!(lazy.problems(), eager_problems, "{name}");
         assert_eq!(lazy.layers(), eager.layers(), "{name}: the same content");
         // Unmodified, a lazy map writes the same file without decoding anything.
-        let untouched = Map::parse_lazy(&bytes).unwrap();
+        let untouched = Map::parse_with(&bytes, twcodec::Decode::Lazy).unwrap();
         assert_eq!(
             untouched.to_bytes().unwrap(),
             eager.to_bytes().unwrap(),
@@ -73,7 +73,7 @@ fn lazy_content_is_decoded_once() {
     let Some(bytes) = corpus_map("ddnet_Castle_Echos.map") else {
         return;
     };
-    let map = Map::parse_lazy(&bytes).unwrap();
+    let map = Map::parse_with(&bytes, twcodec::Decode::Lazy).unwrap();
     let (_, game) = map.game_layer().unwrap();
     let first = game.grid().unwrap().tiles().as_ptr();
     let second = game.grid().unwrap().tiles().as_ptr();
@@ -119,7 +119,7 @@ fn decode_all_loads_images_and_sounds() {
         assert_eq!(&data[..], &df.data(sound.item().data as usize).unwrap()[..]);
     }
     // A lazy map keeps image data once it is read.
-    let lazy = Map::parse_lazy(&bytes).unwrap();
+    let lazy = Map::parse_with(&bytes, twcodec::Decode::Lazy).unwrap();
     let image = lazy.images().iter().find(|i| !i.is_external()).unwrap();
     image.pixels(&lazy).unwrap();
     assert!(matches!(
@@ -185,7 +185,9 @@ fn detached_data_is_the_files_data() {
         let mut map = Map::parse(&bytes).unwrap();
         map.detach_data().unwrap();
         for index in 0..df.data_count() {
-            let data = map.data(map.data_ref(index as i32).get().unwrap()).unwrap();
+            let data = map
+                .data(map.item_ref::<DataItem>(index as i32).get().unwrap())
+                .unwrap();
             assert_eq!(
                 &data[..],
                 &df.data(index).unwrap()[..],
@@ -241,7 +243,7 @@ fn maps_debug_and_serialize() {
     assert!(debug.len() < 100_000, "{} bytes", debug.len());
     assert!(debug.contains("Grid { width: 943, height: 1075, .. }"));
     assert!(debug.starts_with("Map { form: Ddnet, version: Some(1), info:"));
-    let lazy = Map::parse_lazy(&bytes).unwrap();
+    let lazy = Map::parse_with(&bytes, twcodec::Decode::Lazy).unwrap();
     assert!(format!("{lazy:?}").contains("<not decoded yet>"));
 
     let sample = Map::parse(&twcodec_testkit::sample::datafile()).unwrap();
@@ -290,7 +292,7 @@ fn lazy_maps_edit_like_eager_ones() {
             map
         };
         let eager = edit(Map::parse(&bytes).unwrap());
-        let lazy = edit(Map::parse_lazy(&bytes).unwrap());
+        let lazy = edit(Map::parse_with(&bytes, twcodec::Decode::Lazy).unwrap());
         assert_eq!(
             lazy.to_bytes().unwrap(),
             eager.to_bytes().unwrap(),

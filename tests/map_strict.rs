@@ -445,7 +445,7 @@ fn lazy_loading_finds_the_same_problems() {
         .map(|(name, bytes, _)| (name, bytes));
     for (name, bytes) in cases().into_iter().chain(ddnet) {
         let eager = Map::parse(&bytes).unwrap();
-        let lazy = Map::parse_lazy(&bytes).unwrap();
+        let lazy = Map::parse_with(&bytes, twcodec::Decode::Lazy).unwrap();
         let at_open = lazy.problems();
         assert!(
             eager.problems().starts_with(&at_open),

@@ -3,6 +3,7 @@
 
 mod common;
 
+use twcodec::map::Group;
 use twcodec::{Datafile, DatafileWriter};
 use twcodec_tools::mapdir::Streams;
 
@@ -356,9 +357,9 @@ fn quads_and_layers_added_and_deleted_in_the_directory() {
     std::fs::rename(&ground, &moved).unwrap();
     let map = pack_strict(dir.path());
     let in_group = |map: &twcodec::Map, group: usize| -> Vec<String> {
-        let group = map.group_refs().nth(group).unwrap();
-        (map.group(group).unwrap().layers(map))
-            .map(|l| map.layer(l).unwrap().name())
+        let group = map.refs::<Group>().nth(group).unwrap();
+        (map.get(group).unwrap().layers(map))
+            .map(|l| map.get(l).unwrap().name())
             .collect()
     };
     assert_eq!(in_group(&map, 0), ["Quads", "Sounds", "Ground"]);
@@ -616,9 +617,9 @@ fn new_items_added_in_the_directory() {
     );
     // The group, last, holding its layer.
     assert_eq!(map.groups().len(), original.groups().len() + 1);
-    let last = map.group_refs().last().unwrap();
-    let in_last: Vec<String> = (map.group(last).unwrap().layers(&map))
-        .map(|l| map.layer(l).unwrap().name())
+    let last = map.refs::<Group>().last().unwrap();
+    let in_last: Vec<String> = (map.get(last).unwrap().layers(&map))
+        .map(|l| map.get(l).unwrap().name())
         .collect();
     assert_eq!(in_last, ["Overlay"]);
     // Ids follow the highest of each type, and a diff shows exactly the additions.
@@ -792,7 +793,7 @@ fn automappers_follow_their_layers() {
     let kinds = |map: &twcodec::Map| -> Vec<&str> {
         let configured = (map.automappers().iter()).filter_map(|a| a.layer(map));
         configured
-            .map(|l| map.layer(l).unwrap().kind_name())
+            .map(|l| map.get(l).unwrap().kind_name())
             .collect()
     };
     assert_eq!(kinds(&moved), ["tiles", "tiles"]);
@@ -824,7 +825,7 @@ fn references_follow_reordered_and_deleted_items() {
     let image_of = |map: &twcodec::Map, layer: &str| -> Option<String> {
         let layer = map.layers().iter().find(|l| l.name() == layer).unwrap();
         let image = layer.image(map).get()?;
-        Some(map.image(image).unwrap().name(map).unwrap().to_string())
+        Some(map.get(image).unwrap().name(map).unwrap().to_string())
     };
     assert_eq!(image_of(&original, "Ground").as_deref(), Some("grass_main"));
     // The checker image renamed to sort first: it is image #0 now, and Ground still draws
@@ -861,7 +862,7 @@ fn references_follow_reordered_and_deleted_items() {
         };
         let envelope = tiles.color_envelope(map).get();
         envelope
-            .map(|e| map.envelope(e).unwrap().name())
+            .map(|e| map.get(e).unwrap().name())
             .into_iter()
             .collect()
     };
@@ -951,9 +952,9 @@ fn directories_of_the_first_form_still_pack() {
     let background = file_ending(dir.path(), "groups", "00-Background/group.toml");
     std::fs::rename(&ground, background.with_file_name("003-tiles-Ground.toml")).unwrap();
     let map = pack_strict(dir.path());
-    let group = map.group_refs().next().unwrap();
-    let names: Vec<String> = (map.group(group).unwrap().layers(&map))
-        .map(|l| map.layer(l).unwrap().name())
+    let group = map.refs::<Group>().next().unwrap();
+    let names: Vec<String> = (map.get(group).unwrap().layers(&map))
+        .map(|l| map.get(l).unwrap().name())
         .collect();
     assert_eq!(names, ["Quads", "Sounds", "Ground"]);
     // The auto-mapper of Ground followed it.

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestError, TestRunner};
-use twcodec::map::{Envelope, Grid, Image, Layer, NewEnvelope, NewGroup, Sound};
+use twcodec::map::{Envelope, Grid, Group, Image, Layer, NewEnvelope, NewGroup, Sound};
 use twcodec::schema::map::envelope::{EnvPointBezier, EnvPointsItem, EnvelopeKind};
 use twcodec::schema::map::layer::LayerBody;
 use twcodec::schema::map::quad::Quad;
@@ -273,7 +273,7 @@ fn apply(map: &mut Map, dir: &mut Dir, op: Op) -> bool {
             let others = dir.folders[g].layers.len() - usize::from(from == g);
             let p = usize::from(p) % (others + 1);
             let layer_ref = map.refs::<Layer>().nth(l).unwrap();
-            let group_ref = map.group_refs().nth(g).unwrap();
+            let group_ref = map.refs::<Group>().nth(g).unwrap();
             if map.move_layer(layer_ref, group_ref, p).is_err() {
                 return false;
             }
@@ -294,7 +294,7 @@ fn apply(map: &mut Map, dir: &mut Dir, op: Op) -> bool {
             let l = at(layer, layers);
             let layer_ref = map.refs::<Layer>().nth(l).unwrap();
             // A map without its game layer is one DDNet refuses, and `pack` refuses to build.
-            if map.layer(layer_ref).unwrap().kind_name() == "game" {
+            if map.get(layer_ref).unwrap().kind_name() == "game" {
                 return false;
             }
             map.remove_layer(layer_ref).unwrap();
@@ -325,7 +325,7 @@ fn apply(map: &mut Map, dir: &mut Dir, op: Op) -> bool {
                 };
                 Layer::new_quads("added", vec![quad]).unwrap()
             };
-            let group_ref = map.group_refs().nth(g).unwrap();
+            let group_ref = map.refs::<Group>().nth(g).unwrap();
             let Ok(new) = map.insert_layer(group_ref, p, layer) else {
                 return false;
             };
@@ -340,7 +340,7 @@ fn apply(map: &mut Map, dir: &mut Dir, op: Op) -> bool {
         }
         Op::MoveGroup { from, to } if held && groups > 0 => {
             let (from, to) = (at(from, groups), at(to, groups));
-            let group_ref = map.group_refs().nth(from).unwrap();
+            let group_ref = map.refs::<Group>().nth(from).unwrap();
             map.move_group(group_ref, to).unwrap();
             let folder = dir.folders.remove(from);
             dir.folders.insert(to, folder);
@@ -349,9 +349,9 @@ fn apply(map: &mut Map, dir: &mut Dir, op: Op) -> bool {
         }
         Op::RemoveGroup(group) if held && groups > 0 => {
             let g = at(group, groups);
-            let group_ref = map.group_refs().nth(g).unwrap();
-            let holds_game = (map.group(group_ref).unwrap().layers(map))
-                .any(|l| map.layer(l).unwrap().kind_name() == "game");
+            let group_ref = map.refs::<Group>().nth(g).unwrap();
+            let holds_game = (map.get(group_ref).unwrap().layers(map))
+                .any(|l| map.get(l).unwrap().kind_name() == "game");
             if holds_game {
                 return false;
             }

@@ -145,7 +145,7 @@ fn fifos_and_devices_are_refused_at_once() {
         );
     }
     // A map file that is a device: refused before anything is read.
-    let error = twcodec::Map::load("/dev/zero").unwrap_err().to_string();
+    let error = twcodec::Map::open("/dev/zero").unwrap_err().to_string();
     assert_eq!(
         error,
         "cannot read /dev/zero: it is a character device, not a regular file"

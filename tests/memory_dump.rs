@@ -41,7 +41,7 @@ fn dumps_stream_whatever_the_map_holds() {
         let mut written = 0u64;
         let peak = peak_above_start(&format!("dump --format {name} of a million points"), || {
             let mut out = Counter(&mut written);
-            let options = DumpOptions { preview: true };
+            let options = DumpOptions::default().preview(true);
             if json {
                 dump::map_json(&map, options, &mut out).unwrap();
             } else {

@@ -14,7 +14,7 @@ mod golden;
 use std::path::Path;
 use std::process::{Command, Output};
 
-use twcodec::map::{Grid, ItemRef, Layer, NewEnvelope, NewGroup};
+use twcodec::map::{Envelope, Grid, Group, ItemRef, Layer, NewEnvelope, NewGroup};
 use twcodec::schema::map::envelope::{CurveType, EnvPoint, EnvPointBezier, EnvelopeKind};
 use twcodec::schema::map::group::Clip;
 use twcodec::schema::map::quad::Quad;
@@ -107,7 +107,7 @@ fn picture(width: usize, height: usize, pixel: impl Fn(usize, usize) -> [u8; 4])
 /// A map with nothing in it: the sample with its groups, images, envelopes and sounds removed.
 fn blank() -> Map {
     let mut map = twcodec_testkit::sample::map().unwrap();
-    while let Some(group) = map.group_refs().next() {
+    while let Some(group) = map.refs::<Group>().next() {
         map.remove_group(group).unwrap();
     }
     while let Some(image) = map.refs().next() {
@@ -193,7 +193,7 @@ const TILEMAP_IMAGE: usize = 13;
 
 /// The item id of `layer`.
 fn layer_id(map: &Map, layer: ItemRef<Layer>) -> u16 {
-    map.layer(layer).unwrap().id()
+    map.get(layer).unwrap().id()
 }
 
 /// Sets the color of the tile layer whose item has id `id` (in `patch_layers`).
@@ -250,20 +250,12 @@ fn quad(x: f64, y: f64, w: f64, h: f64, colors: [[i32; 4]; 4]) -> Quad {
 
 /// Options for the tests: no mapres folder or entities tileset from the environment.
 fn options() -> RenderOptions {
-    RenderOptions {
-        mapres: None,
-        entities_tileset: None,
-        ..RenderOptions::default()
-    }
+    RenderOptions::default().mapres(None).entities_tileset(None)
 }
 
 /// The whole game layer at `scale` pixels per tile.
 fn whole(scale: f64) -> RenderOptions {
-    RenderOptions {
-        size: Size::Scale(scale),
-        view: View::Whole,
-        ..options()
-    }
+    options().size(Size::Scale(scale)).view(View::Whole)
 }
 
 /// Renders without warnings.
@@ -454,7 +446,7 @@ fn colors_map() -> Map {
     }
     let plain = add_tiles(&mut map, game, "Plain", row(5, &[1, 0, 77]), None);
     for &layer in &layers[1..5] {
-        let envelope = map.envelope_ref(envelope).get();
+        let envelope = map.item_ref::<Envelope>(envelope).get();
         map.set_layer_color_envelope(layer, envelope).unwrap();
     }
     let ids: Vec<u16> = layers.iter().map(|&l| layer_id(&map, l)).collect();
@@ -514,13 +506,7 @@ fn color_at(time: f64) -> [f64; 4] {
 fn layer_colors_and_envelopes_golden() {
     let map = colors_map();
     for time in [250.0, 750.0] {
-        let picture = draw(
-            &map,
-            &RenderOptions {
-                time_ms: time,
-                ..whole(32.0)
-            },
-        );
+        let picture = draw(&map, &whole(32.0).time_ms(time));
         assert_golden(&format!("colors_{time}ms"), &picture);
     }
 }
@@ -533,13 +519,7 @@ fn layer_color_times_envelope_at_two_times() {
     let map = colors_map();
     let gray = [128, 128, 128];
     for time in [250.0, 750.0] {
-        let picture = draw(
-            &map,
-            &RenderOptions {
-                time_ms: time,
-                ..whole(32.0)
-            },
-        );
+        let picture = draw(&map, &whole(32.0).time_ms(time));
         // The centre of the white cell (column 0) and of the half white cell (column 2).
         let white = |row: usize| px(&picture, 16, row * 32 + 16);
         let half = |row: usize| px(&picture, 2 * 32 + 16, row * 32 + 16);
@@ -657,19 +637,17 @@ fn edges_map() -> (Map, RenderOptions) {
         })
         .collect();
     add_tiles(&mut map, game, "Edges", grid(4, 4, &set), Some(0));
-    let options = RenderOptions {
-        size: Size::Pixels {
+    // 1050 world units is the game's square screen at zoom 1: one unit per pixel.
+    let options = options()
+        .size(Size::Pixels {
             width: 256,
             height: 256,
-        },
-        // 1050 world units is the game's square screen at zoom 1: one unit per pixel.
-        view: View::Camera {
+        })
+        .view(View::Camera {
             x: 0.0,
             y: 0.0,
             zoom: 256.0 / 1050.0,
-        },
-        ..options()
-    };
+        });
     (map, options)
 }
 
@@ -783,7 +761,7 @@ fn quads_map() -> Map {
     let layer = map
         .add_layer(game, Layer::new_quads("Plain", plain).unwrap())
         .unwrap();
-    let envelope = |map: &Map, raw: i32| map.envelope_ref(raw).get();
+    let envelope = |map: &Map, raw: i32| map.item_ref::<Envelope>(raw).get();
     map.set_quad_position_envelope(layer, 1, envelope(&map, turn))
         .unwrap();
     map.set_quad_position_envelope(layer, 2, envelope(&map, travel))
@@ -809,13 +787,7 @@ fn quads_map() -> Map {
 fn quads_golden() {
     let map = quads_map();
     for time in [500.0, 1000.0] {
-        let picture = draw(
-            &map,
-            &RenderOptions {
-                time_ms: time,
-                ..whole(32.0)
-            },
-        );
+        let picture = draw(&map, &whole(32.0).time_ms(time));
         assert_golden(&format!("quads_{time}ms"), &picture);
     }
 }
@@ -831,15 +803,7 @@ fn closest_corner(color: [u8; 4]) -> usize {
 fn quads_follow_the_game() {
     let map = quads_map();
     let gray = [128, 128, 128];
-    let at = |time: f64| {
-        draw(
-            &map,
-            &RenderOptions {
-                time_ms: time,
-                ..whole(32.0)
-            },
-        )
-    };
+    let at = |time: f64| draw(&map, &whole(32.0).time_ms(time));
     let (start, half, end) = (at(0.0), at(500.0), at(1000.0));
 
     // Two triangles (corners 0, 1, 3 and 0, 3, 2), colors interpolated in each: on the diagonal
@@ -1034,15 +998,13 @@ fn groups_map() -> Map {
 
 fn camera(at: (f64, f64), zoom: f64) -> RenderOptions {
     let (width, height) = GROUP_PICTURE;
-    RenderOptions {
-        size: Size::Pixels { width, height },
-        view: View::Camera {
+    options()
+        .size(Size::Pixels { width, height })
+        .view(View::Camera {
             x: at.0,
             y: at.1,
             zoom,
-        },
-        ..options()
-    }
+        })
 }
 
 /// The game's screen in world units for a picture of this shape at `zoom` (DDNet
@@ -1213,7 +1175,7 @@ fn entities_map() -> Map {
     {
         game_tiles.push((x, 0, tile(id, flags)));
     }
-    let game_layer = map.layer_refs().next().unwrap();
+    let game_layer = map.refs::<Layer>().next().unwrap();
     map.remove_layer(game_layer).unwrap();
     map.add_layer(game, Layer::new_game(grid(w, h, &game_tiles)).unwrap())
         .unwrap();
@@ -1287,11 +1249,7 @@ fn entities_map() -> Map {
 const SPEEDUP_ANGLES: [i16; 8] = [0, 45, 90, 135, 180, 225, 270, 315];
 
 fn entities(percent: u8, background: [u8; 4]) -> RenderOptions {
-    RenderOptions {
-        entities: percent,
-        background,
-        ..whole(32.0)
-    }
+    whole(32.0).entities(percent).background(background)
 }
 
 /// Renders with the plain entities palette: one warning, saying so.
@@ -1446,18 +1404,16 @@ fn entities_follow_the_game() {
     // top-left corner at pixel (128, 128)).
     let outside = draw_entities(
         &map,
-        &RenderOptions {
-            size: Size::Pixels {
+        &(entities(100, clear))
+            .size(Size::Pixels {
                 width: 256,
                 height: 256,
-            },
-            view: View::Camera {
+            })
+            .view(View::Camera {
                 x: 0.0,
                 y: 0.0,
                 zoom: 256.0 / 1050.0,
-            },
-            ..entities(100, clear)
-        },
+            }),
     );
     for (x, y) in [(5, 5), (16, 16), (20, 80), (12, 79)] {
         let inside = px(&outside, 128 + x, 128 + y);
@@ -1497,10 +1453,7 @@ fn entities_keep_tile_flags() {
     .to_png()
     .unwrap();
     std::fs::write(&path, png).unwrap();
-    let options = RenderOptions {
-        entities_tileset: Some(path),
-        ..entities(100, [0; 4])
-    };
+    let options = (entities(100, [0; 4])).entities_tileset(Some(path));
     let map = entities_map();
     let picture = draw(&map, &options);
     let tile_at = |at: (usize, usize)| tile_pixels(&picture, at);
@@ -1555,16 +1508,10 @@ fn detail_map() -> Map {
 #[test]
 fn detail_and_layer_selection_golden() {
     let map = detail_map();
-    let no_detail = RenderOptions {
-        detail: false,
-        ..whole(16.0)
-    };
+    let no_detail = whole(16.0).detail(false);
     assert_golden("detail_off", &draw(&map, &no_detail));
     let layers = twcodec_tools::render::select_layers(&map, &["detail", "3"]).unwrap();
-    let only = RenderOptions {
-        layers: Some(layers),
-        ..whole(16.0)
-    };
+    let only = whole(16.0).layers(Some(layers));
     assert_golden("layers_selected", &draw(&map, &only));
 }
 
@@ -1576,13 +1523,7 @@ fn detail_layers_and_selections_leave_out_what_they_say() {
     let all = draw(&map, &whole(16.0));
     assert_eq!(centre(&all, 0), [255; 4]);
     assert_ne!(centre(&all, 1), GRAY);
-    let no_detail = draw(
-        &map,
-        &RenderOptions {
-            detail: false,
-            ..whole(16.0)
-        },
-    );
+    let no_detail = draw(&map, &whole(16.0).detail(false));
     assert_eq!(centre(&no_detail, 0), [255; 4]);
     assert_eq!(centre(&no_detail, 1), GRAY, "the detail layer is left out");
     assert_eq!(centre(&no_detail, 2), centre(&all, 2));
@@ -1590,13 +1531,7 @@ fn detail_layers_and_selections_leave_out_what_they_say() {
     // layer): "Detail" and layer 3 ("Other"), not "Base".
     let layers = twcodec_tools::render::select_layers(&map, &["detail", "3"]).unwrap();
     assert_eq!(layers.len(), 2);
-    let only = draw(
-        &map,
-        &RenderOptions {
-            layers: Some(layers),
-            ..whole(16.0)
-        },
-    );
+    let only = draw(&map, &whole(16.0).layers(Some(layers)));
     assert_eq!(centre(&only, 0), GRAY);
     assert_eq!(centre(&only, 1), centre(&all, 1));
     assert_eq!(centre(&only, 2), centre(&all, 2));
@@ -1629,7 +1564,7 @@ fn every_corpus_map_renders() {
     for path in &maps {
         let file = path.file_name().unwrap().to_string_lossy().into_owned();
         let started = std::time::Instant::now();
-        let map = Map::load(path).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let map = Map::open(path).unwrap_or_else(|e| panic!("{file}: {e}"));
         let set = if map.form() == MapForm::Teeworlds07 {
             "teeworlds07"
         } else {
@@ -1643,7 +1578,7 @@ fn every_corpus_map_renders() {
                 continue;
             }
             if let twcodec::map::Ref::To(image) = layer.image(&map) {
-                let image = map.image(image).unwrap();
+                let image = map.get(image).unwrap();
                 let name = image.name(&map).unwrap_or_default();
                 let file = mapres.join(format!("{name}.png"));
                 if image.is_external() && !file.is_file() && !missing.contains(&name) {
@@ -1652,13 +1587,11 @@ fn every_corpus_map_renders() {
             }
         }
         for percent in [0, 50] {
-            let options = RenderOptions {
-                size: Size::Width(256),
-                entities: percent,
-                mapres: Some(mapres.clone()),
-                entities_tileset: Some(entities_tileset.clone()),
-                ..options()
-            };
+            let options = options()
+                .size(Size::Width(256))
+                .entities(percent)
+                .mapres(Some(mapres.clone()))
+                .entities_tileset(Some(entities_tileset.clone()));
             let Rendered {
                 picture, warnings, ..
             } = (renderer.render(&map, &options))
@@ -1851,7 +1784,7 @@ fn hostile_map() -> Map {
         map.set_layer_image(layer, image.map(|i| map.refs().nth(i).unwrap()))
             .unwrap();
         for i in 0..quads.len() {
-            let envelope = |raw: i32| map.envelope_ref(raw).get();
+            let envelope = |raw: i32| map.item_ref::<Envelope>(raw).get();
             let (p, c) = (
                 envelope(if i % 2 == 0 { position } else { spin }),
                 envelope(color),
@@ -1863,7 +1796,7 @@ fn hostile_map() -> Map {
         }
     }
     let colored = add_tiles(&mut map, game, "Wild color", everything.clone(), Some(0));
-    map.set_layer_color_envelope(colored, map.envelope_ref(color).get())
+    map.set_layer_color_envelope(colored, map.item_ref::<Envelope>(color).get())
         .unwrap();
     // Bezier points with tangents of extreme times and values.
     let wild = |v: i32| EnvPointBezier {
@@ -2015,16 +1948,14 @@ fn hostile_maps_render_without_panicking() {
         // envelopes) at one.
         let times = [0.5, -1.0, 1e18, f64::NAN, f64::NEG_INFINITY].map(|t| (t, 0));
         for (time_ms, entities) in times.into_iter().chain([(0.0, 50), (0.0, 100)]) {
-            let options = RenderOptions {
-                size: Size::Pixels {
+            let options = options()
+                .size(Size::Pixels {
                     width: 48,
                     height: 32,
-                },
-                view,
-                time_ms,
-                entities,
-                ..options()
-            };
+                })
+                .view(view)
+                .time_ms(time_ms)
+                .entities(entities);
             let what = format!("{view:?} at {time_ms} ms, entities {entities}");
             let rendered = render(&map, &options).unwrap_or_else(|e| panic!("{what}: {e}"));
             assert_eq!(
@@ -2048,24 +1979,12 @@ fn hostile_maps_render_without_panicking() {
     let dangling = twcodec_tools::render::select_layers(&map, &["Dangling"]).unwrap();
     assert_eq!(dangling.len(), 2);
     let tiles_only = vec![dangling[0]];
-    let picture = draw(
-        &map,
-        &RenderOptions {
-            layers: Some(tiles_only),
-            ..whole(8.0)
-        },
-    );
+    let picture = draw(&map, &whole(8.0).layers(Some(tiles_only)));
     assert!(
         picture.rgba.chunks_exact(4).all(|p| p == [255; 4]),
         "dangling image"
     );
-    let picture = draw(
-        &map,
-        &RenderOptions {
-            layers: Some(dangling),
-            ..whole(8.0)
-        },
-    );
+    let picture = draw(&map, &whole(8.0).layers(Some(dangling)));
     assert!(
         picture.rgba.chunks_exact(4).any(|p| p != [255; 4]),
         "the dangling quad draws"
@@ -2077,11 +1996,7 @@ fn hostile_maps_render_without_panicking() {
 fn impossible_pictures_are_errors() {
     let (map, _) = game_map(4, 4);
     let error = |size: Size, view: View| {
-        let options = RenderOptions {
-            size,
-            view,
-            ..options()
-        };
+        let options = options().size(size).view(view);
         match render(&map, &options) {
             Ok(r) => panic!(
                 "{size:?} {view:?}: a {}x{} picture",
@@ -2137,21 +2052,12 @@ fn impossible_pictures_are_errors() {
         assert_eq!(e.kind(), ErrorKind::InvalidOptions, "{e}");
         assert!(e.to_string().contains("camera"), "{e}");
     }
-    let too_many = RenderOptions {
-        entities: 101,
-        ..options()
-    };
+    let too_many = options().entities(101);
     let e = render(&map, &too_many).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidOptions, "{e}");
     // The smallest picture, and a long thin one.
     for (width, height) in [(1, 1), (1, 100_000), (100_000, 1)] {
-        let picture = draw(
-            &map,
-            &RenderOptions {
-                size: Size::Pixels { width, height },
-                ..options()
-            },
-        );
+        let picture = draw(&map, &options().size(Size::Pixels { width, height }));
         assert_eq!((picture.width, picture.height), (width, height));
     }
 }
@@ -2207,11 +2113,9 @@ fn cli_render_writes_a_png_and_says_what_is_missing() {
     assert_eq!((picture.width, picture.height), (240, 160));
     // The same picture as the library's.
     let map = Map::parse(&twcodec_testkit::sample::datafile()).unwrap();
-    let options = RenderOptions {
-        size: Size::Width(240),
-        mapres: Some(mapres.clone()),
-        ..options()
-    };
+    let options = options()
+        .size(Size::Width(240))
+        .mapres(Some(mapres.clone()));
     assert_eq!(render(&map, &options).unwrap().picture, picture);
 
     let mut report = String::new();
@@ -2256,14 +2160,12 @@ fn cli_render_writes_a_png_and_says_what_is_missing() {
 #[test]
 fn the_readme_picture_is_the_sample_rendered() {
     let map = twcodec_testkit::sample::map().unwrap();
-    let options = RenderOptions {
-        size: Size::Width(640),
-        entities: 60,
-        time_ms: 300.0,
-        mapres: None,
-        entities_tileset: None,
-        ..RenderOptions::default()
-    };
+    let options = RenderOptions::default()
+        .size(Size::Width(640))
+        .entities(60)
+        .time_ms(300.0)
+        .mapres(None)
+        .entities_tileset(None);
     let Rendered {
         picture, warnings, ..
     } = render(&map, &options).unwrap();
@@ -2285,13 +2187,11 @@ fn the_readme_picture_is_ctf5_rendered() {
     let Some(dir) = common::corpus_dir() else {
         return;
     };
-    let map = Map::load(dir.join("maps/tw06_stock_ctf5.map")).unwrap();
-    let options = RenderOptions {
-        size: Size::Width(1200),
-        mapres: Some(dir.join("mapres/ddnet")),
-        entities_tileset: None,
-        ..RenderOptions::default()
-    };
+    let map = Map::open(dir.join("maps/tw06_stock_ctf5.map")).unwrap();
+    let options = RenderOptions::default()
+        .size(Size::Width(1200))
+        .mapres(Some(dir.join("mapres/ddnet")))
+        .entities_tileset(None);
     let Rendered {
         picture, warnings, ..
     } = render(&map, &options).unwrap();

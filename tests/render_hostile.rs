@@ -24,12 +24,10 @@ fn load(bytes: &[u8], limits: Limits) -> Map {
 
 /// The whole map, `width` pixels wide (the height follows: 1920 x 1080 for 1920).
 fn wide(width: u32) -> RenderOptions {
-    RenderOptions {
-        size: Size::Width(width),
-        mapres: None,
-        entities_tileset: None,
-        ..RenderOptions::default()
-    }
+    RenderOptions::default()
+        .size(Size::Width(width))
+        .mapres(None)
+        .entities_tileset(None)
 }
 
 /// Renders `bytes` read under `limits`, expecting a picture.
@@ -223,19 +221,14 @@ fn the_budget_is_the_work_counted() {
     let bytes = hostile_render::bytes(&map);
     for options in [
         wide(200),
-        RenderOptions {
-            entities: 50,
-            ..wide(300)
-        },
-        RenderOptions {
-            view: View::Camera {
+        wide(300).entities(50),
+        wide(320)
+            .view(View::Camera {
                 x: 10.0,
                 y: 10.0,
                 zoom: 0.5,
-            },
-            time_ms: 700.0,
-            ..wide(320)
-        },
+            })
+            .time_ms(700.0),
     ] {
         let work = render(&load(&bytes, Limits::DEFAULT), &options)
             .unwrap()
@@ -306,10 +299,7 @@ fn extreme_coordinates_end() {
         (32.0, 18.0, 1e9),
         (f64::from(MAX), f64::from(MIN), 1e-3),
     ] {
-        let options = RenderOptions {
-            view: View::Camera { x, y, zoom },
-            ..wide(160)
-        };
+        let options = wide(160).view(View::Camera { x, y, zoom });
         match render(&map, &options) {
             Ok(rendered) => assert_eq!(rendered.picture.width, 160),
             Err(e) => assert_eq!(e.kind(), ErrorKind::LimitExceeded, "{e}"),

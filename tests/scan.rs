@@ -87,20 +87,8 @@ fn the_sample_and_a_broken_file() {
 #[test]
 fn the_corpus_in_a_stable_order_on_any_number_of_threads() {
     let Some(corpus) = corpus_dir() else { return };
-    let one = rows(
-        &[&corpus],
-        ScanOptions {
-            deep: true,
-            jobs: Some(1),
-        },
-    );
-    let two = rows(
-        &[&corpus],
-        ScanOptions {
-            deep: true,
-            jobs: Some(2),
-        },
-    );
+    let one = rows(&[&corpus], ScanOptions::default().deep(true).jobs(Some(1)));
+    let two = rows(&[&corpus], ScanOptions::default().deep(true).jobs(Some(2)));
     assert_eq!(one, two);
     let maps = one.iter().filter(|r| r.kind == Kind::Map).count();
     let demos = one.iter().filter(|r| r.kind == Kind::Demo).count();

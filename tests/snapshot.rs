@@ -103,7 +103,7 @@ fn hand_built_files_read_and_write_identically() {
         2,           // data
     ];
     let bytes = twcodec::snap::ints_to_bytes(&snapshot_ints);
-    let snap = Snapshot::from_bytes(&bytes, Form::Ints).unwrap();
+    let snap = Snapshot::parse(&bytes, Form::Ints).unwrap();
     assert_eq!(snap.item(10, 2), Some(&[-1][..]));
     assert_eq!(snap.item(0, 0x4000), Some(&[1, 2][..]));
     // Two ints are too few for a UUID.
@@ -111,7 +111,7 @@ fn hand_built_files_read_and_write_identically() {
     assert_eq!(snap.to_bytes(Form::Ints), bytes);
     let packed = snap.to_bytes(Form::Packed);
     assert_eq!(packed, packing::pack_ints(&snapshot_ints));
-    assert_eq!(Snapshot::from_bytes(&packed, Form::Packed).unwrap(), snap);
+    assert_eq!(Snapshot::parse(&packed, Form::Packed).unwrap(), snap);
 
     let delta_ints = [
         0,  // num_removed_items
@@ -390,11 +390,11 @@ proptest! {
         let sizes = SizeTable::ddnet_06();
         for form in [Form::Ints, Form::Packed] {
             let bytes = delta.to_bytes(form, &sizes).unwrap();
-            let read = SnapshotDelta::from_bytes(&bytes, form, &sizes).unwrap();
+            let read = SnapshotDelta::parse(&bytes, form, &sizes).unwrap();
             prop_assert_eq!(&read, &delta);
             prop_assert_eq!(read.to_bytes(form, &sizes).unwrap(), bytes);
             let snapshot_bytes = new.to_bytes(form);
-            let snapshot = Snapshot::from_bytes(&snapshot_bytes, form).unwrap();
+            let snapshot = Snapshot::parse(&snapshot_bytes, form).unwrap();
             prop_assert_eq!(snapshot.to_bytes(form), snapshot_bytes);
             prop_assert_eq!(&snapshot, &new);
         }

@@ -734,7 +734,7 @@ fn run(command: Option<Command>, out: Out<'_>) -> Result<ExitCode, Failure> {
             file,
             for_diff: true,
             ..
-        }) => match Map::load(&file) {
+        }) => match Map::open(&file) {
             Ok(map) => dump::map_for_diff(&map, out)?,
             // Without the path: git's files are temporary ones, named at random.
             Err(error) => writeln!(out, "not a map: {}", without_path(&error, &file))?,
@@ -745,8 +745,8 @@ fn run(command: Option<Command>, out: Out<'_>) -> Result<ExitCode, Failure> {
             tiles,
             for_diff: false,
         }) => {
-            let map = Map::load(&file)?;
-            let options = DumpOptions { preview: tiles };
+            let map = Map::open(&file)?;
+            let options = DumpOptions::default().preview(tiles);
             match format {
                 Format::Text => dump::map_text(&map, options, out)?,
                 Format::Json => dump::map_json(&map, options, out)?,
@@ -859,7 +859,7 @@ fn run(command: Option<Command>, out: Out<'_>) -> Result<ExitCode, Failure> {
             name,
             output,
         }) => {
-            let mut map = Map::load(&file)?;
+            let mut map = Map::open(&file)?;
             let picture = twcodec_tools::assets::read_png(&png, map.limits())?;
             if !picture.fits_tile_grid() {
                 note!(
@@ -959,7 +959,7 @@ fn run(command: Option<Command>, out: Out<'_>) -> Result<ExitCode, Failure> {
         }) => {
             use twcodec_tools::render::{RenderOptions, Size, View};
             let map = match max_work {
-                None => Map::load_lazy(&file)?,
+                None => Map::open_with(&file, twcodec::Decode::Lazy)?,
                 Some(steps) => {
                     let limits = twcodec::Limits::default().with_max_render_work(steps);
                     let datafile = twcodec::Datafile::open_with(&file, limits)?;
@@ -982,17 +982,16 @@ fn run(command: Option<Command>, out: Out<'_>) -> Result<ExitCode, Failure> {
                 false => Some(twcodec_tools::render::select_layers(&map, &layers)?),
             };
             let defaults = RenderOptions::default();
-            let options = RenderOptions {
-                size,
-                view,
-                time_ms: time * 1000.0,
-                entities: entities_overlay.unwrap_or(if entities { 100 } else { 0 }),
-                detail: !no_detail,
-                layers,
-                mapres: mapres.or(defaults.mapres.clone()),
-                entities_tileset,
-                ..defaults
-            };
+            let default_mapres = defaults.mapres.clone();
+            let options = defaults
+                .size(size)
+                .view(view)
+                .time_ms(time * 1000.0)
+                .entities(entities_overlay.unwrap_or(if entities { 100 } else { 0 }))
+                .detail(!no_detail)
+                .layers(layers)
+                .mapres(mapres.or(default_mapres))
+                .entities_tileset(entities_tileset);
             // A bar on a terminal for big pictures: one step per band of 16 rows.
             let bar = progress_bar(0, "drawing");
             let rendered = twcodec_tools::render::Renderer::new()
@@ -1164,7 +1163,7 @@ fn demo(command: DemoCommand, out: Out<'_>) -> Result<ExitCode, Failure> {
         } => {
             let demo = Demo::open(&file)?;
             let mut failed = false;
-            let options = twcodec_tools::chat::ChatOptions { events };
+            let options = twcodec_tools::chat::ChatOptions::default().events(events);
             for line in twcodec_tools::chat::lines_with(&demo, options) {
                 match line {
                     Ok(line) => match format {
@@ -1272,8 +1271,8 @@ fn snap(command: SnapCommand, out: Out<'_>) -> Result<(), Failure> {
         } => {
             let (form, table, protocol) = (form(packed), sizes.table(), sizes.protocol());
             let decoded = match kind {
-                Some(Kind::Snapshot) => Decoded::Snapshot(Snapshot::load(&file, form)?),
-                Some(Kind::Delta) => Decoded::Delta(SnapshotDelta::load(&file, form, &table)?),
+                Some(Kind::Snapshot) => Decoded::Snapshot(Snapshot::open(&file, form)?),
+                Some(Kind::Delta) => Decoded::Delta(SnapshotDelta::open(&file, form, &table)?),
                 None => snap::load(&file, form, &table)?,
             };
             match (decoded, format) {
@@ -1297,8 +1296,8 @@ fn snap(command: SnapCommand, out: Out<'_>) -> Result<(), Failure> {
             output,
         } => {
             let (form, table) = (form(packed), sizes.table());
-            let old = Snapshot::load(&snapshot, form)?;
-            let delta_data = SnapshotDelta::load(&delta, form, &table)?;
+            let old = Snapshot::open(&snapshot, form)?;
+            let delta_data = SnapshotDelta::open(&delta, form, &table)?;
             let new = old.apply(&delta_data).map_err(|e| e.with_path(&delta))?;
             match output {
                 Some(output) if is_stdout(&output) => {
@@ -1329,7 +1328,7 @@ struct Checked {
 /// for what DDNet refuses ([`Severity::Error`]) and `FILE: warning: ...` for the rest, in
 /// either mode (the mode decides only the exit code).
 fn check_one(file: &Path) -> Result<Checked, Error> {
-    let map = Map::load_with(file, LoadMode::Lenient)?;
+    let map = Map::open_with(file, LoadMode::Lenient)?;
     let mut lines = Vec::new();
     let mut errors = 0;
     for problem in map.problems() {
@@ -1522,7 +1521,7 @@ fn extract_one(
     dir: &Path,
     only: twcodec_tools::assets::Only,
 ) -> Result<Vec<String>, Failure> {
-    let map = Map::load(file)?;
+    let map = Map::open(file)?;
     let assets = twcodec_tools::assets::extract(&map, dir, only)?;
     let mut lines = Vec::new();
     for asset in &assets {
@@ -1707,7 +1706,9 @@ fn scan(
     let unreadable: Vec<twcodec_tools::scan::Row> = (unreadable.iter())
         .map(|(path, error)| twcodec_tools::scan::Row::unreadable(path, error))
         .collect();
-    let options = twcodec_tools::scan::ScanOptions { deep, jobs };
+    let options = twcodec_tools::scan::ScanOptions::default()
+        .deep(deep)
+        .jobs(jobs);
     let progress = progress_bar(files.len() as u64, "scanning");
     let (mut maps, mut demos, mut failed, mut with_errors) = (0usize, 0usize, 0usize, 0usize);
     enum Sink<'o, 'w> {
@@ -1999,7 +2000,7 @@ fn embed(
     out: Out<'_>,
 ) -> Result<(), Failure> {
     let mapres = mapres_dir(mapres)?;
-    let mut map = Map::load(file)?;
+    let mut map = Map::open(file)?;
     let embedding = twcodec_tools::assets::embed(&mut map, &mapres)?;
     for line in embedding_notes(&embedding, file) {
         note!("{line}");
@@ -2036,7 +2037,7 @@ fn replace_image(
     output: &Path,
     out: Out<'_>,
 ) -> Result<(), Failure> {
-    let mut map = Map::load(file)?;
+    let mut map = Map::open(file)?;
     let picture = twcodec_tools::assets::read_png(png, map.limits())?;
     let (width, height) = (picture.width, picture.height);
     let replaced = twcodec_tools::assets::replace_image(&mut map, name, picture)
@@ -2071,7 +2072,7 @@ fn replace_sound(
     output: &Path,
     out: Out<'_>,
 ) -> Result<(), Failure> {
-    let mut map = Map::load(file)?;
+    let mut map = Map::open(file)?;
     let sound = twcodec_tools::assets::find_sound(&map, name).map_err(|e| e.with_path(file))?;
     let (bytes, head) = twcodec_tools::assets::read_opus(opus, map.limits())?;
     let what = opus_summary(bytes.len(), head);
@@ -2096,7 +2097,7 @@ fn add_sound(
     output: &Path,
     out: Out<'_>,
 ) -> Result<(), Failure> {
-    let mut map = Map::load(file)?;
+    let mut map = Map::open(file)?;
     let (bytes, head) = twcodec_tools::assets::read_opus(opus, map.limits())?;
     let what = opus_summary(bytes.len(), head);
     let name = name.unwrap_or_else(|| {

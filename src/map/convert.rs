@@ -29,7 +29,7 @@ use twcodec_schema::map::layer::PhysicsKind;
 use twcodec_schema::map::tile::{Tile, TileKind};
 
 use super::layer::{LayerContent, TilesLayer};
-use super::{DataSlot, Image, ItemRef, Layer, Map, MapForm};
+use super::{DataItem, DataSlot, Image, ItemRef, Layer, Map, MapForm};
 use crate::error::{Error, ErrorKind};
 
 /// What [`Map::convert`] did: one note per change, per extension kept that the target game
@@ -537,7 +537,7 @@ impl Map {
         let (width, height) = (item.width.max(0) as usize, item.height.max(0) as usize);
         let needed = (width.checked_mul(height)).and_then(|n| n.checked_mul(4))?;
         let reads = format!("Teeworlds 0.7 reads and writes {needed} bytes there");
-        let why = match self.data_ref(item.data).get() {
+        let why = match self.item_ref::<DataItem>(item.data).get() {
             None => format!("it named no data item, and {reads}"),
             Some(data) => match self.data_size(data) {
                 Some(size) if size < needed => format!("it held {size} bytes, and {reads}"),

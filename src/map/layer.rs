@@ -229,9 +229,9 @@ impl Layer {
     /// The image a tiles or quads layer is drawn with.
     pub fn image(&self, map: &Map) -> Ref<Image> {
         match &self.content {
-            LayerContent::Quads(q) => map.image_ref(q.item.image),
+            LayerContent::Quads(q) => map.item_ref::<Image>(q.item.image),
             _ => match self.tilemap() {
-                Some(t) => map.image_ref(t.image),
+                Some(t) => map.item_ref::<Image>(t.image),
                 None => Ref::None,
             },
         }
@@ -324,7 +324,7 @@ impl<T: TileKind> TilesLayer<T> {
 
     /// The color envelope.
     pub fn color_envelope(&self, map: &Map) -> Ref<Envelope> {
-        map.envelope_ref(self.item.color_envelope)
+        map.item_ref::<Envelope>(self.item.color_envelope)
     }
 }
 
@@ -534,7 +534,7 @@ impl SoundsLayer {
 
     /// The sound played.
     pub fn sound(&self, map: &Map) -> Ref<Sound> {
-        map.sound_ref(self.item.sound)
+        map.item_ref::<Sound>(self.item.sound)
     }
 }
 

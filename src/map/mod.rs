@@ -207,6 +207,9 @@ pub trait ItemKind: sealed::Sealed {
     /// Its generation in [`MapStamp`].
     #[doc(hidden)]
     const SLOT: usize;
+    /// How many items of the kind a map has.
+    #[doc(hidden)]
+    fn count(map: &Map) -> usize;
 }
 
 /// The kinds of items a map keeps in an arena, for [`Map::get`] and [`Map::refs`].
@@ -223,11 +226,16 @@ mod sealed {
 }
 
 macro_rules! item_kinds {
+    (@count $map:ident $field:ident) => { $map.$field.len() };
+    (@count $map:ident) => { $map.data.len() };
     ($($kind:ty => $slot:literal, $name:literal $(, $field:ident)?;)*) => {$(
         impl sealed::Sealed for $kind {}
         impl ItemKind for $kind {
             const KIND: &'static str = $name;
             const SLOT: usize = $slot;
+            fn count(map: &Map) -> usize {
+                item_kinds!(@count map $($field)?)
+            }
         }
         $(impl Arena for $kind {
             fn arena(map: &Map) -> &[$kind] {
@@ -441,6 +449,7 @@ pub enum Decode {
 ///
 /// A [`LoadMode`] converts into options with the default decoding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub struct LoadOptions {
     /// Strict loading fails on the first error found while loading; lenient loading keeps
     /// every problem. A lazy map's content is checked when it is read, so strict lazy loading
@@ -465,10 +474,17 @@ impl LoadOptions {
 
     /// These options in strict mode.
     pub fn strict(self) -> LoadOptions {
-        LoadOptions {
-            mode: LoadMode::Strict,
-            ..self
-        }
+        self.mode(LoadMode::Strict)
+    }
+
+    /// These options with another mode.
+    pub fn mode(self, mode: LoadMode) -> LoadOptions {
+        LoadOptions { mode, ..self }
+    }
+
+    /// These options decoding another amount of content at load.
+    pub fn decode(self, decode: Decode) -> LoadOptions {
+        LoadOptions { decode, ..self }
     }
 }
 
@@ -578,19 +594,13 @@ impl fmt::Debug for Map {
 
 impl Map {
     /// Reads and resolves the map at `path`, leniently: every problem becomes a warning.
-    pub fn load(path: impl AsRef<Path>) -> Result<Map, Error> {
-        Map::load_with(path, LoadOptions::default())
-    }
-
-    /// Reads and resolves the map at `path` without decoding any content (see
-    /// [`Decode::Lazy`]).
-    pub fn load_lazy(path: impl AsRef<Path>) -> Result<Map, Error> {
-        Map::load_with(path, LoadOptions::LAZY)
+    pub fn open(path: impl AsRef<Path>) -> Result<Map, Error> {
+        Map::open_with(path, LoadOptions::default())
     }
 
     /// Reads and resolves the map at `path` with the given options (or a [`LoadMode`], or a
-    /// [`Decode`]).
-    pub fn load_with(
+    /// [`Decode`]: `Decode::Lazy` decodes no content until it is asked for).
+    pub fn open_with(
         path: impl AsRef<Path>,
         options: impl Into<LoadOptions>,
     ) -> Result<Map, Error> {
@@ -599,29 +609,37 @@ impl Map {
         resolve::resolve(datafile, options.into()).map_err(|e| e.with_path(path))
     }
 
-    /// Parses and resolves a map held in memory, leniently.
+    /// Parses and resolves a map held in memory, leniently; the map keeps a copy of the bytes.
     pub fn parse(bytes: &[u8]) -> Result<Map, Error> {
         Map::parse_with(bytes, LoadOptions::default())
     }
 
-    /// Parses and resolves a map held in memory without decoding any content (see
-    /// [`Decode::Lazy`]).
+    /// Parses and resolves a map held in memory with the given options (or a [`LoadMode`], or
+    /// a [`Decode`]).
     ///
     /// ```
-    /// let map = twcodec::Map::parse_lazy(&twcodec_testkit::sample::datafile())?;
+    /// use twcodec::{Decode, Map};
+    /// let map = Map::parse_with(&twcodec_testkit::sample::datafile(), Decode::Lazy)?;
     /// assert!(map.layers().iter().all(|layer| !layer.is_decoded()));
     /// let (_, game) = map.game_layer().expect("a game layer");
     /// assert!(game.grid().is_some()); // decoded now, once
     /// # Ok::<(), twcodec::Error>(())
     /// ```
-    pub fn parse_lazy(bytes: &[u8]) -> Result<Map, Error> {
-        Map::parse_with(bytes, LoadOptions::LAZY)
-    }
-
-    /// Parses and resolves a map held in memory with the given options (or a [`LoadMode`], or
-    /// a [`Decode`]).
     pub fn parse_with(bytes: &[u8], options: impl Into<LoadOptions>) -> Result<Map, Error> {
         resolve::resolve(Datafile::parse(bytes)?, options.into())
+    }
+
+    /// Resolves a map from bytes it takes over, without copying them, leniently.
+    pub fn from_bytes(bytes: impl Into<Bytes>) -> Result<Map, Error> {
+        Map::from_bytes_with(bytes, LoadOptions::default())
+    }
+
+    /// Resolves a map from bytes it takes over, without copying them, with the given options.
+    pub fn from_bytes_with(
+        bytes: impl Into<Bytes>,
+        options: impl Into<LoadOptions>,
+    ) -> Result<Map, Error> {
+        resolve::resolve(Datafile::from_bytes(bytes)?, options.into())
     }
 
     /// Resolves a parsed datafile, leniently.
@@ -875,54 +893,19 @@ impl Map {
         ItemRef::new(index, self.stamp.of::<T>())
     }
 
-    /// An image ([`Map::get`]).
-    pub fn image(&self, r: ItemRef<Image>) -> Option<&Image> {
-        self.get(r)
-    }
-
-    /// An envelope ([`Map::get`]).
-    pub fn envelope(&self, r: ItemRef<Envelope>) -> Option<&Envelope> {
-        self.get(r)
-    }
-
-    /// A group ([`Map::get`]).
-    pub fn group(&self, r: ItemRef<Group>) -> Option<&Group> {
-        self.get(r)
-    }
-
-    /// A layer ([`Map::get`]).
-    pub fn layer(&self, r: ItemRef<Layer>) -> Option<&Layer> {
-        self.get(r)
-    }
-
-    /// A sound ([`Map::get`]).
-    pub fn sound(&self, r: ItemRef<Sound>) -> Option<&Sound> {
-        self.get(r)
-    }
-
     /// References to every item of a kind, in file order.
-    pub fn refs<T: Arena>(&self) -> impl DoubleEndedIterator<Item = ItemRef<T>> {
+    pub fn refs<T: ItemKind>(&self) -> impl DoubleEndedIterator<Item = ItemRef<T>> {
         let stamp = self.stamp.of::<T>();
-        (0..T::arena(self).len()).map(move |index| ItemRef::new(index, stamp))
-    }
-
-    /// References to every layer.
-    pub fn layer_refs(&self) -> impl DoubleEndedIterator<Item = ItemRef<Layer>> {
-        self.refs()
-    }
-
-    /// References to every group.
-    pub fn group_refs(&self) -> impl DoubleEndedIterator<Item = ItemRef<Group>> {
-        self.refs()
+        (0..T::count(self)).map(move |index| ItemRef::new(index, stamp))
     }
 
     /// The game layer: the last one, as DDNet uses the last of several.
     pub fn game_layer(
         &self,
     ) -> Option<(ItemRef<Layer>, &TilesLayer<twcodec_schema::map::tile::Tile>)> {
-        self.layer_refs()
+        self.refs::<Layer>()
             .rev()
-            .find_map(|r| match self.layer(r)?.content() {
+            .find_map(|r| match self.get(r)?.content() {
                 LayerContent::Game(tiles) => Some((r, tiles)),
                 _ => None,
             })
@@ -930,7 +913,7 @@ impl Map {
 
     /// The physics layers (game, front, tele, speedup, switch, tune), in file order.
     pub fn physics_layers(&self) -> impl Iterator<Item = (ItemRef<Layer>, &Layer)> {
-        (self.layer_refs().zip(&self.layers)).filter(|(_, layer)| layer.is_physics())
+        (self.refs::<Layer>().zip(&self.layers)).filter(|(_, layer)| layer.is_physics())
     }
 
     /// The group holding a layer.
@@ -954,38 +937,8 @@ impl Map {
     }
 
     /// Resolves a raw index of an item of kind `T`.
-    pub fn item_ref<T: Arena>(&self, raw: i32) -> Ref<T> {
-        Ref::resolve(raw, T::arena(self).len(), self.stamp.of::<T>())
-    }
-
-    /// Resolves a raw image index.
-    pub fn image_ref(&self, raw: i32) -> Ref<Image> {
-        self.item_ref(raw)
-    }
-
-    /// Resolves a raw envelope index.
-    pub fn envelope_ref(&self, raw: i32) -> Ref<Envelope> {
-        self.item_ref(raw)
-    }
-
-    /// Resolves a raw group index.
-    pub fn group_ref(&self, raw: i32) -> Ref<Group> {
-        self.item_ref(raw)
-    }
-
-    /// Resolves a raw layer index.
-    pub fn layer_ref(&self, raw: i32) -> Ref<Layer> {
-        self.item_ref(raw)
-    }
-
-    /// Resolves a raw sound index.
-    pub fn sound_ref(&self, raw: i32) -> Ref<Sound> {
-        self.item_ref(raw)
-    }
-
-    /// Resolves a raw data index.
-    pub fn data_ref(&self, raw: i32) -> Ref<DataItem> {
-        Ref::resolve(raw, self.data.len(), self.stamp.of::<DataItem>())
+    pub fn item_ref<T: ItemKind>(&self, raw: i32) -> Ref<T> {
+        Ref::resolve(raw, T::count(self), self.stamp.of::<T>())
     }
 
     /// The slot a data reference of this map names.
@@ -1151,22 +1104,22 @@ impl Map {
 impl Info {
     /// The author.
     pub fn author(&self, map: &Map) -> Option<String> {
-        map.text(map.data_ref(self.item.author))
+        map.text(map.item_ref::<DataItem>(self.item.author))
     }
 
     /// The map's own version string.
     pub fn map_version(&self, map: &Map) -> Option<String> {
-        map.text(map.data_ref(self.item.map_version))
+        map.text(map.item_ref::<DataItem>(self.item.map_version))
     }
 
     /// The credits.
     pub fn credits(&self, map: &Map) -> Option<String> {
-        map.text(map.data_ref(self.item.credits))
+        map.text(map.item_ref::<DataItem>(self.item.credits))
     }
 
     /// The license.
     pub fn license(&self, map: &Map) -> Option<String> {
-        map.text(map.data_ref(self.item.license))
+        map.text(map.item_ref::<DataItem>(self.item.license))
     }
 
     /// DDNet's server settings (commands run when the map loads), read from their data item
@@ -1175,7 +1128,11 @@ impl Info {
     /// ([`max_strings`](crate::Limits::max_strings),
     /// [`max_string_bytes`](crate::Limits::max_string_bytes)); no settings is an empty list.
     pub fn settings<'m>(&self, map: &'m Map) -> Result<Settings<'m>, Error> {
-        let Some(data) = self.item.settings.and_then(|raw| map.data_ref(raw).get()) else {
+        let Some(data) = self
+            .item
+            .settings
+            .and_then(|raw| map.item_ref::<DataItem>(raw).get())
+        else {
             return Ok(Settings::default());
         };
         let limits = map.limits();
@@ -1241,7 +1198,7 @@ pub struct Pixels<'a> {
 impl Image {
     /// The name (the file name in `mapres` for external images).
     pub fn name(&self, map: &Map) -> Option<String> {
-        map.text(map.data_ref(self.item.name))
+        map.text(map.item_ref::<DataItem>(self.item.name))
     }
 
     /// Whether the image is loaded from the client's `mapres` by name.
@@ -1251,7 +1208,7 @@ impl Image {
 
     /// The embedded pixel data reference.
     pub fn data(&self, map: &Map) -> Ref<DataItem> {
-        map.data_ref(self.item.data)
+        map.item_ref::<DataItem>(self.item.data)
     }
 
     /// Bytes per pixel of embedded data of `len` bytes: the format of a version-2 image, else 4,
@@ -1435,13 +1392,13 @@ impl Group {
 impl Sound {
     /// The name.
     pub fn name(&self, map: &Map) -> Option<String> {
-        map.text(map.data_ref(self.item.name))
+        map.text(map.item_ref::<DataItem>(self.item.name))
     }
 
     /// The opus data, inflated on first access and kept.
     pub fn data<'m>(&self, map: &'m Map) -> Result<Cow<'m, [u8]>, Error> {
         let data = map
-            .data_ref(self.item.data)
+            .item_ref::<DataItem>(self.item.data)
             .get()
             .ok_or_else(|| Error::new(ErrorKind::Malformed, "the sound has no data"))?;
         map.data_kept(data)
@@ -1477,11 +1434,11 @@ pub trait QuadRefs {
 
 impl QuadRefs for Quad {
     fn position_envelope(&self, map: &Map) -> Ref<Envelope> {
-        map.envelope_ref(self.position_envelope)
+        map.item_ref::<Envelope>(self.position_envelope)
     }
 
     fn color_envelope(&self, map: &Map) -> Ref<Envelope> {
-        map.envelope_ref(self.color_envelope)
+        map.item_ref::<Envelope>(self.color_envelope)
     }
 }
 
@@ -1495,10 +1452,10 @@ pub trait SourceRefs {
 
 impl SourceRefs for SoundSource {
     fn position_envelope(&self, map: &Map) -> Ref<Envelope> {
-        map.envelope_ref(self.position_envelope)
+        map.item_ref::<Envelope>(self.position_envelope)
     }
 
     fn sound_envelope(&self, map: &Map) -> Ref<Envelope> {
-        map.envelope_ref(self.sound_envelope)
+        map.item_ref::<Envelope>(self.sound_envelope)
     }
 }

@@ -68,7 +68,8 @@ use super::content::{self, effective_kind, Lazy, Source};
 use super::layer::{Layer, LayerContent, QuadsLayer, SoundsLayer, TilesLayer};
 use super::problem::{ItemPlace, Problems, Severity};
 use super::{
-    Automapper, DataSlot, Decode, EnvelopePoints, LoadOptions, Map, MapForm, OtherItem, Ref, Stored,
+    Automapper, DataItem, DataSlot, Decode, EnvelopePoints, Group, Image, LoadOptions, Map,
+    MapForm, OtherItem, Ref, Sound, Stored,
 };
 use crate::datafile::Datafile;
 use crate::error::{Error, WarningKind};
@@ -496,7 +497,7 @@ impl Resolver<'_> {
 
     /// Checks a layer's data field: no data, or data past the data items, is an error.
     fn layer_data(&mut self, raw: i32, field: &'static str, place: Option<ItemPlace>) {
-        match self.map.data_ref(raw) {
+        match self.map.item_ref::<DataItem>(raw) {
             Ref::To(_) => {}
             Ref::None => self.problems.error(
                 place,
@@ -618,7 +619,7 @@ impl Resolver<'_> {
     }
 
     fn data_ref(&mut self, raw: i32, field: &'static str, place: Option<ItemPlace>) {
-        if let Ref::Dangling(raw) = self.map.data_ref(raw) {
+        if let Ref::Dangling(raw) = self.map.item_ref::<DataItem>(raw) {
             self.problems.error(
                 place,
                 Some(field),
@@ -653,7 +654,7 @@ impl Resolver<'_> {
     /// at the end, and UTF-8 before it. Each data item is inflated once, however many items
     /// name it.
     fn text(&mut self, raw: i32, field: &'static str, place: Option<ItemPlace>) {
-        let Ref::To(data) = self.map.data_ref(raw) else {
+        let Ref::To(data) = self.map.item_ref::<DataItem>(raw) else {
             return self.data_ref(raw, field, place);
         };
         let df = self.df;
@@ -707,7 +708,7 @@ impl Resolver<'_> {
             return;
         };
         self.data_ref(settings, "settings", place);
-        let Ref::To(data) = self.map.data_ref(settings) else {
+        let Ref::To(data) = self.map.item_ref::<DataItem>(settings) else {
             return;
         };
         let (limits, at) = (self.df.limits(), data.index());
@@ -793,7 +794,7 @@ impl Resolver<'_> {
             if item.external != 0 {
                 continue;
             }
-            let data = match self.map.data_ref(item.data) {
+            let data = match self.map.item_ref::<DataItem>(item.data) {
                 Ref::To(r) => r.index(),
                 Ref::None => {
                     self.problems
@@ -991,7 +992,7 @@ impl Resolver<'_> {
                 // The envelopes quads and sources use are checked with their content.
                 LayerContent::Quads(quads) => self.image_ref(quads.item.image, place),
                 LayerContent::Sounds(sounds) => {
-                    if let Ref::Dangling(raw) = self.map.sound_ref(sounds.item.sound) {
+                    if let Ref::Dangling(raw) = self.map.item_ref::<Sound>(sounds.item.sound) {
                         self.problems.error(
                             place,
                             Some("sound"),
@@ -1051,7 +1052,7 @@ impl Resolver<'_> {
         for &(index, layer, tilemap) in &tilemaps {
             let place = self.place("layer", index);
             let (field, raw) = content::tile_data_field(tilemap);
-            if let Ref::To(data) = self.map.data_ref(raw) {
+            if let Ref::To(data) = self.map.item_ref::<DataItem>(raw) {
                 match owners.entry(data.index()) {
                     Entry::Occupied(first) => found.error(
                         place,
@@ -1200,7 +1201,7 @@ impl Resolver<'_> {
     }
 
     fn image_ref(&mut self, raw: i32, place: Option<ItemPlace>) {
-        match self.map.image_ref(raw) {
+        match self.map.item_ref::<Image>(raw) {
             Ref::Dangling(raw) => self.problems.error(
                 place,
                 Some("image"),
@@ -1233,7 +1234,7 @@ impl Resolver<'_> {
             let item = self.map.sounds[index].item.clone();
             let place = self.place("sound", index);
             self.text(item.name, "name", place);
-            match self.map.data_ref(item.data) {
+            match self.map.item_ref::<DataItem>(item.data) {
                 Ref::To(r) => {
                     let size = self.df.data_size(r.index()).unwrap_or(0);
                     if usize::try_from(item.data_size).ok() != Some(size) {
@@ -1266,7 +1267,7 @@ impl Resolver<'_> {
         for index in 0..self.map.automappers.len() {
             let item = self.map.automappers[index].item.clone();
             let place = self.place("automapper", index);
-            let group = self.map.group_ref(item.group);
+            let group = self.map.item_ref::<Group>(item.group);
             let layer = group.get().and_then(|g| {
                 let range = self.map.groups[g.index()].layer_range(self.map.layers.len());
                 usize::try_from(item.layer)

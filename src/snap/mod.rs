@@ -242,7 +242,7 @@ fn read_file(path: &Path) -> Result<Vec<u8>, Error> {
 
 impl Snapshot {
     /// Reads a snapshot from bytes in `form`.
-    pub fn from_bytes(bytes: &[u8], form: Form) -> Result<Snapshot, Error> {
+    pub fn parse(bytes: &[u8], form: Form) -> Result<Snapshot, Error> {
         match form {
             Form::Ints => Snapshot::from_ints(&ints_from_bytes(bytes)?),
             Form::Packed => Snapshot::from_packed(bytes),
@@ -258,9 +258,9 @@ impl Snapshot {
     }
 
     /// Reads a snapshot file; errors name the file.
-    pub fn load(path: impl AsRef<Path>, form: Form) -> Result<Snapshot, Error> {
+    pub fn open(path: impl AsRef<Path>, form: Form) -> Result<Snapshot, Error> {
         let path = path.as_ref();
-        Snapshot::from_bytes(&read_file(path)?, form).map_err(|error| error.with_path(path))
+        Snapshot::parse(&read_file(path)?, form).map_err(|error| error.with_path(path))
     }
 
     /// Writes this snapshot to a file, as [`crate::fs::save`] does (feature `fs`).
@@ -272,7 +272,7 @@ impl Snapshot {
 
 impl SnapshotDelta {
     /// Reads a delta from bytes in `form`, for a protocol with pre-agreed `sizes`.
-    pub fn from_bytes(bytes: &[u8], form: Form, sizes: &SizeTable) -> Result<SnapshotDelta, Error> {
+    pub fn parse(bytes: &[u8], form: Form, sizes: &SizeTable) -> Result<SnapshotDelta, Error> {
         match form {
             Form::Ints => SnapshotDelta::from_ints(&ints_from_bytes(bytes)?, sizes),
             Form::Packed => SnapshotDelta::from_packed(bytes, sizes),
@@ -288,14 +288,13 @@ impl SnapshotDelta {
     }
 
     /// Reads a delta file; errors name the file.
-    pub fn load(
+    pub fn open(
         path: impl AsRef<Path>,
         form: Form,
         sizes: &SizeTable,
     ) -> Result<SnapshotDelta, Error> {
         let path = path.as_ref();
-        SnapshotDelta::from_bytes(&read_file(path)?, form, sizes)
-            .map_err(|error| error.with_path(path))
+        SnapshotDelta::parse(&read_file(path)?, form, sizes).map_err(|error| error.with_path(path))
     }
 
     /// Writes this delta to a file, as [`crate::fs::save`] does (feature `fs`).

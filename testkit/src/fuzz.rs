@@ -28,7 +28,7 @@ use twcodec_schema::map::tile::{cast_tiles, compress_skip, expand_skip, tiles_as
 
 use twcodec::demo::{ChunkContent, Demo};
 use twcodec::huffman;
-use twcodec::map::{LayerContent, LoadMode, Map, MapForm};
+use twcodec::map::{Group, LayerContent, LoadMode, Map, MapForm};
 use twcodec::netmsg;
 use twcodec::packet::{AssembledSnap, Packet7, SnapMessage};
 use twcodec::snap::{self, packing, SizeTable, Snapshot, SnapshotDelta};
@@ -361,13 +361,13 @@ pub fn map(data: &[u8], mode: LoadMode) {
     match mode {
         LoadMode::Lenient => drop(dump::map_text(
             &map,
-            DumpOptions { preview: true },
+            DumpOptions::default().preview(true),
             &mut io::sink(),
         )),
         // Strict, and any mode the codec adds later.
         _ => drop(dump::map_json(
             &map,
-            DumpOptions { preview: false },
+            DumpOptions::default().preview(false),
             &mut io::sink(),
         )),
     }
@@ -399,31 +399,24 @@ pub fn render(data: &[u8]) {
         return;
     };
     let hash = crc32fast::hash(data);
-    let plain = RenderOptions {
-        mapres: None,
-        entities_tileset: None,
-        ..RenderOptions::default()
-    };
-    let whole = RenderOptions {
-        size: Size::Pixels {
+    let plain = RenderOptions::default().mapres(None).entities_tileset(None);
+    let whole = plain
+        .clone()
+        .size(Size::Pixels {
             width: 48,
             height: 32,
-        },
-        view: View::Whole,
-        ..plain.clone()
-    };
+        })
+        .view(View::Whole);
     // A camera anywhere in the first 256 x 256 tiles, at one of four zooms.
-    let camera = RenderOptions {
-        size: Size::Width(40),
-        view: View::Camera {
+    let camera = plain
+        .size(Size::Width(40))
+        .view(View::Camera {
             x: f64::from(hash & 0xFF),
             y: f64::from((hash >> 8) & 0xFF),
             zoom: [0.25, 1.0, 4.0, 1e4][(hash >> 16) as usize % 4],
-        },
-        time_ms: f64::from(hash >> 18),
-        entities: 60,
-        ..plain
-    };
+        })
+        .time_ms(f64::from(hash >> 18))
+        .entities(60);
     for options in [whole, camera] {
         match twcodec_tools::render::render(&map, &options) {
             Ok(rendered) => {
@@ -667,7 +660,7 @@ const MAX_SEED: usize = 64 << 10;
 fn extreme_quads() -> Option<Vec<u8>> {
     use twcodec_schema::map::{quad::Quad, Color, Point};
     let mut map = crate::sample::map().ok()?;
-    let group = map.group_refs().last()?;
+    let group = map.refs::<Group>().last()?;
     let (min, max) = (i32::MIN, i32::MAX);
     let quad = |corners: [(i32, i32); 4]| {
         let p = |(x, y)| Point { x, y };

@@ -488,7 +488,7 @@ pub fn game_snapshot(tick: i32) -> twcodec::snap::Snapshot {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use twcodec::map::LayerContent;
+    use twcodec::map::{Layer, LayerContent};
     use twcodec::{LoadMode, Map};
 
     #[test]
@@ -516,7 +516,7 @@ mod tests {
             map.info().unwrap().settings(&map).unwrap().to_vec(),
             ["sv_team 1", "tune_zone 1 gravity 0.3"]
         );
-        let tiles_layer = map.layer_refs().nth(3).unwrap();
+        let tiles_layer = map.refs::<Layer>().nth(3).unwrap();
         assert_eq!(map.automapper_of(tiles_layer).unwrap().item().seed, 42);
         let LayerContent::Speedup(speedup) = map.layers()[6].content() else {
             panic!("speedup expected");

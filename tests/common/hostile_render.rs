@@ -78,7 +78,7 @@ pub fn needle(color: [i32; 4]) -> Quad {
 /// A map with the game layer and an empty group "Hostile" drawn after it.
 pub fn base() -> (Map, ItemRef<Group>) {
     let mut map = twcodec_testkit::sample::map().unwrap();
-    while let Some(group) = map.group_refs().next() {
+    while let Some(group) = map.refs::<Group>().next() {
         map.remove_group(group).unwrap();
     }
     while let Some(image) = map.refs().next() {

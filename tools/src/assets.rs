@@ -27,7 +27,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use twcodec::map::convert::{list_layers, not_a_tileset, tile_layers_drawn_with};
-use twcodec::map::{Conversion, Image, ItemRef, Map, MapForm, Sound};
+use twcodec::map::{Conversion, DataItem, Image, ItemRef, Map, MapForm, Sound};
 use twcodec::sniff::FileKind;
 use twcodec::{Error, ErrorKind};
 
@@ -123,7 +123,7 @@ pub fn encode(map: &Map, asset: &Asset) -> Result<Vec<u8>, Error> {
             let image = map
                 .refs::<Image>()
                 .nth(asset.index)
-                .and_then(|r| map.image(r))
+                .and_then(|r| map.get(r))
                 .ok_or_else(|| no_such("image", asset.index))?;
             image_png(map, image)
         }
@@ -131,7 +131,7 @@ pub fn encode(map: &Map, asset: &Asset) -> Result<Vec<u8>, Error> {
             let sound = map
                 .refs::<Sound>()
                 .nth(asset.index)
-                .and_then(|r: ItemRef<Sound>| map.sound(r))
+                .and_then(|r: ItemRef<Sound>| map.get(r))
                 .ok_or_else(|| no_such("sound", asset.index))?;
             if sound.item().external != 0 {
                 return Err(Error::new(
@@ -353,7 +353,7 @@ pub fn mapres_png(mapres: &Path, name: &str) -> Option<std::path::PathBuf> {
 /// ```
 pub fn find_image(map: &Map, name: &str) -> Result<ItemRef<Image>, Error> {
     let named = map.refs::<Image>().map(|r| {
-        let name = map.image(r).and_then(|image| image.name(map));
+        let name = map.get(r).and_then(|image| image.name(map));
         (r, name)
     });
     find_named(named.collect(), "image", name)
@@ -363,7 +363,7 @@ pub fn find_image(map: &Map, name: &str) -> Result<ItemRef<Image>, Error> {
 /// twelve) when none is.
 pub fn find_sound(map: &Map, name: &str) -> Result<ItemRef<Sound>, Error> {
     let named = map.refs::<Sound>().map(|r| {
-        let name = map.sound(r).and_then(|sound| sound.name(map));
+        let name = map.get(r).and_then(|sound| sound.name(map));
         (r, name)
     });
     find_named(named.collect(), "sound", name)
@@ -431,7 +431,7 @@ pub struct Replaced {
 /// ```
 pub fn replace_image(map: &mut Map, name: &str, picture: Picture) -> Result<Replaced, Error> {
     let image = find_image(map, name)?;
-    let before = map.image(image).map(|i| i.item().clone());
+    let before = map.get(image).map(|i| i.item().clone());
     let (was_external, old_size) = before
         .as_ref()
         .map_or((false, (0, 0)), |i| (i.external != 0, (i.width, i.height)));
@@ -561,7 +561,7 @@ pub fn embed(map: &mut Map, mapres: &Path) -> Result<Embedding, Error> {
     let mut embedding = Embedding::default();
     let refs: Vec<ItemRef<Image>> = map.refs::<Image>().collect();
     for image in refs {
-        let Some(current) = map.image(image).filter(|i| i.is_external()) else {
+        let Some(current) = map.get(image).filter(|i| i.is_external()) else {
             continue;
         };
         let name = current.name(map);
@@ -649,7 +649,7 @@ pub fn embed(map: &mut Map, mapres: &Path) -> Result<Embedding, Error> {
 /// The bytes the data items of `map` declare, uncompressed, in all.
 fn map_data_total(map: &Map) -> usize {
     (0..map.data_count())
-        .filter_map(|i| map.data_ref(i32::try_from(i).ok()?).get())
+        .filter_map(|i| map.item_ref::<DataItem>(i32::try_from(i).ok()?).get())
         .filter_map(|data| map.data_size(data))
         .fold(0usize, usize::saturating_add)
 }

@@ -63,9 +63,18 @@ pub enum LineKind {
 
 /// What [`lines_with`] gives besides chat.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ChatOptions {
     /// Joins, leaves and kills too, from the messages that announce them.
     pub events: bool,
+}
+
+/// Builder methods: `ChatOptions::default().events(..)`, each setting the field of its name.
+impl ChatOptions {
+    /// Sets [`ChatOptions::events`].
+    pub fn events(self, events: bool) -> ChatOptions {
+        ChatOptions { events, ..self }
+    }
 }
 
 /// One line of chat.

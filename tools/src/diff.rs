@@ -61,7 +61,7 @@ use twcodec_schema::map::sound::SoundSource;
 use twcodec_schema::map::tile::{Speedup, Switch, Tele, Tile, TileFlags, Tune};
 
 use crate::units::{self, color255, fixed, ints, number, point_values, quoted, seconds, tiles};
-use twcodec::map::{Envelope, Grid, Group, Image, Layer, LayerContent, Ref, Sound};
+use twcodec::map::{DataItem, Envelope, Grid, Group, Image, Layer, LayerContent, Ref, Sound};
 use twcodec::Map;
 
 /// How many changes a section lists before it says how many more there are.
@@ -297,7 +297,7 @@ impl Names<'_> {
     /// one through the matching; an old envelope matched with none equals nothing new), for
     /// the exact keys of layers.
     fn envelope_key(&self, raw: i32) -> [u8; 5] {
-        let (tag, value) = match self.map.envelope_ref(raw) {
+        let (tag, value) = match self.map.item_ref::<Envelope>(raw) {
             Ref::To(r) => match self.other {
                 Some((_, _, m)) => match m.envelopes.get(r.index()).copied().flatten() {
                     Some(new) => (1, new),
@@ -328,7 +328,7 @@ impl Names<'_> {
     }
 
     fn envelope(&self, raw: i32) -> String {
-        let index = match self.map.envelope_ref(raw) {
+        let index = match self.map.item_ref::<Envelope>(raw) {
             Ref::To(r) => Some(r.index()),
             _ => None,
         };
@@ -761,7 +761,7 @@ impl<'m> Differ<'m> {
                     let (Some(old), Some(new)) = (a.sounds().get(i), b.sounds().get(j)) else {
                         continue;
                     };
-                    let data = |map: &Map, s: &Sound| map.data_ref(s.item().data).get();
+                    let data = |map: &Map, s: &Sound| map.item_ref::<DataItem>(s.item().data).get();
                     let same = match (data(a, old), data(b, new)) {
                         (Some(x), Some(y)) => a.same_stored_data(x, b, y),
                         _ => false,
@@ -947,21 +947,19 @@ impl<'m> Differ<'m> {
 
     /// A layer's place, in the group that holds it.
     fn layer_place_in(map: &Map, layer: usize) -> String {
-        let group = (map.layer_refs().nth(layer)).and_then(|l| map.group_of(l));
+        let group = (map.refs::<Layer>().nth(layer)).and_then(|l| map.group_of(l));
         Self::layer_place(map, group.map(|g| g.index()), layer)
     }
 
     /// Each group's layers (indices), then the layers of no group as a last list.
     fn group_layers(map: &Map) -> Vec<(Option<usize>, Vec<usize>)> {
-        let mut lists: Vec<(Option<usize>, Vec<usize>)> = (map.group_refs())
+        let mut lists: Vec<(Option<usize>, Vec<usize>)> = (map.refs::<Group>())
             .map(|g| {
-                let layers = map
-                    .group(g)
-                    .map(|group| group.layers(map).map(|l| l.index()));
+                let layers = map.get(g).map(|group| group.layers(map).map(|l| l.index()));
                 (Some(g.index()), layers.into_iter().flatten().collect())
             })
             .collect();
-        let orphans: Vec<usize> = (map.layer_refs())
+        let orphans: Vec<usize> = (map.refs::<Layer>())
             .filter(|&l| map.group_of(l).is_none())
             .map(|l| l.index())
             .collect();
@@ -1631,7 +1629,8 @@ impl<'m> LayerKey<'m> {
                 // The data item the tiles were read from, unless they changed since.
                 let data = |key: &LayerKey| {
                     let raw = key.layer.content_data()?;
-                    (key.map.data_ref(raw).get()).filter(|_| !key.layer.content_modified())
+                    (key.map.item_ref::<DataItem>(raw).get())
+                        .filter(|_| !key.layer.content_modified())
                 };
                 if let (Some(x), Some(y)) = (data(self), data(other)) {
                     if self.map.same_stored_data(x, other.map, y) {

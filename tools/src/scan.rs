@@ -25,19 +25,36 @@ use sha2::{Digest, Sha256};
 use crate::dump::hex;
 use twcodec::demo::Demo;
 use twcodec::items::item_kind;
-use twcodec::map::{Decode, Layer, LoadOptions, Map, Severity};
+use twcodec::map::{DataItem, Decode, Layer, Map, Severity};
 use twcodec::sniff::{sniff, FileKind};
 use twcodec::Datafile;
 use twcodec::Error;
 
 /// What [`scan`] does for each file.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ScanOptions {
     /// Inflate and check all content (every data item, every tile, every demo chunk), not only
     /// what the items and headers say.
     pub deep: bool,
     /// Threads; `None` for rayon's global pool (one per core).
     pub jobs: Option<usize>,
+}
+
+/// Builder methods: `ScanOptions::default().deep(..)`, each setting the field of its name.
+impl ScanOptions {
+    /// Sets [`ScanOptions::deep`].
+    pub fn deep(self, deep: bool) -> ScanOptions {
+        ScanOptions { deep, ..self }
+    }
+
+    /// Sets [`ScanOptions::jobs`] (a number, or `None` for one thread per core).
+    pub fn jobs(self, jobs: impl Into<Option<usize>>) -> ScanOptions {
+        ScanOptions {
+            jobs: jobs.into(),
+            ..self
+        }
+    }
 }
 
 /// What a file is, by its first bytes ([`sniff`](twcodec::sniff)).
@@ -332,13 +349,7 @@ fn map_summary(bytes: Vec<u8>, options: &ScanOptions) -> Result<MapSummary, Erro
         true => Decode::All,
         false => Decode::Lazy,
     };
-    let map = Map::from_datafile_owned(
-        datafile,
-        LoadOptions {
-            decode,
-            ..LoadOptions::default()
-        },
-    )?;
+    let map = Map::from_datafile_owned(datafile, decode)?;
     if options.deep {
         // The map inflated its layers' content as it decoded it: every other data item
         // (names, pictures, sounds, settings, unused ones) is inflated here, so that each is
@@ -350,7 +361,9 @@ fn map_summary(bytes: Vec<u8>, options: &ScanOptions) -> Result<MapSummary, Erro
             .collect();
         for index in 0..map.data_count() {
             let raw = i32::try_from(index).unwrap_or(i32::MAX);
-            if let (false, Some(data)) = (decoded.contains(&raw), map.data_ref(raw).get()) {
+            if let (false, Some(data)) =
+                (decoded.contains(&raw), map.item_ref::<DataItem>(raw).get())
+            {
                 map.data(data)?;
             }
         }

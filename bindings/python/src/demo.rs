@@ -147,7 +147,7 @@ impl PyDemo {
     /// text, and `line` (`[mm:ss.cc] name: text`); with events, joins, leaves and kills too.
     #[pyo3(signature = (*, events = false))]
     fn chat<'py>(&self, py: Python<'py>, events: bool) -> PyResult<Bound<'py, PyAny>> {
-        let options = twcodec_tools::chat::ChatOptions { events };
+        let options = twcodec_tools::chat::ChatOptions::default().events(events);
         let lines = py.detach(|| {
             (twcodec_tools::chat::lines_with(&self.demo, options))
                 .map(|line| {

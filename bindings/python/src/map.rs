@@ -89,7 +89,7 @@ fn load_options(py: Python<'_>, strict: bool, decode: &str) -> PyResult<LoadOpti
         true => LoadMode::Strict,
         false => LoadMode::Lenient,
     };
-    Ok(LoadOptions { mode, decode })
+    Ok(LoadOptions::default().mode(mode).decode(decode))
 }
 
 /// A zlib level for saving, checked by the library (0 to 9).
@@ -109,7 +109,7 @@ impl PyMap {
     #[pyo3(signature = (path, *, strict = false, decode = "layers"))]
     fn load(py: Python<'_>, path: PathBuf, strict: bool, decode: &str) -> PyResult<PyMap> {
         let options = load_options(py, strict, decode)?;
-        let map = py.detach(|| Map::load_with(&path, options)).or_raise()?;
+        let map = py.detach(|| Map::open_with(&path, options)).or_raise()?;
         Ok(PyMap::new(map))
     }
 
@@ -372,20 +372,19 @@ impl PyMap {
             Some(_) => Some(twcodec_tools::render::select_layers(map, &specs).or_raise()?),
         };
         let defaults = RenderOptions::default();
-        let options = RenderOptions {
-            size,
-            view: match camera {
+        let options = RenderOptions::default()
+            .size(size)
+            .view(match camera {
                 None => View::Whole,
                 Some((x, y, zoom)) => View::Camera { x, y, zoom },
-            },
-            time_ms,
-            entities,
-            detail,
-            layers,
-            mapres: mapres.or(defaults.mapres),
-            entities_tileset,
-            background: [background.0, background.1, background.2, background.3],
-        };
+            })
+            .time_ms(time_ms)
+            .entities(entities)
+            .detail(detail)
+            .layers(layers)
+            .mapres(mapres.or(defaults.mapres))
+            .entities_tileset(entities_tileset)
+            .background([background.0, background.1, background.2, background.3]);
         let (rendered, png_bytes) = py
             .detach(|| {
                 let rendered = twcodec_tools::render::render(map, &options)?;
@@ -777,7 +776,7 @@ impl PyLayer {
     #[getter]
     fn group(&self, py: Python<'_>) -> PyResult<Option<usize>> {
         self.with(py, "Layer.group", |map, _| {
-            let r = map.layer_refs().nth(self.index)?;
+            let r = map.refs::<Layer>().nth(self.index)?;
             map.group_of(r).map(|g| g.index())
         })
     }
@@ -894,7 +893,7 @@ impl PyLayer {
                 expected.2
             )));
         }
-        let layer = (map.layer_refs().nth(index)).ok_or_else(|| gone("layer", index))?;
+        let layer = (map.refs::<Layer>().nth(index)).ok_or_else(|| gone("layer", index))?;
         let layer = (map.layer_mut(layer)).ok_or_else(|| gone("layer", index))?;
         set_tile_bytes(layer.content_mut(), flat).map_err(PyValueError::new_err)
     }

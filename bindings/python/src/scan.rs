@@ -29,7 +29,7 @@ fn find(py: Python<'_>, paths: Vec<PathBuf>) -> PyResult<Vec<String>> {
 #[pyfunction]
 #[pyo3(signature = (path, *, deep = false))]
 fn scan_file(py: Python<'_>, path: PathBuf, deep: bool) -> PyResult<Bound<'_, PyAny>> {
-    let options = ScanOptions { deep, jobs: None };
+    let options = ScanOptions::default().deep(deep).jobs(None);
     let row = py.detach(|| twcodec_tools::scan::scan_file(&path, &options));
     crate::to_python(py, &row)
 }
@@ -44,7 +44,7 @@ fn scan(
     deep: bool,
     jobs: Option<usize>,
 ) -> PyResult<Bound<'_, PyList>> {
-    let options = ScanOptions { deep, jobs };
+    let options = ScanOptions::default().deep(deep).jobs(jobs);
     let rows = py
         .detach(|| -> Result<Vec<_>, twcodec::Error> {
             let files = twcodec_tools::scan::find(&paths)?;

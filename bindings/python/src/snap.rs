@@ -91,7 +91,7 @@ impl PySnapshot {
     #[staticmethod]
     #[pyo3(signature = (data, *, packed = false))]
     fn from_bytes(data: &[u8], packed: bool) -> PyResult<PySnapshot> {
-        let snap = Snapshot::from_bytes(data, form(packed)).or_raise()?;
+        let snap = Snapshot::parse(data, form(packed)).or_raise()?;
         Ok(PySnapshot {
             snap: Arc::new(snap),
         })
@@ -193,7 +193,7 @@ impl PySnapshotDelta {
         protocol: &str,
     ) -> PyResult<PySnapshotDelta> {
         let sizes = sizes(py, protocol)?;
-        let delta = SnapshotDelta::from_bytes(data, form(packed), &sizes).or_raise()?;
+        let delta = SnapshotDelta::parse(data, form(packed), &sizes).or_raise()?;
         Ok(PySnapshotDelta { delta })
     }
 

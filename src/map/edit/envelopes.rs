@@ -51,7 +51,7 @@ impl Map {
     ///     ],
     ///     ..NewEnvelope::new(EnvelopeKind::Color, "fade")
     /// })?;
-    /// assert_eq!(map.envelope(fade).map(|e| e.points(&map).len()), Some(2));
+    /// assert_eq!(map.get(fade).map(|e| e.points(&map).len()), Some(2));
     /// # Ok::<(), twcodec::Error>(())
     /// ```
     pub fn add_envelope(&mut self, envelope: NewEnvelope) -> Result<ItemRef<Envelope>, Error> {

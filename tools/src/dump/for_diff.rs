@@ -27,7 +27,9 @@ use twcodec_schema::map::tile::{Speedup, Switch, Tele, TileKind, Tune};
 use super::text;
 use crate::mapdir::tiles::TileText;
 use crate::units;
-use twcodec::map::{Grid, Layer, LayerContent, Map, Ref, TilesLayer};
+use twcodec::map::{
+    Envelope, Grid, Group, Image, Layer, LayerContent, Map, Ref, Sound, TilesLayer,
+};
 
 /// Writes `map` as text made for line diffs (see the module docs).
 pub fn map_for_diff(map: &Map, out: &mut dyn Write) -> io::Result<()> {
@@ -89,7 +91,7 @@ pub fn map_for_diff(map: &Map, out: &mut dyn Write) -> io::Result<()> {
         }
     }
     let mut in_groups = vec![false; map.layers().len()];
-    for (group_ref, group) in map.group_refs().zip(map.groups()) {
+    for (group_ref, group) in map.refs::<Group>().zip(map.groups()) {
         let item = group.item();
         let name = units::quoted(&group.name());
         writeln!(out, "group {name}")?;
@@ -128,18 +130,18 @@ pub fn map_for_diff(map: &Map, out: &mut dyn Write) -> io::Result<()> {
                 units::pixels(c.width, c.height)
             )?;
         }
-        for layer_ref in map.layer_refs() {
+        for layer_ref in map.refs::<Layer>() {
             if map.group_of(layer_ref) != Some(group_ref) {
                 continue;
             }
             in_groups[layer_ref.index()] = true;
-            if let Some(layer) = map.layer(layer_ref) {
+            if let Some(layer) = map.get(layer_ref) {
                 let automapper = map.automapper_of(layer_ref);
                 layer_text(map, layer, &format!("in group {name}"), automapper, out)?;
             }
         }
     }
-    for (layer_ref, layer) in map.layer_refs().zip(map.layers()) {
+    for (layer_ref, layer) in map.refs::<Layer>().zip(map.layers()) {
         if !in_groups[layer_ref.index()] {
             let automapper = map.automapper_of(layer_ref);
             layer_text(map, layer, "in no group", automapper, out)?;
@@ -390,24 +392,24 @@ fn by_name(target: Option<Option<String>>, raw: i32) -> String {
 }
 
 fn image_name(map: &Map, raw: i32) -> String {
-    let target = match map.image_ref(raw) {
-        Ref::To(r) => map.image(r).map(|image| image.name(map)),
+    let target = match map.item_ref::<Image>(raw) {
+        Ref::To(r) => map.get(r).map(|image| image.name(map)),
         _ => None,
     };
     by_name(target, raw)
 }
 
 fn sound_name(map: &Map, raw: i32) -> String {
-    let target = match map.sound_ref(raw) {
-        Ref::To(r) => map.sound(r).map(|sound| sound.name(map)),
+    let target = match map.item_ref::<Sound>(raw) {
+        Ref::To(r) => map.get(r).map(|sound| sound.name(map)),
         _ => None,
     };
     by_name(target, raw)
 }
 
 fn envelope_name(map: &Map, raw: i32) -> String {
-    let target = match map.envelope_ref(raw) {
-        Ref::To(r) => map.envelope(r).map(|envelope| Some(envelope.name())),
+    let target = match map.item_ref::<Envelope>(raw) {
+        Ref::To(r) => map.get(r).map(|envelope| Some(envelope.name())),
         _ => None,
     };
     by_name(target, raw)

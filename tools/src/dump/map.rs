@@ -8,9 +8,18 @@ use super::text;
 
 /// What [`map_text`] and [`map_json`] include besides the items.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct DumpOptions {
     /// An ASCII preview of the game layer.
     pub preview: bool,
+}
+
+/// Builder methods: `DumpOptions::default().preview(..)`, each setting the field of its name.
+impl DumpOptions {
+    /// Sets [`DumpOptions::preview`].
+    pub fn preview(self, preview: bool) -> DumpOptions {
+        DumpOptions { preview, ..self }
+    }
 }
 
 /// `twcodec dump --format text`: the map, one field per line, groups holding their layers

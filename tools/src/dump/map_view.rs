@@ -132,7 +132,7 @@ fn serialize_map_view<S: Serializer>(
     out.serialize_entry("sounds", &Sounds(view))?;
     out.serialize_entry("envelopes", &Envelopes(view))?;
     out.serialize_entry("groups", &Groups(view))?;
-    if map.layer_refs().any(|r| map.group_of(r).is_none()) {
+    if map.refs::<Layer>().any(|r| map.group_of(r).is_none()) {
         out.serialize_entry("layers_in_no_group", &Orphans(view))?;
     }
     if !map.other_items().is_empty() {
@@ -419,9 +419,9 @@ impl MapView<'_> {
 
     fn image_ref(&self, raw: i32) -> Option<Human> {
         let map = self.map;
-        let target = match map.image_ref(raw) {
-            Ref::To(r) => map.image(r).map(|image| {
-                let name = self.name(map.data_ref(image.item().name));
+        let target = match map.item_ref::<Image>(raw) {
+            Ref::To(r) => map.get(r).map(|image| {
+                let name = self.name(map.item_ref::<DataItem>(image.item().name));
                 (r.index(), name.unwrap_or_default())
             }),
             _ => None,
@@ -431,9 +431,9 @@ impl MapView<'_> {
 
     fn sound_ref(&self, raw: i32) -> Option<Human> {
         let map = self.map;
-        let target = match map.sound_ref(raw) {
-            Ref::To(r) => map.sound(r).map(|sound| {
-                let name = self.name(map.data_ref(sound.item().name));
+        let target = match map.item_ref::<Sound>(raw) {
+            Ref::To(r) => map.get(r).map(|sound| {
+                let name = self.name(map.item_ref::<DataItem>(sound.item().name));
                 (r.index(), name.unwrap_or_default())
             }),
             _ => None,
@@ -443,7 +443,7 @@ impl MapView<'_> {
 
     fn envelope_ref(&self, raw: i32) -> Option<Human> {
         let map = self.map;
-        let target = match map.envelope_ref(raw) {
+        let target = match map.item_ref::<Envelope>(raw) {
             Ref::To(r) => map
                 .envelopes()
                 .get(r.index())
@@ -531,7 +531,10 @@ impl Serialize for ImageView<'_, '_> {
         };
         out.serialize_entry("index", &self.index)?;
         out.serialize_entry("id", &image.id())?;
-        out.serialize_entry("name_text", &view.name(map.data_ref(image.item().name)))?;
+        out.serialize_entry(
+            "name_text",
+            &view.name(map.item_ref::<DataItem>(image.item().name)),
+        )?;
         out.serialize_entry("pixels", &pixels)?;
         flatten_into(&mut out, image.item(), &[])?;
         out.end()
@@ -559,14 +562,17 @@ impl Serialize for SoundView<'_, '_> {
         let mut out = serializer.serialize_map(None)?;
         let (view, sound) = (self.view, self.sound);
         let map = view.map;
-        let data = match view.summary(map.data_ref(sound.item().data)) {
+        let data = match view.summary(map.item_ref::<DataItem>(sound.item().data)) {
             Some(Ok((len, crc))) => format!("{len} bytes, crc32 {crc:08x}"),
             Some(Err(error)) => format!("none: {error}"),
             None => "none: the sound has no data".to_string(),
         };
         out.serialize_entry("index", &self.index)?;
         out.serialize_entry("id", &sound.id())?;
-        out.serialize_entry("name_text", &view.name(map.data_ref(sound.item().name)))?;
+        out.serialize_entry(
+            "name_text",
+            &view.name(map.item_ref::<DataItem>(sound.item().name)),
+        )?;
         out.serialize_entry("opus", &data)?;
         flatten_into(&mut out, sound.item(), &[])?;
         out.end()
@@ -685,12 +691,12 @@ impl Serialize for Groups<'_, '_> {
         let map = view.map;
         // Each layer under the group it belongs to, in one pass over the layers.
         let mut members: Vec<Vec<ItemRef<Layer>>> = vec![Vec::new(); map.groups().len()];
-        for l in map.layer_refs() {
+        for l in map.refs::<Layer>() {
             if let Some(list) = map.group_of(l).and_then(|g| members.get_mut(g.index())) {
                 list.push(l);
             }
         }
-        for ((r, group), layers) in map.group_refs().zip(map.groups()).zip(&members) {
+        for ((r, group), layers) in map.refs::<Group>().zip(map.groups()).zip(&members) {
             seq.serialize_element(&GroupView {
                 view,
                 group,
@@ -757,7 +763,7 @@ impl Serialize for Orphans<'_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let view = self.0;
         let map = view.map;
-        let orphans = map.layer_refs().filter(|&r| map.group_of(r).is_none());
+        let orphans = map.refs::<Layer>().filter(|&r| map.group_of(r).is_none());
         serializer.collect_seq(orphans.map(|layer| LayerView { view, layer }))
     }
 }
@@ -787,7 +793,7 @@ impl Serialize for LayerView<'_, '_> {
         let mut out = serializer.serialize_map(None)?;
         let view = self.view;
         let map = view.map;
-        let layer: &Layer = (map.layer(self.layer))
+        let layer: &Layer = (map.get(self.layer))
             .ok_or_else(|| serde::ser::Error::custom("a layer reference of another map"))?;
         let name = match layer.content() {
             LayerContent::Quads(q) => LayerName::Item(&q.item().name),

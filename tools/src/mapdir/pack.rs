@@ -74,9 +74,9 @@ pub fn pack_with_notes(dir: &Path) -> Result<Packed, Error> {
 pub fn load(path: &Path) -> Result<twcodec::Map, Error> {
     if path.is_dir() {
         let bytes = pack(path).map_err(|e| e.with_path(path))?;
-        twcodec::Map::parse_lazy(&bytes).map_err(|e| e.with_path(path))
+        twcodec::Map::parse_with(&bytes, twcodec::Decode::Lazy).map_err(|e| e.with_path(path))
     } else {
-        twcodec::Map::load_lazy(path)
+        twcodec::Map::open_with(path, twcodec::Decode::Lazy)
     }
 }
 

@@ -19,7 +19,7 @@
 //! use twcodec_tools::render::{render, RenderOptions, Size};
 //!
 //! let map = twcodec_testkit::sample::map()?;
-//! let options = RenderOptions { size: Size::Width(320), ..RenderOptions::default() };
+//! let options = RenderOptions::default().size(Size::Width(320));
 //! let rendered = render(&map, &options)?;
 //! assert_eq!(rendered.picture.width, 320);
 //! let png = rendered.picture.to_png()?;
@@ -41,7 +41,7 @@ use crate::assets::Picture;
 use pictures::{FileCache, Textures, Use};
 use raster::{Band, Rect, TileDraw, TileLook, Triangle, Vertex};
 use texture::{Px, Texture};
-use twcodec::map::{Group, ItemRef, Layer, LayerContent, Map, Ref};
+use twcodec::map::{Envelope, Group, ItemRef, Layer, LayerContent, Map, Ref};
 use twcodec::Error;
 
 /// How big the picture is.
@@ -79,6 +79,7 @@ pub enum View {
 
 /// What to draw, and how.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct RenderOptions {
     /// The picture's size.
     pub size: Size,
@@ -103,6 +104,63 @@ pub struct RenderOptions {
     pub entities_tileset: Option<PathBuf>,
     /// The color behind everything (straight RGBA); the game clears to opaque gray 128.
     pub background: [u8; 4],
+}
+
+/// Builder methods: `RenderOptions::default().size(..)`, each setting the field of its name.
+impl RenderOptions {
+    /// Sets [`RenderOptions::size`].
+    pub fn size(self, size: Size) -> RenderOptions {
+        RenderOptions { size, ..self }
+    }
+
+    /// Sets [`RenderOptions::view`].
+    pub fn view(self, view: View) -> RenderOptions {
+        RenderOptions { view, ..self }
+    }
+
+    /// Sets [`RenderOptions::time_ms`].
+    pub fn time_ms(self, time_ms: f64) -> RenderOptions {
+        RenderOptions { time_ms, ..self }
+    }
+
+    /// Sets [`RenderOptions::entities`].
+    pub fn entities(self, entities: u8) -> RenderOptions {
+        RenderOptions { entities, ..self }
+    }
+
+    /// Sets [`RenderOptions::detail`].
+    pub fn detail(self, detail: bool) -> RenderOptions {
+        RenderOptions { detail, ..self }
+    }
+
+    /// Sets [`RenderOptions::layers`] (a `Vec`, or `None` for every layer).
+    pub fn layers(self, layers: impl Into<Option<Vec<ItemRef<Layer>>>>) -> RenderOptions {
+        RenderOptions {
+            layers: layers.into(),
+            ..self
+        }
+    }
+
+    /// Sets [`RenderOptions::mapres`] (a path, or `None`).
+    pub fn mapres(self, mapres: impl Into<Option<PathBuf>>) -> RenderOptions {
+        RenderOptions {
+            mapres: mapres.into(),
+            ..self
+        }
+    }
+
+    /// Sets [`RenderOptions::entities_tileset`] (a path, or `None`).
+    pub fn entities_tileset(self, entities_tileset: impl Into<Option<PathBuf>>) -> RenderOptions {
+        RenderOptions {
+            entities_tileset: entities_tileset.into(),
+            ..self
+        }
+    }
+
+    /// Sets [`RenderOptions::background`].
+    pub fn background(self, background: [u8; 4]) -> RenderOptions {
+        RenderOptions { background, ..self }
+    }
 }
 
 impl Default for RenderOptions {
@@ -161,10 +219,10 @@ pub fn select_layers(map: &Map, specs: &[impl AsRef<str>]) -> Result<Vec<ItemRef
     for spec in specs {
         let spec = spec.as_ref().trim();
         let found: Vec<ItemRef<Layer>> = match spec.parse::<usize>() {
-            Ok(index) => map.layer_refs().filter(|r| r.index() == index).collect(),
-            Err(_) => (map.layer_refs())
+            Ok(index) => map.refs::<Layer>().filter(|r| r.index() == index).collect(),
+            Err(_) => (map.refs::<Layer>())
                 .filter(|&r| {
-                    map.layer(r)
+                    map.get(r)
                         .is_some_and(|l| l.name().eq_ignore_ascii_case(spec))
                 })
                 .collect(),
@@ -205,7 +263,7 @@ pub fn render(map: &Map, options: &RenderOptions) -> Result<Rendered, Error> {
 /// let map = twcodec_testkit::sample::map()?;
 /// let renderer = Renderer::new();
 /// for time_ms in [0.0, 250.0, 500.0] {
-///     let options = RenderOptions { size: Size::Width(64), time_ms, ..RenderOptions::default() };
+///     let options = RenderOptions::default().size(Size::Width(64)).time_ms(time_ms);
 ///     let frame = renderer.render(&map, &options)?;
 ///     assert_eq!(frame.picture.width, 64);
 /// }
@@ -587,10 +645,10 @@ fn scene<'m>(
     // An envelope gives the channels it has, at most `wanted`; the others keep `default` (a
     // color layer animated by a position envelope keeps alpha 1, as in the game).
     let envelope = |raw: i32, offset: i32, default: [f64; 4], wanted: usize| -> [f64; 4] {
-        let Ref::To(r) = map.envelope_ref(raw) else {
+        let Ref::To(r) = map.item_ref::<Envelope>(raw) else {
             return default;
         };
-        let Some(envelope) = map.envelope(r) else {
+        let Some(envelope) = map.get(r) else {
             return default;
         };
         let Some(values) = envelope.eval(map, options.time_ms + f64::from(offset)) else {
@@ -604,8 +662,8 @@ fn scene<'m>(
     // The points an envelope looks at to be evaluated (the segment of a time is looked for
     // one point after another): counted before it is.
     let points = |raw: i32| -> u64 {
-        match map.envelope_ref(raw) {
-            Ref::To(r) => map.envelope(r).map_or(0, |e| e.points(map).len() as u64),
+        match map.item_ref::<Envelope>(raw) {
+            Ref::To(r) => map.get(r).map_or(0, |e| e.points(map).len() as u64),
             _ => 0,
         }
     };
@@ -647,7 +705,7 @@ fn scene<'m>(
             )
         };
         for r in group.layers(map) {
-            let Some(layer) = map.layer(r) else {
+            let Some(layer) = map.get(r) else {
                 continue;
             };
             let located = |e: Error| e.located(layer_location(r.index(), layer));

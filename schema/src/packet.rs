@@ -159,12 +159,8 @@ pub struct PacketFlags7 {
 
 flag_set!(PacketFlags7, 6, [control, resend, compression, connless]);
 
-/// The first two bytes of a 0.6/DDNet packet, as one big-endian `u16`, from the lowest bit up.
-///
-/// | bits | field |
-/// |---|---|
-/// | 0 to 9 | `ack`: bits 0 to 7 are byte 1, bits 8 and 9 the lowest 2 bits of byte 0 |
-/// | 10 to 15 | `flags` ([`PacketFlags6`]): the upper 6 bits of byte 0 |
+/// The first two bytes of a 0.6/DDNet packet, as one big-endian `u16`, from the lowest bit up
+/// (the table at [`PacketHeader6`]).
 #[bitfield(bits = 16)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct PacketBits6 {
@@ -175,12 +171,8 @@ pub struct PacketBits6 {
     pub flags: PacketFlags6,
 }
 
-/// The first two bytes of a 0.7 packet, as one big-endian `u16`, from the lowest bit up.
-///
-/// | bits | field |
-/// |---|---|
-/// | 0 to 9 | `ack`: bits 0 to 7 are byte 1, bits 8 and 9 the lowest 2 bits of byte 0 |
-/// | 10 to 15 | `flags` ([`PacketFlags7`]): the upper 6 bits of byte 0 |
+/// The first two bytes of a 0.7 packet, as one big-endian `u16`, from the lowest bit up (the
+/// table at [`PacketHeader7`]).
 #[bitfield(bits = 16)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct PacketBits7 {
@@ -237,6 +229,13 @@ impl PacketBits7 {
 /// `CNetBase::SendPacket`): 3 bytes, then the payload. A DDNet peer that negotiated a security
 /// token appends it, 4 big-endian bytes, to the payload after the chunks (before compression);
 /// the header does not say so.
+///
+/// The bits of `bits` ([`PacketBits6`]), from the lowest up:
+///
+/// | bits | field | where |
+/// |---|---|---|
+/// | 0 to 9 | `ack` | byte 1, and the lowest 2 bits of byte 0 (bits 8 and 9) |
+/// | 10 to 15 | `flags` ([`PacketFlags6`], bit 10 first) | the upper 6 bits of byte 0 |
 #[describe]
 #[binrw]
 #[brw(big)]
@@ -268,6 +267,13 @@ impl PacketHeader6 {
 
 /// The header of a 0.7 connection packet (Teeworlds 0.7 `CNetPacketConstruct`, written by
 /// `CNetBase::SendPacket`): 7 bytes, then the payload.
+///
+/// The bits of `bits` ([`PacketBits7`]), from the lowest up:
+///
+/// | bits | field | where |
+/// |---|---|---|
+/// | 0 to 9 | `ack` | byte 1, and the lowest 2 bits of byte 0 (bits 8 and 9) |
+/// | 10 to 15 | `flags` ([`PacketFlags7`], bit 10 first) | the upper 6 bits of byte 0 |
 #[describe]
 #[binrw]
 #[brw(big)]
@@ -312,14 +318,7 @@ pub struct ChunkFlags {
 flag_set!(ChunkFlags, 2, [vital, resend]);
 
 /// The first two bytes of a 0.6/DDNet chunk header, as one big-endian `u16`, from the lowest
-/// bit up (DDNet `CNetChunkHeader::Unpack` with a split of 4).
-///
-/// | bits | field |
-/// |---|---|
-/// | 0 to 3 | `size_low`: the size's lowest 4 bits (the lower half of byte 1) |
-/// | 4 to 7 | `sequence_high`: the sequence's bits 6 to 9 (the upper half of byte 1) |
-/// | 8 to 13 | `size_high`: the size's bits 4 to 9 (the lowest 6 bits of byte 0) |
-/// | 14, 15 | `flags` ([`ChunkFlags`]): vital, resend |
+/// bit up (DDNet `CNetChunkHeader::Unpack` with a split of 4; the table at [`ChunkHeader6`]).
 #[bitfield(bits = 16)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct ChunkBits6 {
@@ -335,14 +334,8 @@ pub struct ChunkBits6 {
 }
 
 /// The first two bytes of a 0.7 chunk header, as one big-endian `u16`, from the lowest bit up
-/// (Teeworlds 0.7 `CNetChunkHeader::Unpack`; DDNet's with a split of 6).
-///
-/// | bits | field |
-/// |---|---|
-/// | 0 to 5 | `size_low`: the size's lowest 6 bits (the lowest 6 bits of byte 1) |
-/// | 6, 7 | `sequence_high`: the sequence's bits 8 and 9 (the upper 2 bits of byte 1) |
-/// | 8 to 13 | `size_high`: the size's bits 6 to 11 (the lowest 6 bits of byte 0) |
-/// | 14, 15 | `flags` ([`ChunkFlags`]): vital, resend |
+/// (Teeworlds 0.7 `CNetChunkHeader::Unpack`; DDNet's with a split of 6; the table at
+/// [`ChunkHeader7`]).
 #[bitfield(bits = 16)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct ChunkBits7 {
@@ -409,6 +402,18 @@ impl ChunkBits7 {
 
 /// The header of a chunk of a 0.6/DDNet packet's payload (DDNet `CNetChunkHeader`, split 4):
 /// 2 bytes, 3 for a vital chunk; the chunk's `size` bytes of data follow.
+///
+/// The bits of `bits` ([`ChunkBits6`]), from the lowest up:
+///
+/// | bits | field | where |
+/// |---|---|---|
+/// | 0 to 3 | `size`, bits 0 to 3 | the lower half of byte 1 |
+/// | 4 to 7 | `sequence_high`: the sequence's bits 6 to 9 | the upper half of byte 1 |
+/// | 8 to 13 | `size`, bits 4 to 9 | the lowest 6 bits of byte 0 |
+/// | 14, 15 | `flags` ([`ChunkFlags`]: vital, resend) | the upper 2 bits of byte 0 |
+///
+/// The sequence's bits 6 and 7 are in `sequence_high` and in `sequence_low` both; DDNet ORs
+/// them ([`ChunkHeader6::sequence`]).
 #[describe]
 #[binrw]
 #[brw(big)]
@@ -476,6 +481,15 @@ impl ChunkHeader6 {
 
 /// The header of a chunk of a 0.7 packet's payload (Teeworlds 0.7 `CNetChunkHeader`; DDNet's
 /// with a split of 6): 2 bytes, 3 for a vital chunk; the chunk's `size` bytes of data follow.
+///
+/// The bits of `bits` ([`ChunkBits7`]), from the lowest up:
+///
+/// | bits | field | where |
+/// |---|---|---|
+/// | 0 to 5 | `size`, bits 0 to 5 | the lowest 6 bits of byte 1 |
+/// | 6, 7 | `sequence_high`: the sequence's bits 8 and 9 | the upper 2 bits of byte 1 |
+/// | 8 to 13 | `size`, bits 6 to 11 | the lowest 6 bits of byte 0 |
+/// | 14, 15 | `flags` ([`ChunkFlags`]: vital, resend) | the upper 2 bits of byte 0 |
 #[describe]
 #[binrw]
 #[brw(big)]
@@ -726,7 +740,11 @@ mod tests {
 
         /// A header made from values reads back as those values.
         #[test]
-        fn new_chunk_headers_read_back(size in 0u16..1024, sequence in prop::option::of(0u16..1024), resend: bool) {
+        fn new_chunk_headers_read_back(
+            size in 0u16..1024,
+            sequence in prop::option::of(0u16..1024),
+            resend: bool,
+        ) {
             let six = ChunkHeader6::new(size, sequence, resend);
             let bytes = write(&six).unwrap();
             let read = ChunkHeader6::read(&mut Cursor::new(&bytes)).unwrap();

@@ -1301,9 +1301,11 @@ fn packets() -> Document {
                 | connectionless packets | 6 bytes of `0xff` (DDNet's extended: `xe` and 4 \
                 bytes), then the data | flag byte, token, response token (9 bytes) |\n\
                 \n\
-                Tables give byte offsets; the first two bytes of each header are one \
-                big-endian `u16` whose bits a `modular-bitfield` structure names, shown in the \
-                structure's description.",
+                Tables give byte offsets. The first two bytes of each header are one \
+                big-endian `u16` (`bits`) whose bits a `modular-bitfield` structure names \
+                (`PacketBits6`, `PacketBits7`, `ChunkBits6`, `ChunkBits7`); each structure's \
+                description has the table of its bits, and the schema reads them into the \
+                fields `flags`, `ack`, `size` and `sequence_high`.",
         unit: Unit::Byte,
         sections: vec![
             section(

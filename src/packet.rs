@@ -653,7 +653,7 @@ impl<'a> Fields<'_, 'a> {
             "chunk #{}: {}: {message}",
             self.chunk.index, self.name
         ))
-        .at(self.chunk.data_offset + at)
+        .at(self.chunk.data_offset.saturating_add(at))
     }
 
     /// The error of a message the schema does not read, its field named as this module's
@@ -707,7 +707,7 @@ impl<'a> Fields<'_, 'a> {
         }
         let start = at + packed_len(VarInt(data_size(read)));
         let chunk: &'a [u8] = self.chunk.data;
-        (chunk.get(start..start + size))
+        (chunk.get(start..).and_then(|rest| rest.get(..size)))
             .ok_or_else(|| self.error(format!("part_size {size} runs past the chunk"), at))
     }
 }

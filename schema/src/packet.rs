@@ -452,7 +452,8 @@ impl ChunkHeader6 {
     pub const MAX_SIZE: u16 = (1 << 10) - 1;
 
     /// The header of a chunk of `size` bytes, vital with this sequence number when there is
-    /// one; sequence numbers count modulo [`MAX_SEQUENCE`].
+    /// one; sequence numbers count modulo [`MAX_SEQUENCE`]. A size past [`Self::MAX_SIZE`] is
+    /// refused when the header is written.
     pub fn new(size: u16, sequence: Option<u16>, resend: bool) -> ChunkHeader6 {
         let sequence = sequence.map(|sequence| sequence % MAX_SEQUENCE);
         ChunkHeader6 {
@@ -527,7 +528,8 @@ impl ChunkHeader7 {
     pub const MAX_SIZE: u16 = (1 << 12) - 1;
 
     /// The header of a chunk of `size` bytes, vital with this sequence number when there is
-    /// one; sequence numbers count modulo [`MAX_SEQUENCE`].
+    /// one; sequence numbers count modulo [`MAX_SEQUENCE`]. A size past [`Self::MAX_SIZE`] is
+    /// refused when the header is written.
     pub fn new(size: u16, sequence: Option<u16>, resend: bool) -> ChunkHeader7 {
         let sequence = sequence.map(|sequence| sequence % MAX_SEQUENCE);
         ChunkHeader7 {

@@ -113,8 +113,9 @@
 //!   `Snapshot::objects` decodes the items into the schema's object types (`netobj`).
 //! - [`demo`] reads demos: the header and markers (schema), the embedded map (through
 //!   [`Datafile`] and [`Map`]), the chunk stream (Huffman coding in [`huffman`]) and a replay
-//!   of every tick through [`snap`]. [`packet`] reads the snapshot messages of Teeworlds 0.7
-//!   packets. [`netmsg`] decodes game and system messages (chat, kills, 0.7 client info, ...)
+//!   of every tick through [`snap`]. [`packet`] reads Teeworlds 0.7 packets through the
+//!   schema's packet, chunk and message headers, and their snapshot messages through the
+//!   schema's message types. [`netmsg`] decodes game and system messages (chat, kills, 0.7 client info, ...)
 //!   of both protocols, each type a schema struct plus one registry line.
 //! - Every failure is one [`Error`]: a kind, a message, the byte offset and the item when known.
 //! - Nothing panics on any input. Every count and size is checked against the file before it

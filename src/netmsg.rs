@@ -45,7 +45,7 @@
 //!   decodes to ints (see [`crate::demo`]), and the message decodes.
 
 pub use twcodec_schema::netmsg::{
-    ChatLine, MessageId, MessageKind, NetMessage, NetString, Protocol, RangeWarning,
+    ChatLine, MessageHeader, MessageId, MessageKind, NetMessage, NetString, Protocol, RangeWarning,
     UnknownMessage, VarInt,
 };
 use twcodec_schema::netmsg::{MessageError, MessageProblem};

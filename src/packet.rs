@@ -1,23 +1,22 @@
-//! Teeworlds 0.7 UDP packets, read far enough to get the snapshots out (docs/format-notes.md,
-//! "0.7 network framing"; Teeworlds 0.7 `src/engine/shared/network.h` and `network.cpp`,
-//! `CNetBase::UnpackPacket` and `CNetChunkHeader::Unpack`; DDNet `src/engine/shared/network.cpp`
-//! for the same code with its 0.6 split, and `src/engine/shared/protocol7.h` for the message
-//! ids).
+//! Teeworlds 0.7 UDP packets, read far enough to get the snapshots out (docs/format/packet.md;
+//! docs/format-notes.md, "0.7 network framing"; Teeworlds 0.7 `src/engine/shared/network.h`
+//! and `network.cpp`, `CNetBase::UnpackPacket` and `CNetChunkHeader::Unpack`; DDNet
+//! `src/engine/shared/network.cpp` for the same code with its 0.6 split, and
+//! `src/engine/shared/protocol7.h` for the message ids).
+//!
+//! The layouts are the schema's, and this module reads through them and adds the checks:
+//! the packet header is [`PacketHeader7`], each chunk header a [`ChunkHeader7`] (the schema's
+//! `packet` module, which has the 0.6/DDNet headers too), each message starts with a
+//! [`MessageHeader`], and the snapshot messages are the schema's system message types
+//! ([`Snap`](twcodec_schema::netmsg::system::Snap), `SnapEmpty`, `SnapSingle`, read through
+//! the message registry).
 //!
 //! ```text
 //! packet     flags:6 ack:10  num_chunks:8  token:32 (big-endian)  payload
 //!            payload Huffman-coded as a whole when the compression flag is set
 //! chunk      resend:1 vital:1 size:6 (high)  seq:2 size:6 (low)  [seq:8, vital chunks only]  data
-//! message    packed int (id << 1) | system, then the message's fields
+//! message    packed int (id << 1) | system, [UUID for id 0], then the message's fields
 //! ```
-//!
-//! The packet header is 7 bytes: byte 0 holds the flags in its upper 6 bits (control 1, resend
-//! 2, compression 4, connless 8, then 2 reserved bits that Teeworlds and DDNet ignore) and the
-//! upper 2 bits of the 10-bit ack, byte 1 the rest of the ack, byte 2 the number of chunks,
-//! bytes 3 to 6 the connection's token. The 0.7 chunk header splits its 12-bit size 6/6 over two
-//! bytes (0.6 and DDNet split a 10-bit size 6/4); a vital chunk has a third byte, and its 10-bit
-//! sequence takes the upper 2 bits of the second byte and all of the third. A non-vital chunk's
-//! header is 2 bytes.
 //!
 //! Snapshot system messages ([`SnapMessage`]; 0.7 ids 6, 7 and 8) carry the tick, then
 //! `tick - delta_tick` (not the delta tick itself: the libtw2 dissector prints this field as
@@ -52,15 +51,17 @@
 //!   connectionless packets are not read (unsupported); a control packet is not compressed,
 //!   has no chunks and at least the control message byte (DDNet `IsValidConnectionOrientedPacket`);
 //!   a compressed payload decodes (the Huffman end symbol is there) to at most [`MAX_PAYLOAD`]
-//!   bytes.
+//!   bytes. The 2 reserved flag bits are kept, not refused (Teeworlds ignores them).
 //! - chunks ([`Packet7::chunks`]): each header and its data within the payload, for the number
 //!   of chunks the header gives. Bytes after the last chunk are allowed, as in Teeworlds, and
 //!   counted by [`Packet7::trailing_bytes`].
-//! - message ids ([`Chunk::message`]): a chunk holds at least its packed message id.
-//! - snapshot messages ([`SnapMessage::parse`]): every field present and a whole packed int;
-//!   `tick - delta_tick` does not overflow; `num_parts` 1 to [`MAX_PARTS`], `part` below it;
-//!   the data size 0 to [`MAX_PART_SIZE`] and within the chunk; nothing after the data (the
-//!   DDNet client's checks, with leftover bytes made an error).
+//! - message headers ([`Chunk::message`]): a chunk holds at least its packed message id, a
+//!   whole packed int in its shortest form, and after id 0 a whole 16-byte UUID.
+//! - snapshot messages ([`SnapMessage::parse`]): every field present, each a whole packed int
+//!   in its shortest form (the schema's rule for every message field: DDNet reads longer forms,
+//!   which no sender writes); `tick - delta_tick` does not overflow; `num_parts` 1 to
+//!   [`MAX_PARTS`], `part` below it; the data size 0 to [`MAX_PART_SIZE`] and within the chunk
+//!   (the DDNet client's checks, `CClient::ProcessServerPacket`).
 //! - joining ([`AssembledSnap::join`]): one `snap_single` or `snap_empty` alone, or `snap`
 //!   parts that agree on tick, delta tick, CRC and number of parts, each part once, all present,
 //!   every part but the last exactly [`MAX_PART_SIZE`] bytes (clients place part `n` at byte
@@ -68,20 +69,35 @@
 //! - rebuilding ([`AssembledSnap::rebuild`]): the joined data unpacks to a valid snapshot delta
 //!   in the 0.7 sizes ([`SnapshotDelta::from_packed`]), applies to the base, and the result's
 //!   checksum is the CRC the server sent.
+//!
+//! # Bytes after a snapshot message's data
+//!
+//! A snapshot message may hold bytes after its data; [`SnapMessage::parse`] allows them and
+//! leaves them out of the message. Both games' clients read the fields they need and never
+//! look at what follows (DDNet `CClient::ProcessServerPacket`, Teeworlds 0.7 the same
+//! function: `Unpacker.GetRaw(PartSize)`, then only `Unpacker.Error()` and the ranges are
+//! checked), so a snapshot that a client takes is one this module takes. The schema's
+//! message types read the same way and keep those bytes in `unknown_tail`
+//! ([`crate::netmsg::decode`] gives them, and writes them back).
 
-use std::fmt;
+use twcodec_schema::netmsg::{
+    FieldError, MessageError, MessageKind, MessageProblem, NetMessage, Protocol, VarInt,
+};
+use twcodec_schema::packet::{ChunkHeader7, PacketFlags7, PacketHeader7};
 
 use crate::error::ErrorKind;
 use crate::huffman::{self, HuffmanError};
-use crate::snap::packing::{unpack_int, UnpackError};
 use crate::snap::{SizeTable, Snapshot, SnapshotDelta};
 use crate::Error;
 
-/// Bytes of the packet header of a connection's packet (Teeworlds 0.7 `NET_PACKETHEADERSIZE`).
-pub const HEADER_SIZE: usize = 7;
+pub use twcodec_schema::netmsg::{MessageHeader, MessageId};
+
+/// Bytes of the packet header of a connection's packet (Teeworlds 0.7 `NET_PACKETHEADERSIZE`,
+/// [`PacketHeader7::SIZE`]).
+pub const HEADER_SIZE: usize = PacketHeader7::SIZE;
 
 /// Most bytes a packet can have (`NET_MAX_PACKETSIZE`).
-pub const MAX_PACKET_SIZE: usize = 1400;
+pub const MAX_PACKET_SIZE: usize = twcodec_schema::packet::MAX_PACKET_SIZE;
 
 /// Most bytes a decoded payload can have: DDNet's `NET_MAX_PAYLOAD` (Teeworlds 0.7 allows 1391,
 /// leaving room for the longer connectionless header).
@@ -94,20 +110,29 @@ pub const MAX_PARTS: i32 = 64;
 /// part but the last of a multi-part snapshot has exactly this many.
 pub const MAX_PART_SIZE: usize = 900;
 
+/// The 0.7 id of a system message kind, from the schema's registry (at compile time).
+const fn id_07(kind: MessageKind) -> i32 {
+    match kind.number(Protocol::Teeworlds07) {
+        Some(id) => id,
+        None => panic!("the registry has no 0.7 id for a snapshot message"),
+    }
+}
+
 /// 0.7 system message id of `snap`, one part of a snapshot cut into several (`NETMSG_SNAP`).
 #[doc(alias = "NETMSG_SNAP")]
-pub const MSG_SNAP: i32 = 6;
+pub const MSG_SNAP: i32 = id_07(MessageKind::Snap);
 
 /// 0.7 system message id of `snap_empty`, a snapshot equal to its delta base
 /// (`NETMSG_SNAPEMPTY`).
 #[doc(alias = "NETMSG_SNAPEMPTY")]
-pub const MSG_SNAP_EMPTY: i32 = 7;
+pub const MSG_SNAP_EMPTY: i32 = id_07(MessageKind::SnapEmpty);
 
 /// 0.7 system message id of `snap_single`, a snapshot in one message (`NETMSG_SNAPSINGLE`).
 #[doc(alias = "NETMSG_SNAPSINGLE")]
-pub const MSG_SNAP_SINGLE: i32 = 8;
+pub const MSG_SNAP_SINGLE: i32 = id_07(MessageKind::SnapSingle);
 
-/// The flags of a packet header (Teeworlds 0.7 `NET_PACKETFLAG_*`).
+/// The flags of a packet header (Teeworlds 0.7 `NET_PACKETFLAG_*`), as the schema's
+/// [`PacketFlags7`] reads them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct PacketFlags {
     /// A control message (keep-alive, connect, accept, close, token) instead of chunks.
@@ -118,20 +143,18 @@ pub struct PacketFlags {
     pub compression: bool,
     /// A connectionless packet (server info and the like), with a 9-byte header.
     pub connless: bool,
-    /// The 2 upper bits of byte 0, unused; Teeworlds and DDNet ignore them.
+    /// The 2 upper bits of byte 0, unused; Teeworlds ignores them.
     pub reserved: u8,
 }
 
-impl PacketFlags {
-    /// The flags from byte 0 of a packet.
-    fn from_byte(byte: u8) -> PacketFlags {
-        let flags = byte >> 2;
+impl From<PacketFlags7> for PacketFlags {
+    fn from(flags: PacketFlags7) -> PacketFlags {
         PacketFlags {
-            control: flags & 1 != 0,
-            resend: flags & 2 != 0,
-            compression: flags & 4 != 0,
-            connless: flags & 8 != 0,
-            reserved: flags >> 4,
+            control: flags.control(),
+            resend: flags.resend(),
+            compression: flags.compression(),
+            connless: flags.connless(),
+            reserved: flags.reserved(),
         }
     }
 }
@@ -149,6 +172,8 @@ pub struct Packet7 {
     pub num_chunks: u8,
     /// The connection's token, read big-endian.
     pub token: u32,
+    /// The header as the schema reads it (every bit, for writing it back).
+    header: PacketHeader7,
     /// The payload, Huffman-decoded when the packet was compressed.
     payload: Vec<u8>,
 }
@@ -157,24 +182,24 @@ impl Packet7 {
     /// Reads a packet (a whole UDP payload), decoding a compressed payload; see the
     /// [module docs](self) for the checks.
     pub fn parse(bytes: &[u8]) -> Result<Packet7, Error> {
-        let header = match bytes.get(..HEADER_SIZE) {
-            Some(header) if bytes.len() <= MAX_PACKET_SIZE => header,
-            Some(_) => {
-                return Err(Error::limit(format!(
-                    "packet: {} bytes are more than the {MAX_PACKET_SIZE} a packet can have",
-                    bytes.len()
-                ))
-                .at(MAX_PACKET_SIZE))
-            }
-            None => {
-                return Err(Error::malformed(format!(
-                    "packet: {} bytes are too short for the {HEADER_SIZE}-byte header",
-                    bytes.len()
-                ))
-                .at(bytes.len()))
-            }
-        };
-        let flags = PacketFlags::from_byte(header[0]);
+        if bytes.len() < HEADER_SIZE {
+            return Err(Error::malformed(format!(
+                "packet: {} bytes are too short for the {HEADER_SIZE}-byte header",
+                bytes.len()
+            ))
+            .at(bytes.len()));
+        }
+        if bytes.len() > MAX_PACKET_SIZE {
+            return Err(Error::limit(format!(
+                "packet: {} bytes are more than the {MAX_PACKET_SIZE} a packet can have",
+                bytes.len()
+            ))
+            .at(MAX_PACKET_SIZE));
+        }
+        let mut reader = binrw::io::Cursor::new(bytes);
+        let header = <PacketHeader7 as binrw::BinRead>::read(&mut reader)
+            .map_err(|error| Error::from_binrw(error, "packet header"))?;
+        let flags = PacketFlags::from(header.flags);
         if flags.connless {
             return Err(Error::new(
                 ErrorKind::Unsupported,
@@ -182,19 +207,17 @@ impl Packet7 {
             )
             .at(0));
         }
-        let ack = u16::from(header[0] & 0x03) << 8 | u16::from(header[1]);
-        let num_chunks = header[2];
-        let token = u32::from_be_bytes([header[3], header[4], header[5], header[6]]);
-        let body = &bytes[HEADER_SIZE..];
+        let body = bytes.get(HEADER_SIZE..).unwrap_or_default();
         if flags.control {
             if flags.compression {
                 return Err(
                     Error::malformed("packet: a control packet cannot be compressed").at(0),
                 );
             }
-            if num_chunks != 0 {
+            if header.num_chunks != 0 {
                 return Err(Error::malformed(format!(
-                    "packet: a control packet has no chunks, the header says {num_chunks}"
+                    "packet: a control packet has no chunks, the header says {}",
+                    header.num_chunks
                 ))
                 .at(2));
             }
@@ -223,11 +246,18 @@ impl Packet7 {
         };
         Ok(Packet7 {
             flags,
-            ack,
-            num_chunks,
-            token,
+            ack: header.ack,
+            num_chunks: header.num_chunks,
+            token: header.token,
+            header,
             payload,
         })
+    }
+
+    /// The header as the schema reads it: writing it gives back the packet's first
+    /// [`HEADER_SIZE`] bytes.
+    pub fn header(&self) -> PacketHeader7 {
+        self.header
     }
 
     /// The payload after the header, Huffman-decoded when the packet was compressed.
@@ -269,17 +299,27 @@ impl Packet7 {
         for chunk in chunks.by_ref() {
             chunk.ok()?;
         }
-        Some(self.payload.len() - chunks.pos)
+        Some(self.payload.len().saturating_sub(chunks.pos))
     }
 }
 
-/// The flags of a chunk header (Teeworlds `NET_CHUNKFLAG_*`).
+/// The flags of a chunk header (Teeworlds `NET_CHUNKFLAG_*`), as the schema's
+/// [`ChunkFlags`](twcodec_schema::packet::ChunkFlags) reads them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct ChunkFlags {
     /// Sent reliably, with a sequence number, and acknowledged.
     pub vital: bool,
     /// A vital chunk sent again.
     pub resend: bool,
+}
+
+impl From<twcodec_schema::packet::ChunkFlags> for ChunkFlags {
+    fn from(flags: twcodec_schema::packet::ChunkFlags) -> ChunkFlags {
+        ChunkFlags {
+            vital: flags.vital(),
+            resend: flags.resend(),
+        }
+    }
 }
 
 /// A chunk of a packet's payload: one message (Teeworlds `CNetChunkHeader` and the data after
@@ -301,29 +341,36 @@ pub struct Chunk<'a> {
 }
 
 impl<'a> Chunk<'a> {
-    /// The message id at the start of the data, and where the message's fields start in the
-    /// data.
-    pub fn message(&self) -> Result<(MessageId, usize), Error> {
-        let mut pos = 0;
-        let packed = unpack_int(self.data, &mut pos)
-            .map_err(|error| self.field_error("message id", error, self.data.len()))?;
-        let id = MessageId {
-            id: packed >> 1,
-            system: packed & 1 != 0,
-        };
-        Ok((id, pos))
+    /// The message header at the start of the data (the schema's [`MessageHeader`]: system
+    /// flag and id, and for id 0 the UUID), and where the message's fields start in the data.
+    pub fn message(&self) -> Result<(MessageHeader, usize), Error> {
+        MessageHeader::parse(self.data).map_err(|error| self.message_error("message id", error))
     }
 
-    /// The error of a field of this chunk's message that does not unpack.
-    fn field_error(&self, field: &str, error: UnpackError, data_len: usize) -> Error {
-        let (what, at) = match error {
-            UnpackError::Truncated(at) if at >= data_len => ("is missing: the chunk ends", at),
-            UnpackError::Truncated(at) => ("is cut off by the end of the chunk", at),
-            UnpackError::Overlong(at) => ("is a packed int longer than an int can be", at),
-            // Fields are unpacked one by one (`unpack_int`), which never counts ints.
-            UnpackError::TooMany { at, .. } => ("is one int too many", at),
+    /// The error of a message of this chunk that does not read; `what` names the field.
+    fn message_error(&self, what: &str, error: MessageError) -> Error {
+        let at = usize::try_from(error.at).unwrap_or(usize::MAX);
+        let (what, problem) = match &error.problem {
+            MessageProblem::Missing => (what, "is missing: the chunk ends".to_string()),
+            MessageProblem::Field(FieldError::IntCutOff(_)) => {
+                (what, "is cut off by the end of the chunk".to_string())
+            }
+            MessageProblem::Field(FieldError::IntOverlong(_)) => (
+                what,
+                "is a packed int longer than an int can be".to_string(),
+            ),
+            MessageProblem::Field(FieldError::IntNotShortest(_)) => (
+                what,
+                "is a packed int with more bytes than its value needs".to_string(),
+            ),
+            MessageProblem::UuidCutOff { left } => (
+                "message id 0 (an extended message)",
+                format!("needs a 16-byte UUID, the chunk has {left} bytes left"),
+            ),
+            _ => (what, format!("does not read: {error}")),
         };
-        Error::malformed(format!("chunk #{}: {field} {what}", self.index)).at(self.data_offset + at)
+        Error::malformed(format!("chunk #{}: {what} {problem}", self.index))
+            .at(self.data_offset.saturating_add(at))
     }
 }
 
@@ -344,45 +391,36 @@ impl<'a> Chunks<'a> {
         let start = self.pos;
         let rest = self.payload.get(start..).unwrap_or_default();
         let at = |offset: usize| HEADER_SIZE + start + offset;
-        let (&first, &second) = match rest {
-            [first, second, ..] => (first, second),
-            _ => {
-                return Err(Error::malformed(format!(
+        let mut reader = binrw::io::Cursor::new(rest);
+        let header = <ChunkHeader7 as binrw::BinRead>::read(&mut reader).map_err(|_| {
+            // The schema's header reads 2 bytes, and a third when they say vital: a header
+            // that does not read is one cut off by the end of the payload.
+            let message = match rest.len() {
+                0 | 1 => format!(
                     "chunk #{index}: the header needs 2 bytes, the payload has {} left",
                     rest.len()
-                ))
-                .at(at(0)))
-            }
-        };
-        let flags = ChunkFlags {
-            vital: first & 0x40 != 0,
-            resend: first & 0x80 != 0,
-        };
-        let size = usize::from(first & 0x3F) << 6 | usize::from(second & 0x3F);
-        let (sequence, header_len) = if flags.vital {
-            let third = *rest.get(2).ok_or_else(|| {
-                Error::malformed(format!(
-                    "chunk #{index}: a vital chunk's header needs 3 bytes, the payload has 2 left"
-                ))
-                .at(at(0))
-            })?;
-            let sequence = u16::from(second & 0xC0) << 2 | u16::from(third);
-            (Some(sequence), 3)
-        } else {
-            (None, 2)
-        };
+                ),
+                left => format!(
+                    "chunk #{index}: a vital chunk's header needs 3 bytes, the payload has \
+                     {left} left"
+                ),
+            };
+            Error::malformed(message).at(at(0))
+        })?;
+        let header_len = header.header_len();
+        let size = usize::from(header.size);
         let data = rest.get(header_len..header_len + size).ok_or_else(|| {
             Error::malformed(format!(
                 "chunk #{index}: size {size} runs past the payload ({} bytes left)",
-                rest.len() - header_len
+                rest.len().saturating_sub(header_len)
             ))
             .at(at(0))
         })?;
         self.pos = start + header_len + size;
         Ok(Chunk {
             index,
-            flags,
-            sequence,
+            flags: header.flags.into(),
+            sequence: header.sequence(),
             data,
             data_offset: at(header_len),
         })
@@ -400,28 +438,6 @@ impl<'a> Iterator for Chunks<'a> {
         self.index += 1;
         self.failed = chunk.is_err();
         Some(chunk)
-    }
-}
-
-/// A message id: the number and whether it is a system (engine) message or a game message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct MessageId {
-    /// The message number.
-    pub id: i32,
-    /// A system message (`NETMSG_*`) rather than a game message (`NETMSGTYPE_*`).
-    pub system: bool,
-}
-
-impl fmt::Display for MessageId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let name = match (self.system, self.id) {
-            (true, MSG_SNAP) => "sys.snap",
-            (true, MSG_SNAP_EMPTY) => "sys.snap_empty",
-            (true, MSG_SNAP_SINGLE) => "sys.snap_single",
-            (true, _) => return write!(f, "sys {}", self.id),
-            (false, _) => return write!(f, "game {}", self.id),
-        };
-        f.write_str(name)
     }
 }
 
@@ -467,75 +483,82 @@ pub enum SnapMessage<'a> {
 }
 
 impl<'a> SnapMessage<'a> {
-    /// Reads the snapshot message of a chunk; `None` when the chunk holds another message.
+    /// Reads the snapshot message of a chunk through the schema's message types; `None` when
+    /// the chunk holds another message. Bytes after the data are allowed and left out (see
+    /// [the module docs](self#bytes-after-a-snapshot-messages-data)).
     pub fn parse(chunk: &Chunk<'a>) -> Result<Option<SnapMessage<'a>>, Error> {
-        let (id, pos) = chunk.message()?;
-        if !id.system || !matches!(id.id, MSG_SNAP | MSG_SNAP_EMPTY | MSG_SNAP_SINGLE) {
-            return Ok(None);
-        }
-        let mut fields = Fields { chunk, id, pos };
-        let (tick, _) = fields.next("tick")?;
-        let (tick_minus_delta, at) = fields.next("tick - delta_tick")?;
-        let delta_tick = tick.checked_sub(tick_minus_delta).ok_or_else(|| {
-            fields.error(
-                format!("delta_tick = {tick} - {tick_minus_delta} overflows an int"),
-                at,
-            )
-        })?;
-        if id.id == MSG_SNAP_EMPTY {
-            fields.end()?;
-            return Ok(Some(SnapMessage::Empty { tick, delta_tick }));
-        }
-        let (num_parts, part) = if id.id == MSG_SNAP {
-            let (num_parts, at) = fields.next("num_parts")?;
-            if !(1..=MAX_PARTS).contains(&num_parts) {
-                let message = format!("num_parts {num_parts} is not 1 to {MAX_PARTS}");
-                return Err(fields.error(message, at));
-            }
-            let (part, at) = fields.next("part")?;
-            if !(0..num_parts).contains(&part) {
-                let message = format!("part {part} is not 0 to num_parts - 1 = {}", num_parts - 1);
-                return Err(fields.error(message, at));
-            }
-            (num_parts, part)
-        } else {
-            (1, 0)
+        let (header, start) = chunk.message()?;
+        let name = match header.kind(Protocol::Teeworlds07) {
+            MessageKind::Snap => "sys.snap",
+            MessageKind::SnapEmpty => "sys.snap_empty",
+            MessageKind::SnapSingle => "sys.snap_single",
+            _ => return Ok(None),
         };
-        let (crc, _) = fields.next("crc")?;
-        let (part_size, at) = fields.next("part_size")?;
-        let size = usize::try_from(part_size)
-            .ok()
-            .filter(|&size| size <= MAX_PART_SIZE)
-            .ok_or_else(|| {
-                let message = format!("part_size {part_size} is not 0 to {MAX_PART_SIZE}");
-                fields.error(message, at)
-            })?;
-        let start = fields.pos;
-        let part_data = chunk.data.get(start..start + size).ok_or_else(|| {
-            let message = format!(
-                "part_size {size} runs past the chunk ({} bytes left)",
-                chunk.data.len() - start
-            );
-            fields.error(message, start)
-        })?;
-        fields.pos += size;
-        fields.end()?;
-        Ok(Some(match id.id {
-            MSG_SNAP => SnapMessage::Snap {
-                tick,
-                delta_tick,
-                num_parts,
-                part,
-                crc,
-                data: part_data,
-            },
-            _ => SnapMessage::Single {
-                tick,
-                delta_tick,
-                crc,
-                data: part_data,
-            },
-        }))
+        let fields = Fields { chunk, name };
+        let message = NetMessage::read(chunk.data, Protocol::Teeworlds07)
+            .map_err(|error| fields.read_error(error))?;
+        // Where each field starts: packed ints are read in their shortest form only, so the
+        // values give their lengths.
+        let mut at = start;
+        let mut next = |value: VarInt| {
+            let field = at;
+            at += packed_len(value);
+            field
+        };
+        match message {
+            NetMessage::SnapEmpty(empty) => {
+                next(empty.tick);
+                let delta_tick =
+                    fields.delta_tick(empty.tick, empty.delta_tick, next(empty.delta_tick))?;
+                Ok(Some(SnapMessage::Empty {
+                    tick: empty.tick.0,
+                    delta_tick,
+                }))
+            }
+            NetMessage::SnapSingle(single) => {
+                next(single.tick);
+                let delta_tick =
+                    fields.delta_tick(single.tick, single.delta_tick, next(single.delta_tick))?;
+                next(single.crc);
+                let data = fields.data(&single.data.0, next(VarInt(data_size(&single.data.0))))?;
+                Ok(Some(SnapMessage::Single {
+                    tick: single.tick.0,
+                    delta_tick,
+                    crc: single.crc.0,
+                    data,
+                }))
+            }
+            NetMessage::Snap(snap) => {
+                next(snap.tick);
+                let delta_tick =
+                    fields.delta_tick(snap.tick, snap.delta_tick, next(snap.delta_tick))?;
+                let num_parts = snap.num_parts.0;
+                let num_parts_at = next(snap.num_parts);
+                if !(1..=MAX_PARTS).contains(&num_parts) {
+                    let message = format!("num_parts {num_parts} is not 1 to {MAX_PARTS}");
+                    return Err(fields.error(message, num_parts_at));
+                }
+                let part = snap.part.0;
+                let part_at = next(snap.part);
+                if !(0..num_parts).contains(&part) {
+                    let message =
+                        format!("part {part} is not 0 to num_parts - 1 = {}", num_parts - 1);
+                    return Err(fields.error(message, part_at));
+                }
+                next(snap.crc);
+                let data = fields.data(&snap.data.0, next(VarInt(data_size(&snap.data.0))))?;
+                Ok(Some(SnapMessage::Snap {
+                    tick: snap.tick.0,
+                    delta_tick,
+                    num_parts,
+                    part,
+                    crc: snap.crc.0,
+                    data,
+                }))
+            }
+            // The kinds above are the only ones read here.
+            _ => Ok(None),
+        }
     }
 
     /// The message's name on the wire (`sys.snap`, `sys.snap_single`, `sys.snap_empty`).
@@ -604,46 +627,88 @@ impl<'a> SnapMessage<'a> {
     }
 }
 
-/// The fields of a message in a chunk, read in order.
-struct Fields<'c, 'a> {
-    chunk: &'c Chunk<'a>,
-    id: MessageId,
-    /// Position of the next field in the chunk's data.
-    pos: usize,
+/// Bytes of the shortest packed form of `value`, the only form the schema reads.
+fn packed_len(value: VarInt) -> usize {
+    let mut bytes = Vec::with_capacity(VarInt::MAX_SIZE);
+    value.pack(&mut bytes);
+    bytes.len()
 }
 
-impl Fields<'_, '_> {
-    /// The next packed int, and where it starts in the chunk's data.
-    fn next(&mut self, name: &str) -> Result<(i32, usize), Error> {
-        let start = self.pos;
-        let data = self.chunk.data;
-        unpack_int(data, &mut self.pos)
-            .map(|value| (value, start))
-            .map_err(|error| {
-                let field = format!("{}: {name}", self.id);
-                self.chunk.field_error(&field, error, data.len())
-            })
-    }
+/// The size field of data of `len` bytes (at most a chunk's size, so it fits).
+fn data_size(data: &[u8]) -> i32 {
+    i32::try_from(data.len()).unwrap_or(i32::MAX)
+}
 
+/// A snapshot message of a chunk, for its errors.
+struct Fields<'c, 'a> {
+    chunk: &'c Chunk<'a>,
+    /// The message's name (`sys.snap`).
+    name: &'static str,
+}
+
+impl<'a> Fields<'_, 'a> {
     /// An error about the message at `at` in the chunk's data.
     fn error(&self, message: String, at: usize) -> Error {
         Error::malformed(format!(
             "chunk #{}: {}: {message}",
-            self.chunk.index, self.id
+            self.chunk.index, self.name
         ))
-        .at(self.chunk.data_offset + at)
+        .at(self.chunk.data_offset.saturating_add(at))
     }
 
-    /// Refuses bytes after the last field.
-    fn end(&self) -> Result<(), Error> {
-        match self.chunk.data.len() - self.pos {
-            0 => Ok(()),
-            1 => Err(self.error("1 byte after the message's last field".into(), self.pos)),
-            left => Err(self.error(
-                format!("{left} bytes after the message's last field"),
-                self.pos,
-            )),
+    /// The error of a message the schema does not read, its field named as this module's
+    /// docs name it (`tick - delta_tick`, `part_size`).
+    fn read_error(&self, error: MessageError) -> Error {
+        let field = match error.field.as_deref() {
+            Some("delta_tick") => "tick - delta_tick",
+            Some("data") => "part_size",
+            Some(field) => field,
+            None => "message",
+        };
+        match error.problem {
+            // The data's size: out of range, or more than the chunk has left.
+            MessageProblem::Field(FieldError::DataSize { at, size, left }) => {
+                let at = usize::try_from(at).unwrap_or(usize::MAX);
+                match usize::try_from(size) {
+                    Ok(size) if size <= MAX_PART_SIZE => self.error(
+                        format!("part_size {size} runs past the chunk ({left} bytes left)"),
+                        at,
+                    ),
+                    _ => self.error(
+                        format!("part_size {size} is not 0 to {MAX_PART_SIZE}"),
+                        at.saturating_sub(packed_len(VarInt(size))),
+                    ),
+                }
+            }
+            _ => self
+                .chunk
+                .message_error(&format!("{}: {field}", self.name), error),
         }
+    }
+
+    /// The delta tick, `tick - (tick - delta_tick)`, when it does not overflow; `at` is where
+    /// the field starts.
+    fn delta_tick(&self, tick: VarInt, tick_minus_delta: VarInt, at: usize) -> Result<i32, Error> {
+        tick.0.checked_sub(tick_minus_delta.0).ok_or_else(|| {
+            self.error(
+                format!("delta_tick = {tick} - {tick_minus_delta} overflows an int"),
+                at,
+            )
+        })
+    }
+
+    /// The message's data as a slice of the chunk, its size field starting at `at`: at most
+    /// [`MAX_PART_SIZE`] bytes.
+    fn data(&self, read: &[u8], at: usize) -> Result<&'a [u8], Error> {
+        let size = read.len();
+        if size > MAX_PART_SIZE {
+            let message = format!("part_size {size} is not 0 to {MAX_PART_SIZE}");
+            return Err(self.error(message, at));
+        }
+        let start = at + packed_len(VarInt(data_size(read)));
+        let chunk: &'a [u8] = self.chunk.data;
+        (chunk.get(start..).and_then(|rest| rest.get(..size)))
+            .ok_or_else(|| self.error(format!("part_size {size} runs past the chunk"), at))
     }
 }
 
@@ -938,6 +1003,121 @@ mod tests {
             SnapMessage::parse(&chunk).unwrap_err().to_string(),
             "chunk #0: sys.snap: part 2 is not 0 to num_parts - 1 = 1 (at byte 0xd)"
         );
+    }
+
+    #[test]
+    fn short_and_hostile_headers_say_what_and_where() {
+        for len in 0..HEADER_SIZE {
+            let bytes = vec![0xFF; len];
+            assert_eq!(
+                Packet7::parse(&bytes).unwrap_err().to_string(),
+                format!(
+                    "packet: {len} bytes are too short for the 7-byte header (at byte {len:#x})"
+                )
+            );
+        }
+        // The header read is the header written: every bit, the reserved ones too.
+        let mut bytes = packet(0, &[(&[0x00, 0x01], &[0x00])]);
+        bytes[0] |= 0xC0;
+        let packet = Packet7::parse(&bytes).unwrap();
+        let mut written = binrw::io::Cursor::new(Vec::new());
+        binrw::BinWrite::write(&packet.header(), &mut written).unwrap();
+        assert_eq!(written.into_inner(), bytes[..HEADER_SIZE]);
+        // A vital chunk whose sequence byte is missing.
+        let bytes = self::packet(0, &[(&[0x40, 0x00], &[])]);
+        assert_eq!(
+            Packet7::parse(&bytes)
+                .unwrap()
+                .chunks()
+                .next()
+                .unwrap()
+                .unwrap_err()
+                .to_string(),
+            "chunk #0: a vital chunk's header needs 3 bytes, the payload has 2 left (at byte 0x7)"
+        );
+    }
+
+    #[test]
+    fn message_headers_through_the_schema() {
+        let chunk = |data: &'static [u8]| Chunk {
+            index: 3,
+            flags: ChunkFlags::default(),
+            sequence: None,
+            data,
+            data_offset: 20,
+        };
+        let (header, at) = chunk(&[0x0D, 0x01]).message().unwrap();
+        assert_eq!(
+            (header.system(), header.id(), at),
+            (true, MessageId::Number(6), 1)
+        );
+        assert_eq!(header.to_string(), "sys 6");
+        let error = |data: &'static [u8]| chunk(data).message().unwrap_err().to_string();
+        assert_eq!(
+            error(&[]),
+            "chunk #3: message id is missing: the chunk ends (at byte 0x14)"
+        );
+        assert_eq!(
+            error(&[0x80]),
+            "chunk #3: message id is cut off by the end of the chunk (at byte 0x14)"
+        );
+        assert_eq!(
+            error(&[0x8D, 0x00]),
+            "chunk #3: message id is a packed int with more bytes than its value needs (at byte \
+             0x14)"
+        );
+        // Id 0 is an extended message: the UUID must follow.
+        assert_eq!(
+            error(&[0x00, 1, 2, 3]),
+            "chunk #3: message id 0 (an extended message) needs a 16-byte UUID, the chunk has 3 \
+             bytes left (at byte 0x15)"
+        );
+        // Not a snapshot message, and a snapshot message cut short.
+        assert_eq!(SnapMessage::parse(&chunk(&[0x06, 0x01])).unwrap(), None);
+        assert_eq!(
+            SnapMessage::parse(&chunk(&[0x11, 0x05, 0x06, 0x00]))
+                .unwrap_err()
+                .to_string(),
+            "chunk #3: sys.snap_single: part_size is missing: the chunk ends (at byte 0x18)"
+        );
+    }
+
+    /// DDNet's and Teeworlds' clients ignore bytes after a snapshot message's data; so does
+    /// `SnapMessage::parse`, and the schema's message keeps them.
+    #[test]
+    fn bytes_after_a_snapshot_messages_data_are_allowed() {
+        let mut data = message(MSG_SNAP_SINGLE, true, &[10, 11, 0, 2]);
+        data.extend_from_slice(&[0x00, 0x00]); // the 2 bytes of packed delta: no changes
+        data.extend_from_slice(&[0xAA, 0xBB]); // 2 bytes more
+        let bytes = packet(0, &[(&[0x00, data.len() as u8], &data)]);
+        let packet = Packet7::parse(&bytes).unwrap();
+        let chunk = packet.chunks().next().unwrap().unwrap();
+        let single = SnapMessage::parse(&chunk).unwrap().unwrap();
+        assert_eq!(
+            single,
+            SnapMessage::Single {
+                tick: 10,
+                delta_tick: -1,
+                crc: 0,
+                data: &[0x00, 0x00]
+            }
+        );
+        let decoded = crate::netmsg::decode(chunk.data, Protocol::Teeworlds07).unwrap();
+        let NetMessage::SnapSingle(single) = decoded else {
+            panic!("{decoded:?}")
+        };
+        assert_eq!(single.unknown_tail, [0xAA, 0xBB]);
+        // The same for the other two.
+        let mut empty = message(MSG_SNAP_EMPTY, true, &[10, 11]);
+        empty.push(0x01);
+        let mut snap = message(MSG_SNAP, true, &[10, 11, 1, 0, 0, 0]);
+        snap.push(0x01);
+        for data in [empty, snap] {
+            let bytes = self::packet(0, &[(&[0x00, data.len() as u8], &data)]);
+            let packet = Packet7::parse(&bytes).unwrap();
+            let chunk = packet.chunks().next().unwrap().unwrap();
+            assert_eq!(SnapMessage::parse(&chunk).unwrap().unwrap().tick(), 10);
+        }
     }
 
     #[test]

@@ -549,8 +549,8 @@ fn schema_prints_the_format_reference() {
     assert_eq!(
         stderr(&output),
         "twcodec: error: no structure or document `GropItem` in the format reference (close: \
-         GroupItem); documents: datafile, map-items, snapshots, demos, messages, and `twcodec \
-         schema` lists every structure\n"
+         GroupItem); documents: datafile, map-items, snapshots, demos, messages, packet, and \
+         `twcodec schema` lists every structure\n"
     );
 
     // The files of docs/format/, as committed.

@@ -9,12 +9,15 @@ mod common;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use binrw::io::Cursor;
+use binrw::{BinRead, BinWrite};
 use common::{corpus_dir, hostile, insta_settings};
 use twcodec::demo::{ChunkContent, Demo};
 use twcodec::huffman;
 use twcodec::netmsg::{self, MessageKind, NetMessage, Protocol};
 use twcodec::packet::Packet7;
 use twcodec::schema::netmsg::game7::SvClientInfo7;
+use twcodec::schema::packet::{ChunkHeader6, PacketHeader6};
 use twcodec_tools::dump;
 
 /// The sessions: demo file and traffic folder (corpus `demos/DEMOS.md`).
@@ -376,29 +379,42 @@ fn udp_payloads(path: &Path) -> Vec<(bool, Vec<u8>)> {
         .collect()
 }
 
-/// The messages of a 0.6/DDNet packet (DDNet `src/engine/shared/network.cpp`,
-/// `CNetBase::UnpackPacket` and `CNetChunkHeader::Unpack` with a split of 4): a 3-byte header
-/// (flags in the upper 6 bits of the first byte: control 4, connless 8, compression 32), then
-/// chunks of a 2-byte header, 3 when vital, and a 10-bit size split 6 + 4.
+/// The messages of a 0.6/DDNet packet, read through the schema's 0.6 headers
+/// (docs/format/packet.md; DDNet `src/engine/shared/network.cpp`, `CNetBase::UnpackPacket` and
+/// `CNetChunkHeader::Unpack` with a split of 4): a `PacketHeader6`, then chunks of a
+/// `ChunkHeader6` and data. Each header written back gives the bytes read; after the chunks,
+/// a DDNet peer appends its 4-byte security token (every packet of chunks of the captured
+/// DDNet session has one), a vanilla 0.6 peer nothing.
 fn messages_06(packet: &[u8]) -> Vec<Vec<u8>> {
-    let flags = packet[0] >> 2;
-    if flags & (4 | 8) != 0 {
+    fn written(header: &impl for<'a> BinWrite<Args<'a> = ()>) -> Vec<u8> {
+        let mut out = Cursor::new(Vec::new());
+        header.write_be(&mut out).unwrap();
+        out.into_inner()
+    }
+    let header = PacketHeader6::read(&mut Cursor::new(packet)).unwrap();
+    assert_eq!(written(&header), packet[..PacketHeader6::SIZE]);
+    if header.flags.control() || header.flags.connless() {
         return Vec::new();
     }
-    let payload = if flags & 32 != 0 {
-        huffman::decompress(&packet[3..], 1 << 16).unwrap()
+    let body = &packet[PacketHeader6::SIZE..];
+    let payload = if header.flags.compression() {
+        huffman::decompress(body, 1 << 16).unwrap()
     } else {
-        packet[3..].to_vec()
+        body.to_vec()
     };
-    let mut at = 0;
+    let mut reader = Cursor::new(&payload[..]);
     let mut out = Vec::new();
-    for _ in 0..packet[2] {
-        let vital = payload[at] & 0x40 != 0;
-        let size = usize::from(payload[at] & 0x3f) << 4 | usize::from(payload[at + 1] & 0x0f);
-        at += if vital { 3 } else { 2 };
-        out.push(payload[at..at + size].to_vec());
-        at += size;
+    for _ in 0..header.num_chunks {
+        let start = reader.position() as usize;
+        let chunk = ChunkHeader6::read(&mut reader).unwrap();
+        let at = reader.position() as usize;
+        assert_eq!(written(&chunk), payload[start..at]);
+        let end = at + usize::from(chunk.size);
+        out.push(payload[at..end].to_vec());
+        reader.set_position(end as u64);
     }
+    let left = payload.len() - reader.position() as usize;
+    assert!(left == 0 || left == 4, "{left} bytes after the chunks");
     out
 }
 

@@ -1260,7 +1260,90 @@ pub fn documents() -> Vec<Document> {
             )],
         },
         messages(),
+        packets(),
     ]
+}
+
+/// The document of packet framing: packet and chunk headers of both protocols.
+fn packets() -> Document {
+    use crate::packet;
+    Document {
+        name: "packet",
+        title: "Packets",
+        intro: "The framing of the UDP packets of a connection, in Teeworlds 0.6 (which DDNet \
+                extends) and Teeworlds 0.7 (docs/format-notes.md, \"0.7 network framing\"; DDNet \
+                `src/engine/shared/network.h`, `network.cpp`: `CNetBase::SendPacket`, \
+                `CNetBase::UnpackPacket`, `CNetChunkHeader::Pack` and `Unpack`; Teeworlds 0.7 \
+                the same files). The structures are `schema/src/packet.rs`; the codec's reader \
+                of 0.7 packets, which goes through them, is `src/packet.rs` (`twcodec::packet`).\n\
+                \n\
+                A packet is a header, then the payload: for a control packet one control \
+                message byte and its data (keep-alive, connect, accept, close, and in 0.7 the \
+                token handshake), otherwise `num_chunks` chunks, one after another. With the \
+                compression flag the whole payload is Huffman-coded (the fixed code of \
+                `src/engine/shared/huffman.cpp`); the chunk headers are inside it. A chunk is a \
+                chunk header, then `size` bytes of data: one message, which starts with its \
+                [`MessageHeader`](messages.md#messageheader). A packet is at most 1400 bytes \
+                (`NET_MAX_PACKETSIZE`).\n\
+                \n\
+                | | 0.6/DDNet | 0.7 |\n\
+                |---|---|---|\n\
+                | packet header | 3 bytes: flags, ack, `num_chunks` | 7 bytes: the same and a \
+                4-byte token |\n\
+                | flag bits (upper 6 bits of byte 0) | 1 unused (0.7's control), 2 token, 4 \
+                control, 8 connless, 16 resend, 32 compression | 1 control, 2 resend, 4 \
+                compression, 8 connless, 16 and 32 reserved |\n\
+                | chunk size | 10 bits, 6 in byte 0 and 4 in byte 1 | 12 bits, 6 and 6 |\n\
+                | sequence bits in byte 1 | 4: bits 6 to 9, overlapping the third byte's bits 6 \
+                and 7 (ORed) | 2: bits 8 and 9 |\n\
+                | connection token | DDNet: 4 bytes at the end of the payload, when \
+                negotiated | in the header |\n\
+                | connectionless packets | 6 bytes of `0xff` (DDNet's extended: `xe` and 4 \
+                bytes), then the data | flag byte, token, response token (9 bytes) |\n\
+                \n\
+                Tables give byte offsets. The first two bytes of each header are one \
+                big-endian `u16` (`bits`) whose bits a `modular-bitfield` structure names \
+                (`PacketBits6`, `PacketBits7`, `ChunkBits6`, `ChunkBits7`); each structure's \
+                description has the table of its bits, and the schema reads them into the \
+                fields `flags`, `ack`, `size` and `sequence_high`.",
+        unit: Unit::Byte,
+        sections: vec![
+            section(
+                "Packet headers",
+                "The ack is the sequence number of the last vital chunk received; \
+                 `num_chunks` is 0 in a control packet.",
+                vec![
+                    entry::<packet::PacketHeader6>(),
+                    entry::<packet::PacketHeader7>(),
+                ],
+            ),
+            section(
+                "Chunk headers",
+                "Two bytes, three for a vital chunk, whose third byte is the low 8 bits of \
+                 its 10-bit sequence number.",
+                vec![
+                    entry::<packet::ChunkHeader6>(),
+                    entry::<packet::ChunkHeader7>(),
+                ],
+            ),
+            section(
+                "What twcodec checks",
+                "The schema reads and writes every header bit for bit and refuses only what \
+                 does not fit (an ack past 10 bits, a size past the split, a sequence byte on \
+                 a chunk that is not vital). The codec's `Packet7::parse` and \
+                 `Packet7::chunks` (`src/packet.rs`, module docs) add what the game checks \
+                 before it reads a 0.7 packet: the length (7 to 1400 bytes), no connectionless \
+                 packet (not read), a control packet uncompressed, without chunks and with its \
+                 message byte (DDNet `IsValidConnectionOrientedPacket`), a compressed payload \
+                 that decodes within `NET_MAX_PAYLOAD`, and each chunk's header and data \
+                 within the payload. Bytes after the last chunk are allowed (Teeworlds ignores \
+                 them; DDNet's 0.6 security token sits there) and counted. In a snapshot \
+                 message, bytes after the data are allowed too, as both games' clients ignore \
+                 them. Every error names the byte offset.",
+                vec![],
+            ),
+        ],
+    }
 }
 
 /// The document of game and system messages.
@@ -1280,6 +1363,11 @@ fn messages() -> Document {
                 that many bytes. Demos store a message padded with zeros to whole ints.",
         unit: Unit::Byte,
         sections: vec![
+            section(
+                "Header",
+                "What every message starts with, in both protocols.",
+                vec![entry::<crate::netmsg::MessageHeader>()],
+            ),
             section(
                 "Game messages",
                 "Of 0.6/DDNet, and those 0.7 has with the same fields.",

@@ -3,9 +3,10 @@
 use std::fmt;
 use std::sync::OnceLock;
 
-use twcodec_schema::map::decode_ints;
+use twcodec_schema::map::{decode_ints, encode_ints};
+use twcodec_schema::netobj::ddnet::ExtendedType;
 use twcodec_schema::snapshot::{SnapshotHeader, SnapshotLayout};
-use twcodec_schema::uuid::{uuid_from_ints, uuid_to_ints, Uuid};
+use twcodec_schema::uuid::Uuid;
 
 use super::{
     entry_index, entry_key, key_entry, packed_offset, read_layout, unpack, write_layout, SnapKey,
@@ -364,15 +365,16 @@ impl Snapshot {
         })
     }
 
-    /// The UUID that this snapshot announces for extended type `type_id`: the first 4 ints of
-    /// item (0, `type_id`) (DDNet `CSnapshot::GetExternalItemType`).
+    /// The UUID that this snapshot announces for extended type `type_id`: item (0, `type_id`)
+    /// read as the schema's [`ExtendedType`], its first 4 ints (DDNet
+    /// `CSnapshot::GetExternalItemType`); `None` when there is no such item or it is shorter.
     pub fn type_uuid(&self, type_id: u16) -> Option<Uuid> {
         if type_id < OFFSET_EXTENDED_TYPE {
             return None;
         }
         let data = self.item(EXTENDED_TYPE_ANNOUNCEMENT, type_id)?;
-        let ints: [i32; 4] = data.get(..4)?.try_into().ok()?;
-        Some(uuid_from_ints(ints))
+        let announced: ExtendedType = decode_ints(data, ()).ok()?;
+        Some(announced.uuid)
     }
 
     /// The extended type id that this snapshot announces for `uuid` (DDNet
@@ -511,7 +513,9 @@ impl SnapshotBuilder {
                         MAX_TYPE - OFFSET_EXTENDED_TYPE + 1
                     )));
                 }
-                self.add_item(EXTENDED_TYPE_ANNOUNCEMENT, type_id, &uuid_to_ints(uuid))?;
+                let announcement = encode_ints(&ExtendedType { uuid }, ())
+                    .map_err(|error| Error::from_binrw(error, "extended type announcement"))?;
+                self.add_item(EXTENDED_TYPE_ANNOUNCEMENT, type_id, &announcement)?;
                 self.extended.push((uuid, type_id));
                 type_id
             }
@@ -675,7 +679,21 @@ mod tests {
         let types: Vec<_> = snapshot.extended_types().collect();
         assert_eq!(types, [(0x7FFE, player), (0x7FFF, character)]);
         // The announcement is item (0, type) holding the UUID as 4 big-endian ints.
-        assert_eq!(snapshot.item(0, 0x7FFF), Some(&uuid_to_ints(character)[..]));
+        let be_ints: Vec<i32> = (character.as_bytes().chunks(4))
+            .map(|int| i32::from_be_bytes([int[0], int[1], int[2], int[3]]))
+            .collect();
+        assert_eq!(snapshot.item(0, 0x7FFF), Some(&be_ints[..]));
+        // An announcement is read as the schema's ExtendedType: the first 4 ints (more are
+        // ignored, as DDNet does), none when it has fewer.
+        let mut builder = SnapshotBuilder::new();
+        builder
+            .add_item(0, 0x7FFF, &[be_ints.clone(), vec![7]].concat())
+            .unwrap();
+        builder.add_item(0, 0x7FFE, &be_ints[..3]).unwrap();
+        let snapshot = builder.finish().unwrap();
+        assert_eq!(snapshot.type_uuid(0x7FFF), Some(character));
+        assert_eq!(snapshot.type_uuid(0x7FFE), None);
+        assert_eq!(snapshot.extended_types().count(), 1);
     }
 
     #[test]

@@ -37,10 +37,11 @@ use std::borrow::Cow;
 use std::fmt;
 
 use binrw::io::{Cursor, Read, Seek, Write};
-use binrw::{BinRead, BinWrite, Endian};
+use binrw::{binrw, BinRead, BinWrite, Endian};
 
 pub use fields::{FieldError, NetString, Sha256Bytes, SizedData, UuidBytes, VarInt};
 
+use crate::reference::describe;
 use crate::uuid::{uuid_from_name, Uuid};
 use ddnet::{
     SvChangeInfoCooldown, SvKillMsgTeam, SvMapSoundGlobal, SvPreInput, SvSaveCode, SvYourVote,
@@ -98,6 +99,76 @@ impl fmt::Display for MessageId {
             MessageId::Number(id) => write!(f, "{id}"),
             MessageId::Uuid(uuid) => write!(f, "{uuid}"),
         }
+    }
+}
+
+/// The header every message starts with (docs/format-notes.md, "Messages"; DDNet
+/// `CMsgPacker`, `UnpackMessageId` in `src/engine/shared/protocol_ex.cpp`): the packed int
+/// `(id << 1) | system`, and for id 0 (DDNet's extended messages) the 16 bytes of a UUID.
+/// Both fields are kept as sent; [`MessageHeader::system`] and [`MessageHeader::id`] read them.
+#[describe]
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[doc(alias = "CMsgPacker")]
+pub struct MessageHeader {
+    /// `(id << 1) | system`: the id shifted left (an arithmetic shift takes it back, so a
+    /// negative id reads as sent) and the system bit.
+    pub packed: VarInt,
+    /// The UUID of an extended message, after id 0.
+    #[br(if(packed.0 >> 1 == 0))]
+    pub uuid: Option<UuidBytes>,
+}
+
+impl MessageHeader {
+    /// The header of a message with this id: for [`MessageId::Uuid`], id 0 and the UUID.
+    /// (`MessageId::Number(0)` gives id 0 without a UUID, which does not read back.)
+    pub fn new(system: bool, id: MessageId) -> MessageHeader {
+        let (number, uuid) = match id {
+            MessageId::Number(number) => (number, None),
+            MessageId::Uuid(uuid) => (0, Some(UuidBytes(*uuid.as_bytes()))),
+        };
+        MessageHeader {
+            // `number << 1` wraps as the C++ does: reading takes the arithmetic shift back.
+            packed: VarInt(number.wrapping_shl(1) | i32::from(system)),
+            uuid,
+        }
+    }
+
+    /// Whether it is a system (engine) message rather than a game message.
+    pub fn system(&self) -> bool {
+        self.packed.0 & 1 != 0
+    }
+
+    /// The id: the number, or for number 0 the UUID after it.
+    pub fn id(&self) -> MessageId {
+        match (self.packed.0 >> 1, self.uuid) {
+            (0, Some(UuidBytes(bytes))) => MessageId::Uuid(Uuid::from_bytes(bytes)),
+            (number, _) => MessageId::Number(number),
+        }
+    }
+
+    /// The kind of message with this header in `protocol` ([`MessageKind::of`]).
+    pub fn kind(&self, protocol: Protocol) -> MessageKind {
+        MessageKind::of(protocol, self.system(), self.id())
+    }
+
+    /// Reads the header at the start of a message's `bytes`; returns it and where the fields
+    /// start. Errors name the byte: a packed int that is missing, cut off, too long or longer
+    /// than its value needs; id 0 without the 16 bytes of a UUID.
+    pub fn parse(bytes: &[u8]) -> Result<(MessageHeader, usize), MessageError> {
+        let mut reader = Cursor::new(bytes);
+        let header = read_header(&mut reader, bytes.len() as u64)?;
+        Ok((header, reader.position() as usize))
+    }
+}
+
+impl fmt::Display for MessageHeader {
+    /// `sys 6`, `game 3`, `game 804f149f-...`: the id, after what kind of message it is.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let side = if self.system() { "sys" } else { "game" };
+        write!(f, "{side} {}", self.id())
     }
 }
 
@@ -640,7 +711,8 @@ impl NetMessage {
     pub fn read(bytes: &[u8], protocol: Protocol) -> Result<NetMessage, MessageError> {
         let end = bytes.len() as u64;
         let mut reader = Cursor::new(bytes);
-        let (system, id) = read_header(&mut reader, end)?;
+        let header = read_header(&mut reader, end)?;
+        let (system, id) = (header.system(), header.id());
         let kind = MessageKind::of(protocol, system, id);
         let start = reader.position() as usize;
         match NetMessage::read_fields(kind, &mut reader) {
@@ -669,24 +741,16 @@ impl NetMessage {
             problem,
         };
         let id = id.ok_or_else(|| error(MessageProblem::NotInProtocol(protocol)))?;
-        let mut out = Vec::new();
-        let number = match id {
-            MessageId::Number(number) => number,
-            MessageId::Uuid(_) => 0,
-        };
-        // `number << 1` wraps as the C++ does: reading takes the arithmetic shift back.
-        VarInt(number.wrapping_shl(1) | i32::from(system)).pack(&mut out);
-        if let MessageId::Uuid(uuid) = id {
-            out.extend_from_slice(uuid.as_bytes());
-        }
-        let mut writer = Cursor::new(out);
-        writer.set_position(writer.get_ref().len() as u64);
-        self.write_fields(&mut writer).map_err(|e| {
-            error(MessageProblem::Write(match e.root_cause() {
-                binrw::Error::AssertFail { message, .. } => message.clone(),
-                _ => "the writer failed".into(),
-            }))
-        })?;
+        let mut writer = Cursor::new(Vec::new());
+        let written = MessageHeader::new(system, id).write_options(&mut writer, Endian::Little, ());
+        written
+            .and_then(|()| self.write_fields(&mut writer))
+            .map_err(|e| {
+                error(MessageProblem::Write(match e.root_cause() {
+                    binrw::Error::AssertFail { message, .. } => message.clone(),
+                    _ => "the writer failed".into(),
+                }))
+            })?;
         Ok(writer.into_inner())
     }
 
@@ -840,26 +904,28 @@ impl ChatLine<'_> {
     }
 }
 
-/// Reads the header: the packed `(id << 1) | system`, and for id 0 the UUID.
-fn read_header(reader: &mut Cursor<&[u8]>, end: u64) -> Result<(bool, MessageId), MessageError> {
-    let VarInt(packed) = VarInt::read_options(reader, Endian::Little, ())
-        .map_err(|error| MessageError::from_binrw(error, None, end))?;
-    let system = packed & 1 != 0;
-    let number = packed >> 1;
-    if number != 0 {
-        return Ok((system, MessageId::Number(number)));
-    }
-    let at = reader.position();
-    let mut uuid = [0u8; 16];
-    reader.read_exact(&mut uuid).map_err(|_| MessageError {
-        message: None,
-        field: None,
-        at,
-        problem: MessageProblem::UuidCutOff {
-            left: end.saturating_sub(at),
-        },
-    })?;
-    Ok((system, MessageId::Uuid(Uuid::from_bytes(uuid))))
+/// Reads the header ([`MessageHeader`]); an id 0 without a whole UUID after it is
+/// [`MessageProblem::UuidCutOff`].
+fn read_header(reader: &mut Cursor<&[u8]>, end: u64) -> Result<MessageHeader, MessageError> {
+    MessageHeader::read_options(reader, Endian::Little, ()).map_err(|error| {
+        let error = MessageError::from_binrw(error, None, end);
+        match error.field.as_deref() {
+            // Missing (at the end) or cut off: either way the UUID starts at `at`.
+            Some("uuid") => MessageError {
+                message: None,
+                field: None,
+                at: error.at,
+                problem: MessageProblem::UuidCutOff {
+                    left: end.saturating_sub(error.at),
+                },
+            },
+            // The packed int is the message id.
+            _ => MessageError {
+                field: None,
+                ..error
+            },
+        }
+    })
 }
 
 #[cfg(test)]
@@ -934,6 +1000,57 @@ mod tests {
         let chat = seven.chat().unwrap();
         assert_eq!((chat.mode, chat.target_id), (Some(0), Some(-41)));
         assert_eq!(chat.text(), "i");
+    }
+
+    #[test]
+    fn message_headers_read_and_write() {
+        let header = |bytes: &[u8]| MessageHeader::parse(bytes).unwrap();
+        // 0x11: packed int 17 = id 8 << 1 | 1, a system message; then a field.
+        let (snap_single, at) = header(&[0x11, 0x05]);
+        assert_eq!(at, 1);
+        assert!(snap_single.system());
+        assert_eq!(snap_single.id(), MessageId::Number(8));
+        assert_eq!(
+            snap_single.kind(Protocol::Teeworlds07),
+            MessageKind::SnapSingle
+        );
+        assert_eq!(snap_single.kind(Protocol::Ddnet06), MessageKind::Unknown);
+        assert_eq!(snap_single.to_string(), "sys 8");
+        assert_eq!(snap_single, MessageHeader::new(true, MessageId::Number(8)));
+        // Id 0, then the UUID.
+        let record = uuid_from_name("record@netmsg.ddnet.tw");
+        let mut bytes = vec![0x00];
+        bytes.extend_from_slice(record.as_bytes());
+        let (extended, at) = header(&bytes);
+        assert_eq!(at, 17);
+        assert_eq!(extended.id(), MessageId::Uuid(record));
+        assert_eq!(extended.kind(Protocol::Teeworlds07), MessageKind::SvRecord);
+        assert_eq!(extended.to_string(), format!("game {record}"));
+        // Written back: the same bytes, from the header read or made.
+        for (made, bytes) in [
+            (MessageHeader::new(true, MessageId::Number(8)), vec![0x11]),
+            (MessageHeader::new(false, MessageId::Uuid(record)), bytes),
+            // A negative id (DDNet refuses it; kept as sent): -32 << 1 = -64.
+            (
+                MessageHeader::new(false, MessageId::Number(-32)),
+                vec![0x7F],
+            ),
+        ] {
+            let mut out = Cursor::new(Vec::new());
+            made.write_options(&mut out, Endian::Little, ()).unwrap();
+            assert_eq!(out.into_inner(), bytes);
+            assert_eq!(header(&bytes).0, made);
+        }
+        // A UUID cut off; a packed int longer than its value needs.
+        assert_eq!(
+            MessageHeader::parse(&[0x01, 0xAA]).unwrap_err().to_string(),
+            "message id 0 (an extended message) needs a 16-byte UUID at byte 1, the message \
+             has 1 bytes left"
+        );
+        assert_eq!(
+            MessageHeader::parse(&[0x91, 0x00]).unwrap_err().to_string(),
+            "message id: the packed int at byte 0 has more bytes than its value needs"
+        );
     }
 
     #[test]

@@ -485,7 +485,7 @@ fn replace_image_puts_new_pixels_in_place() {
         assert!(output.status.success(), "{}", text(&output.stderr));
         let map = Map::open(&out).unwrap();
         let item = map.images()[0].item();
-        assert_eq!((item.version, item.format), (2, Some(ImageFormat::Rgba)));
+        assert_eq!((item.version, item.format), (2, Some(ImageFormat::RGBA)));
         assert!(*map.images()[0].rgba8(&map).unwrap().bytes == *rgba);
     }
 }
@@ -700,7 +700,7 @@ fn resave_to_07_embeds_ddnet_pictures() {
     for image in map.images() {
         let name = image.name(&map).unwrap();
         assert!(!image.is_external(), "{name}");
-        assert_eq!(image.item().format, Some(ImageFormat::Rgba));
+        assert_eq!(image.item().format, Some(ImageFormat::RGBA));
         let limits = map.limits();
         let picture = assets::read_png(&ddnet.join(format!("{name}.png")), limits).unwrap();
         assert!(*image.rgba8(&map).unwrap().bytes == *picture.rgba, "{name}");

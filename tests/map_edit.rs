@@ -89,7 +89,7 @@ fn envelope_text(map: &Map, envelope: &Envelope) -> String {
     let item = envelope.item();
     let points = envelope.points(map);
     let tangents: Vec<EnvPointBezier> = (points.iter().enumerate())
-        .filter(|(_, p)| p.curve() == CurveType::Bezier)
+        .filter(|(_, p)| p.curve() == CurveType::BEZIER)
         .map(|(i, _)| {
             let tangents = envelope.bezier(map).and_then(|b| b.get(i).copied());
             tangents.unwrap_or_default()

@@ -531,8 +531,8 @@ fn rgb_version_2_images_are_warnings() {
     let mut images = 0;
     for item in writer.items_mut().iter_mut().filter(|i| i.type_id() == 2) {
         assert_eq!(item.data[0], 2, "version 2");
-        assert_eq!(item.data[6], ImageFormat::Rgba.to_i32());
-        item.data[6] = ImageFormat::Rgb.to_i32();
+        assert_eq!(item.data[6], ImageFormat::RGBA.to_i32());
+        item.data[6] = ImageFormat::RGB.to_i32();
         images += 1;
     }
     assert_eq!(images, 3, "the sample's two and grass_main");

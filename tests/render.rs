@@ -471,10 +471,10 @@ fn colors_map() -> Map {
 /// (linear) at 1000, blue (smooth) at 2000, white at half alpha at 3000 (the loop's length).
 fn color_points() -> Vec<EnvPoint> {
     vec![
-        point(0, CurveType::Step, [1.0, 0.0, 0.0, 1.0]),
-        point(1000, CurveType::Linear, [0.0, 1.0, 0.0, 1.0]),
-        point(2000, CurveType::Smooth, [0.0, 0.0, 1.0, 1.0]),
-        point(3000, CurveType::Linear, [1.0, 1.0, 1.0, 0.5]),
+        point(0, CurveType::STEP, [1.0, 0.0, 0.0, 1.0]),
+        point(1000, CurveType::LINEAR, [0.0, 1.0, 0.0, 1.0]),
+        point(2000, CurveType::SMOOTH, [0.0, 0.0, 1.0, 1.0]),
+        point(3000, CurveType::LINEAR, [1.0, 1.0, 1.0, 0.5]),
     ]
 }
 
@@ -575,13 +575,13 @@ fn envelopes_give_only_their_channels() {
         &mut map,
         EnvelopeKind::Position,
         "position",
-        vec![point(0, CurveType::Linear, [0.5, 0.25, 1.0, 0.0])],
+        vec![point(0, CurveType::LINEAR, [0.5, 0.25, 1.0, 0.0])],
     );
     let sound = add_envelope(
         &mut map,
         EnvelopeKind::Sound,
         "sound",
-        vec![point(0, CurveType::Linear, [0.5, 0.0, 0.0, 0.0])],
+        vec![point(0, CurveType::LINEAR, [0.5, 0.0, 0.0, 0.0])],
     );
     let layer = add_tiles(
         &mut map,
@@ -720,9 +720,9 @@ fn quads_map() -> Map {
         EnvelopeKind::Position,
         "turn",
         vec![
-            point(0, CurveType::Linear, [0.0; 4]),
-            point(1000, CurveType::Linear, [0.0, 0.0, 90.0, 0.0]),
-            point(2000, CurveType::Linear, [0.0, 0.0, 90.0, 0.0]),
+            point(0, CurveType::LINEAR, [0.0; 4]),
+            point(1000, CurveType::LINEAR, [0.0, 0.0, 90.0, 0.0]),
+            point(2000, CurveType::LINEAR, [0.0, 0.0, 90.0, 0.0]),
         ],
     );
     let travel = add_envelope(
@@ -730,9 +730,9 @@ fn quads_map() -> Map {
         EnvelopeKind::Position,
         "travel",
         vec![
-            point(0, CurveType::Linear, [0.0; 4]),
-            point(1000, CurveType::Linear, [64.0, 0.0, 90.0, 0.0]),
-            point(2000, CurveType::Linear, [64.0, 0.0, 90.0, 0.0]),
+            point(0, CurveType::LINEAR, [0.0; 4]),
+            point(1000, CurveType::LINEAR, [64.0, 0.0, 90.0, 0.0]),
+            point(2000, CurveType::LINEAR, [64.0, 0.0, 90.0, 0.0]),
         ],
     );
     let fade = add_envelope(
@@ -740,16 +740,16 @@ fn quads_map() -> Map {
         EnvelopeKind::Color,
         "fade",
         vec![
-            point(0, CurveType::Linear, [1.0, 0.0, 0.0, 1.0]),
-            point(1000, CurveType::Linear, [0.0, 0.0, 1.0, 0.5]),
-            point(2000, CurveType::Linear, [0.0, 0.0, 1.0, 0.5]),
+            point(0, CurveType::LINEAR, [1.0, 0.0, 0.0, 1.0]),
+            point(1000, CurveType::LINEAR, [0.0, 0.0, 1.0, 0.5]),
+            point(2000, CurveType::LINEAR, [0.0, 0.0, 1.0, 0.5]),
         ],
     );
     let invisible = add_envelope(
         &mut map,
         EnvelopeKind::Color,
         "invisible",
-        vec![point(0, CurveType::Linear, [1.0, 1.0, 1.0, 0.0])],
+        vec![point(0, CurveType::LINEAR, [1.0, 1.0, 1.0, 0.0])],
     );
     let plain = vec![
         quad(16.0, 16.0, 64.0, 64.0, GRADIENT),
@@ -1743,7 +1743,7 @@ fn hostile_map() -> Map {
         );
     }
     let extremes = [
-        point(min, CurveType::Linear, [0.0; 4]),
+        point(min, CurveType::LINEAR, [0.0; 4]),
         EnvPoint {
             time: 0,
             curve_type: 1,
@@ -1756,12 +1756,12 @@ fn hostile_map() -> Map {
         },
         EnvPoint {
             time: -5,
-            curve_type: CurveType::Smooth.to_i32(),
+            curve_type: CurveType::SMOOTH.to_i32(),
             values: [max; 4],
         },
         EnvPoint {
             time: max,
-            curve_type: CurveType::Bezier.to_i32(),
+            curve_type: CurveType::BEZIER.to_i32(),
             values: [min; 4],
         },
     ];
@@ -1772,8 +1772,8 @@ fn hostile_map() -> Map {
         EnvelopeKind::Position,
         "spin",
         vec![
-            point(0, CurveType::Linear, [0.0, 0.0, 0.0, 0.0]),
-            point(1, CurveType::Linear, [0.0, 0.0, 2_000_000.0, 0.0]),
+            point(0, CurveType::LINEAR, [0.0, 0.0, 0.0, 0.0]),
+            point(1, CurveType::LINEAR, [0.0, 0.0, 2_000_000.0, 0.0]),
         ],
     );
     let quads = extreme_quads();
@@ -1810,15 +1810,15 @@ fn hostile_map() -> Map {
             points: vec![
                 EnvPoint {
                     time: 0,
-                    curve_type: CurveType::Bezier.to_i32(),
+                    curve_type: CurveType::BEZIER.to_i32(),
                     values: [0, max, min, 1024],
                 },
                 EnvPoint {
                     time: 3,
-                    curve_type: CurveType::Bezier.to_i32(),
+                    curve_type: CurveType::BEZIER.to_i32(),
                     values: [max, 0, 1024, min],
                 },
-                point(1000, CurveType::Linear, [1.0; 4]),
+                point(1000, CurveType::LINEAR, [1.0; 4]),
             ],
             tangents: Some(vec![wild(max), wild(min), wild(0)]),
             ..NewEnvelope::new(EnvelopeKind::Color, "bezier")

@@ -229,7 +229,7 @@ fn flags_with_unknown_bits_round_trip() {
 
 #[test]
 fn unknown_values_and_tails_round_trip() {
-    for curve in [CurveType::Bezier, CurveType::Unknown(-7)] {
+    for curve in [CurveType::BEZIER, CurveType(-7)] {
         round_trips_as_field("curve type", &curve);
     }
     let points = EnvPointsItem::Points {
@@ -249,7 +249,7 @@ fn unknown_values_and_tails_round_trip() {
         external: 1,
         name: 0,
         data: -1,
-        format: Some(ImageFormat::Other(-1)),
+        format: Some(ImageFormat(-1)),
         unknown_tail: vec![42],
     };
     round_trips("image with an unknown format", &image);

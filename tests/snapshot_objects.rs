@@ -132,7 +132,7 @@ fn ddnet_session_walks_right_left_right_falls_twice_and_shoots_right() {
     let player = player.unwrap();
     assert_eq!(
         (player.local, player.client_id, player.team),
-        (1, 0, Team::Red)
+        (1, 0, Team::RED)
     );
     // DDNet's own objects, through the UUIDs the snapshot announces.
     let game = first.iter().find_map(|object| match &object.object {
@@ -169,7 +169,7 @@ fn ddnet_session_walks_right_left_right_falls_twice_and_shoots_right() {
         .collect();
     assert!(!shots.is_empty());
     for shot in &shots {
-        assert_eq!((shot.owner, shot.kind), (0, Weapon::Gun));
+        assert_eq!((shot.owner, shot.kind), (0, Weapon::GUN));
         assert!(shot.vel_x > 0 && shot.flags.normalize_vel(), "{shot:?}");
     }
     // Where the tee stood when it shot: the projectile starts there, in hundredths.
@@ -195,7 +195,7 @@ fn teeworlds_07_session_walks_and_shoots_left() {
     let (id, client) = client.unwrap();
     assert_eq!(id, 0);
     assert_eq!(client.name.to_string_lossy(), "nameless tee");
-    assert_eq!((client.local, client.team), (1, Team::Red));
+    assert_eq!((client.local, client.team), (1, Team::RED));
     assert_eq!(client.skin_part_names[0].to_string_lossy(), "standard");
     let game = first.iter().find_map(|object| match &object.object {
         SnapObject::GameData7(game) => Some(game),
@@ -224,7 +224,7 @@ fn teeworlds_07_session_walks_and_shoots_left() {
         .collect();
     assert!(!shots.is_empty());
     for shot in &shots {
-        assert_eq!(shot.kind, Weapon::Gun);
+        assert_eq!(shot.kind, Weapon::GUN);
         assert!(shot.vel_x < 0, "flies left: {shot:?}");
     }
 }

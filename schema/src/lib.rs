@@ -15,6 +15,7 @@
 //! | DDNet `demo.h`/`demo.cpp`: demo header, markers, SHA-256 extension, chunk headers | [`demo`] |
 //! | docs/format-notes.md, "Messages": game and system messages, their registry | [`netmsg`] |
 //! | docs/format-notes.md, "0.7 network framing"; DDNet and Teeworlds `network.h`/`network.cpp`: 0.6/DDNet and 0.7 packet and chunk headers | [`packet`] |
+//! | open value sets (curve types, image formats, weapons...): newtypes with a constant per known value | [`open_enum`] |
 //! | the format reference (`docs/format/`), read from these modules' binrw attributes | [`reference`](mod@reference) |
 //!
 //! One feature, `serde` (on by default): serde serialization of every type, for dumps and JSON.
@@ -36,6 +37,7 @@ mod error;
 pub mod map;
 pub mod netmsg;
 pub mod netobj;
+pub mod open_enum;
 pub mod packet;
 pub mod packing;
 pub mod reference;

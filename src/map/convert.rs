@@ -704,12 +704,12 @@ impl Map {
             let image = &mut self.images[index];
             if teeworlds {
                 let format = match bytes_per_pixel {
-                    Some(3) => ImageFormat::Rgb,
-                    _ => ImageFormat::Rgba,
+                    Some(3) => ImageFormat::RGB,
+                    _ => ImageFormat::RGBA,
                 };
                 if image.item.version != 2 || image.item.format != Some(format) {
                     match format {
-                        ImageFormat::Rgb => rgb += 1,
+                        ImageFormat::RGB => rgb += 1,
                         _ => rgba += 1,
                     }
                 }
@@ -831,7 +831,7 @@ impl Map {
         let Some(points) = &mut self.points else {
             return notes;
         };
-        let uses_bezier = points.points.iter().any(|p| p.curve() == CurveType::Bezier);
+        let uses_bezier = points.points.iter().any(|p| p.curve() == CurveType::BEZIER);
         // 0.7 keeps 6-int points unless a bezier curve needs the tangents.
         let wide = teeworlds && uses_bezier;
         let mut changed = 0;

@@ -63,11 +63,11 @@ pub fn eval_points(
         }
         let x = (time - t0) / (t1 - t0);
         let factor = match a.curve() {
-            CurveType::Step => 0.0,
-            CurveType::Slow => x * x * x,
-            CurveType::Fast => 1.0 - (1.0 - x).powi(3),
-            CurveType::Smooth => x * x * (3.0 - 2.0 * x),
-            CurveType::Bezier => {
+            CurveType::STEP => 0.0,
+            CurveType::SLOW => x * x * x,
+            CurveType::FAST => 1.0 - (1.0 - x).powi(3),
+            CurveType::SMOOTH => x * x * (3.0 - 2.0 * x),
+            CurveType::BEZIER => {
                 let tangents = bezier.and_then(|b| Some((b.get(i)?, b.get(i + 1)?)));
                 if let Some((out, into)) = tangents {
                     return Some(bezier_values(a, b, out, into, time));
@@ -157,11 +157,11 @@ mod tests {
     fn curves_follow_the_game() {
         let k = 1024;
         for (curve, quarter) in [
-            (CurveType::Step, 0.0),
-            (CurveType::Linear, 0.25),
-            (CurveType::Slow, 0.25 * 0.25 * 0.25),
-            (CurveType::Fast, 1.0 - 0.75 * 0.75 * 0.75),
-            (CurveType::Smooth, 0.25 * 0.25 * (3.0 - 0.5)),
+            (CurveType::STEP, 0.0),
+            (CurveType::LINEAR, 0.25),
+            (CurveType::SLOW, 0.25 * 0.25 * 0.25),
+            (CurveType::FAST, 1.0 - 0.75 * 0.75 * 0.75),
+            (CurveType::SMOOTH, 0.25 * 0.25 * (3.0 - 0.5)),
         ] {
             let points = [point(0, curve, 0), point(1000, curve, k)];
             assert_eq!(at(&points, 250.0), quarter, "{curve:?}");
@@ -171,26 +171,26 @@ mod tests {
             // A negative time stays negative and shows the last point.
             assert_eq!(at(&points, -750.0), 1.0, "{curve:?}");
         }
-        assert_eq!(at(&[point(500, CurveType::Linear, 3 * k)], 9.0), 3.0);
+        assert_eq!(at(&[point(500, CurveType::LINEAR, 3 * k)], 9.0), 3.0);
         assert_eq!(eval_points(&[], None, 0.0), None);
         // Before the first point's time (a first point after 0): the last value.
         let late = [
-            point(100, CurveType::Linear, k),
-            point(200, CurveType::Linear, 2 * k),
+            point(100, CurveType::LINEAR, k),
+            point(200, CurveType::LINEAR, 2 * k),
         ];
         assert_eq!(at(&late, 50.0), 2.0);
         assert_eq!(at(&late, 150.0), 1.5);
         // Zero duration: time 0, which no segment holds: the last point.
         let flat = [
-            point(0, CurveType::Linear, k),
-            point(0, CurveType::Linear, 2 * k),
+            point(0, CurveType::LINEAR, k),
+            point(0, CurveType::LINEAR, 2 * k),
         ];
         assert_eq!(at(&flat, 77.0), 2.0);
         // A segment holds its start, not its end; the fraction of a millisecond counts.
         let steps = [
-            point(0, CurveType::Linear, 0),
-            point(10, CurveType::Step, k),
-            point(20, CurveType::Linear, 0),
+            point(0, CurveType::LINEAR, 0),
+            point(10, CurveType::STEP, k),
+            point(20, CurveType::LINEAR, 0),
         ];
         assert_eq!(at(&steps, 10.0), 1.0);
         assert_eq!(at(&steps, 9.5), 0.95);
@@ -200,8 +200,8 @@ mod tests {
     fn bezier_uses_tangents() {
         let k = 1024;
         let points = [
-            point(0, CurveType::Bezier, 0),
-            point(1000, CurveType::Linear, k),
+            point(0, CurveType::BEZIER, 0),
+            point(1000, CurveType::LINEAR, k),
         ];
         // Zero tangents: a smooth S from 0 to 1, a half at the middle.
         let zero = [EnvPointBezier::default(); 2];

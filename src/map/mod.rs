@@ -1218,9 +1218,9 @@ impl Image {
         let pixels =
             (self.item.width.max(0) as usize).checked_mul(self.item.height.max(0) as usize)?;
         match self.item.format {
-            Some(ImageFormat::Rgb) => Some(3),
-            Some(ImageFormat::Rgba) => Some(4),
-            Some(ImageFormat::Other(_)) => None,
+            Some(ImageFormat::RGB) => Some(3),
+            Some(ImageFormat::RGBA) => Some(4),
+            Some(ImageFormat(_)) => None,
             None if pixels.checked_mul(3) == Some(len) && pixels.checked_mul(4) != Some(len) => {
                 Some(3)
             }

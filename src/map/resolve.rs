@@ -755,27 +755,33 @@ impl Resolver<'_> {
                 );
             }
             match item.format {
-                Some(ImageFormat::Other(format)) if item.external == 0 => self.problems.error(
-                    place,
-                    Some("format"),
-                    format!(
-                        "= {format}: neither RGBA (1) nor RGB (0), so no reader reads the \
+                Some(ImageFormat(format))
+                    if !ImageFormat(format).is_known() && item.external == 0 =>
+                {
+                    self.problems.error(
+                        place,
+                        Some("format"),
+                        format!(
+                            "= {format}: neither RGBA (1) nor RGB (0), so no reader reads the \
                          embedded pixels (DDNet's client skips the image, Teeworlds reads it as \
                          external)"
-                    ),
-                ),
+                        ),
+                    )
+                }
                 // What the Teeworlds 0.7 editor writes for external images.
-                Some(ImageFormat::Other(format)) => self.problems.warning(
-                    place,
-                    Some("format"),
-                    format!(
+                Some(ImageFormat(format)) if !ImageFormat(format).is_known() => {
+                    self.problems.warning(
+                        place,
+                        Some("format"),
+                        format!(
                         "= {format}: not RGBA (1), so DDNet's client skips this external image \
                          (Teeworlds reads it by name; `resave --to ddnet` makes it version 1)"
                     ),
-                ),
+                    )
+                }
                 // DDNet's client loads version-2 images of format 1 only ("invalid map image
                 // type", D:src/game/client/components/mapimages.cpp); the map still loads.
-                Some(ImageFormat::Rgb) if item.version >= 2 => {
+                Some(ImageFormat::RGB) if item.version >= 2 => {
                     let (what, teeworlds) = match item.external {
                         0 => ("embedded", "Teeworlds 0.7.0 to 0.7.5 read its RGB pixels"),
                         _ => ("external", "Teeworlds reads it by name"),
@@ -881,8 +887,8 @@ impl Resolver<'_> {
             let mut unknown = std::collections::BTreeSet::new();
             let mut count = 0usize;
             for point in claim.new.into_iter().flat_map(|range| &points[range]) {
-                if let twcodec_schema::map::envelope::CurveType::Unknown(value) = point.curve() {
-                    unknown.insert(value);
+                if !point.curve().is_known() {
+                    unknown.insert(point.curve().to_i32());
                     count += 1;
                 }
             }

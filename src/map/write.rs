@@ -422,7 +422,7 @@ fn points_items(points: &EnvelopePoints) -> (EnvPointsItem, Option<(u16, EnvPoin
         points
             .points
             .iter()
-            .any(|p| p.curve() == twcodec_schema::map::envelope::CurveType::Bezier)
+            .any(|p| p.curve() == twcodec_schema::map::envelope::CurveType::BEZIER)
     });
     let bezier_item = bezier.map(|tangents| {
         let id = points.bezier_item.as_ref().map_or(0, |(id, _)| *id);

@@ -201,7 +201,7 @@ pub fn enveloped_quads(quads: usize, points: usize, quad: Quad) -> Vec<u8> {
     let points = (0..points)
         .map(|_| EnvPoint {
             time: 0,
-            curve_type: CurveType::Linear.to_i32(),
+            curve_type: CurveType::LINEAR.to_i32(),
             values: [0; 4],
         })
         .collect();

@@ -288,10 +288,10 @@ impl ChatLines<'_> {
 /// game's own causes.
 fn weapon_name(weapon: i32) -> String {
     match Weapon::from_i32(weapon) {
-        Weapon::Other(-3) => "left or changed team".into(),
-        Weapon::Other(-2) => "self kill".into(),
-        Weapon::Other(-1) => "world".into(),
-        Weapon::Other(other) => format!("weapon {other}"),
+        Weapon(-3) => "left or changed team".into(),
+        Weapon(-2) => "self kill".into(),
+        Weapon(-1) => "world".into(),
+        Weapon(other) if !Weapon(other).is_known() => format!("weapon {other}"),
         known => format!("{known:?}").to_lowercase(),
     }
 }

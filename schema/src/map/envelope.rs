@@ -11,6 +11,7 @@ use binrw::helpers::until_eof;
 use bytemuck::{Pod, Zeroable};
 
 use super::common::{cast_rest, when, write_cast, I32String};
+use crate::open_enum::open_enum;
 use crate::reference::describe;
 use crate::SchemaError;
 
@@ -104,53 +105,25 @@ impl EnvelopeKind {
     }
 }
 
-/// How a value moves from one point to the next (map.md, "Envelope Points"; DDNet
-/// `CURVETYPE_*`). Unknown values are kept; DDNet draws them linear.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum CurveType {
-    /// 0: jump to the next value at the next point.
-    Step,
-    /// 1: straight line.
-    Linear,
-    /// 2: slow start, fast end.
-    Slow,
-    /// 3: fast start, slow end.
-    Fast,
-    /// 4: slow, fast, slow.
-    Smooth,
-    /// 5: bezier curve with tangents (Teeworlds 0.7 points, or DDNet's bezier item).
-    Bezier,
+open_enum! {
+    /// How a value moves from one point to the next (map.md, "Envelope Points"; DDNet
+    /// `CURVETYPE_*`). Unknown values are kept; DDNet draws them linear.
+    pub struct CurveType(i32) {
+        /// 0: jump to the next value at the next point.
+        STEP = 0 as Step;
+        /// 1: straight line.
+        LINEAR = 1 as Linear;
+        /// 2: slow start, fast end.
+        SLOW = 2 as Slow;
+        /// 3: fast start, slow end.
+        FAST = 3 as Fast;
+        /// 4: slow, fast, slow.
+        SMOOTH = 4 as Smooth;
+        /// 5: bezier curve with tangents (Teeworlds 0.7 points, or DDNet's bezier item).
+        BEZIER = 5 as Bezier;
+    }
     /// Any other value, kept.
-    Unknown(i32),
-}
-
-impl CurveType {
-    /// The curve type with this number.
-    pub fn from_i32(value: i32) -> CurveType {
-        match value {
-            0 => CurveType::Step,
-            1 => CurveType::Linear,
-            2 => CurveType::Slow,
-            3 => CurveType::Fast,
-            4 => CurveType::Smooth,
-            5 => CurveType::Bezier,
-            other => CurveType::Unknown(other),
-        }
-    }
-
-    /// The number stored in a point.
-    pub fn to_i32(self) -> i32 {
-        match self {
-            CurveType::Step => 0,
-            CurveType::Linear => 1,
-            CurveType::Slow => 2,
-            CurveType::Fast => 3,
-            CurveType::Smooth => 4,
-            CurveType::Bezier => 5,
-            CurveType::Unknown(other) => other,
-        }
-    }
+    else Unknown;
 }
 
 /// An envelope point of 6 ints (map.md, "Envelope Points"; DDNet `CEnvPoint`).
@@ -495,8 +468,8 @@ mod tests {
         for value in [0, 1, 2, 3, 4, 5, 527, 2752512, -1] {
             assert_eq!(CurveType::from_i32(value).to_i32(), value);
         }
-        assert_eq!(CurveType::from_i32(5), CurveType::Bezier);
-        assert_eq!(CurveType::from_i32(527), CurveType::Unknown(527));
+        assert_eq!(CurveType::from_i32(5), CurveType::BEZIER);
+        assert_eq!(CurveType::from_i32(527), CurveType(527));
     }
 
     #[test]
@@ -513,7 +486,7 @@ mod tests {
             (),
         )
         .unwrap();
-        assert_eq!(point.curve(), CurveType::Smooth);
+        assert_eq!(point.curve(), CurveType::SMOOTH);
         assert_eq!(
             point.values(EnvelopeKind::Sound),
             EnvValues::Sound { volume: 1024 }

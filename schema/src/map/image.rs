@@ -4,6 +4,7 @@ use binrw::binrw;
 use binrw::helpers::until_eof;
 
 use super::common::when;
+use crate::open_enum::open_enum;
 use crate::reference::describe;
 
 /// An image, external (loaded by name from the client's `mapres`) or embedded (map.md, "Images";
@@ -50,48 +51,24 @@ impl ImageItem {
     /// else by format; `None` for a format this library does not know.
     pub fn declared_pixel_size(&self) -> Option<usize> {
         match self.format {
-            None | Some(ImageFormat::Rgba) => Some(4),
-            Some(ImageFormat::Rgb) => Some(3),
-            Some(ImageFormat::Other(_)) => None,
+            None | Some(ImageFormat::RGBA) => Some(4),
+            Some(ImageFormat::RGB) => Some(3),
+            Some(_) => None,
         }
     }
 }
 
-/// The pixel format of a version-2 image (Teeworlds `CImageInfo::FORMAT_*`).
-#[describe]
-#[binrw]
-#[brw(little)]
-#[br(map = ImageFormat::from_i32)]
-#[bw(map = |format: &ImageFormat| format.to_i32())]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum ImageFormat {
-    /// 0: 3 bytes per pixel.
-    Rgb,
-    /// 1: 4 bytes per pixel.
-    Rgba,
+open_enum! {
+    /// The pixel format of a version-2 image (Teeworlds `CImageInfo::FORMAT_*`).
+    [described]
+    pub struct ImageFormat(i32) {
+        /// 0: 3 bytes per pixel.
+        RGB = 0 as Rgb;
+        /// 1: 4 bytes per pixel.
+        RGBA = 1 as Rgba;
+    }
     /// Anything else, kept (`tw07_editor_grass_template` has -1, "auto", on external images).
-    Other(i32),
-}
-
-impl ImageFormat {
-    /// The format with this number.
-    pub fn from_i32(value: i32) -> ImageFormat {
-        match value {
-            0 => ImageFormat::Rgb,
-            1 => ImageFormat::Rgba,
-            other => ImageFormat::Other(other),
-        }
-    }
-
-    /// The number stored in the item.
-    pub fn to_i32(self) -> i32 {
-        match self {
-            ImageFormat::Rgb => 0,
-            ImageFormat::Rgba => 1,
-            ImageFormat::Other(other) => other,
-        }
-    }
+    else Other;
 }
 
 #[cfg(test)]
@@ -120,9 +97,9 @@ mod tests {
     #[test]
     fn version_2_formats() {
         for (format, expected, size) in [
-            (0, ImageFormat::Rgb, Some(3)),
-            (1, ImageFormat::Rgba, Some(4)),
-            (-1, ImageFormat::Other(-1), None),
+            (0, ImageFormat::RGB, Some(3)),
+            (1, ImageFormat::RGBA, Some(4)),
+            (-1, ImageFormat(-1), None),
         ] {
             let ints = [
                 2,      // version

@@ -6,64 +6,8 @@ use binrw::binrw;
 #[cfg(feature = "serde")]
 use serde::Serializer;
 
+use crate::open_enum::open_enum;
 use crate::reference::describe;
-
-/// Defines a lossless enum of an object field: its named values, and `Other(i32)` for any
-/// other value, read and written as one i32 (like [`crate::map::image::ImageFormat`]).
-///
-/// ```text
-/// net_enum! {
-///     /// doc
-///     pub enum Name {
-///         /// doc
-///         Variant = value,
-///     }
-/// }
-/// ```
-macro_rules! net_enum {
-    (
-        $(#[doc = $doc:literal])*
-        pub enum $name:ident {
-            $(
-                $(#[doc = $vdoc:literal])*
-                $variant:ident = $value:literal,
-            )*
-        }
-    ) => {
-        $(#[doc = $doc])*
-        #[describe]
-        #[binrw]
-        #[brw(little)]
-        #[br(map = $name::from_i32)]
-        #[bw(map = |value: &$name| value.to_i32())]
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-        pub enum $name {
-            $($(#[doc = $vdoc])* $variant,)*
-            /// Any other value, kept.
-            Other(i32),
-        }
-
-        impl $name {
-            /// The value with this number.
-            pub fn from_i32(value: i32) -> $name {
-                match value {
-                    $($value => $name::$variant,)*
-                    other => $name::Other(other),
-                }
-            }
-
-            /// The number stored in the object.
-            pub fn to_i32(self) -> i32 {
-                match self {
-                    $($name::$variant => $value,)*
-                    $name::Other(other) => other,
-                }
-            }
-        }
-    };
-}
-pub(crate) use net_enum;
 
 /// Defines a set of flags of an object field: a `modular-bitfield` struct of one i32, a bool
 /// per flag from bit 0 up (named as in the protocol, lower case; `flag = "name"` where the
@@ -181,72 +125,84 @@ macro_rules! net_flags {
 }
 pub(crate) use net_flags;
 
-net_enum! {
+open_enum! {
     /// A weapon (DDNet and Teeworlds `WEAPON_*`, numbered alike in 0.6 and 0.7).
-    pub enum Weapon {
+    [described]
+    pub struct Weapon(i32) {
         /// 0.
-        Hammer = 0,
+        HAMMER = 0 as Hammer;
         /// 1: the pistol.
-        Gun = 1,
+        GUN = 1 as Gun;
         /// 2.
-        Shotgun = 2,
+        SHOTGUN = 2 as Shotgun;
         /// 3: the grenade launcher.
-        Grenade = 3,
+        GRENADE = 3 as Grenade;
         /// 4: the laser (0.6 `WEAPON_RIFLE`).
-        Laser = 4,
+        LASER = 4 as Laser;
         /// 5.
-        Ninja = 5,
+        NINJA = 5 as Ninja;
     }
+    /// Any other value, kept.
+    else Other;
 }
 
-net_enum! {
+open_enum! {
     /// A tee's eye expression (`EMOTE_*`, numbered alike in 0.6 and 0.7).
-    pub enum Emote {
+    [described]
+    pub struct Emote(i32) {
         /// 0.
-        Normal = 0,
+        NORMAL = 0 as Normal;
         /// 1.
-        Pain = 1,
+        PAIN = 1 as Pain;
         /// 2.
-        Happy = 2,
+        HAPPY = 2 as Happy;
         /// 3.
-        Surprise = 3,
+        SURPRISE = 3 as Surprise;
         /// 4.
-        Angry = 4,
+        ANGRY = 4 as Angry;
         /// 5.
-        Blink = 5,
+        BLINK = 5 as Blink;
     }
+    /// Any other value, kept.
+    else Other;
 }
 
-net_enum! {
+open_enum! {
     /// A team (`TEAM_*`, numbered alike in 0.6 and 0.7).
-    pub enum Team {
+    [described]
+    pub struct Team(i32) {
         /// -1: watching.
-        Spectators = -1,
+        SPECTATORS = -1 as Spectators;
         /// 0: red, and every player of a game without teams.
-        Red = 0,
+        RED = 0 as Red;
         /// 1.
-        Blue = 1,
+        BLUE = 1 as Blue;
     }
+    /// Any other value, kept.
+    else Other;
 }
 
-net_enum! {
+open_enum! {
     /// What a tee's hook is doing (DDNet `src/game/gamecore.h`, `HOOK_*`; the same in 0.7).
-    pub enum HookState {
+    [described]
+    pub struct HookState(i32) {
         /// -1: retracted.
-        Retracted = -1,
+        RETRACTED = -1 as Retracted;
         /// 0: not in use.
-        Idle = 0,
+        IDLE = 0 as Idle;
         /// 1: starting to retract.
-        RetractStart = 1,
+        RETRACT_START = 1 as RetractStart;
         /// 2: retracting (`HOOK_RETRACT_START + 1`).
-        Retracting = 2,
+        RETRACTING = 2 as Retracting;
         /// 3: done retracting.
-        RetractEnd = 3,
+        RETRACT_END = 3 as RetractEnd;
         /// 4: flying out.
-        Flying = 4,
+        FLYING = 4 as Flying;
         /// 5: attached to a wall or a player.
-        Grabbed = 5,
+        GRABBED = 5 as Grabbed;
     }
+    /// Any other value, kept.
+    else Other;
 }
 
 /// Unit hints: serializers for fields whose raw value is in a unit other than the plain

@@ -16,8 +16,9 @@ use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "serde")]
 use super::common::unit;
-use super::common::{net_enum, net_flags, CharacterCore, Common, Emote, Team, Weapon};
+use super::common::{net_flags, CharacterCore, Common, Emote, Team, Weapon};
 use crate::map::common::{when, I32String};
+use crate::open_enum::open_enum;
 use crate::reference::describe;
 use crate::uuid::{uuid_from_ints, uuid_to_ints, Uuid};
 
@@ -85,26 +86,29 @@ net_flags! {
     }
 }
 
-net_enum! {
+open_enum! {
     /// What a pickup gives (DDNet `POWERUP_*`).
-    pub enum Powerup {
+    [described]
+    pub struct Powerup(i32) {
         /// 0: a heart.
-        Health = 0,
+        HEALTH = 0 as Health;
         /// 1: a shield.
-        Armor = 1,
+        ARMOR = 1 as Armor;
         /// 2: the weapon of the subtype.
-        Weapon = 2,
+        WEAPON = 2 as Weapon;
         /// 3: the ninja sword.
-        Ninja = 3,
+        NINJA = 3 as Ninja;
         /// 4: a shield taking away the shotgun (DDNet).
-        ArmorShotgun = 4,
+        ARMOR_SHOTGUN = 4 as ArmorShotgun;
         /// 5: a shield taking away the grenade launcher (DDNet).
-        ArmorGrenade = 5,
+        ARMOR_GRENADE = 5 as ArmorGrenade;
         /// 6: a shield taking away the ninja sword (DDNet).
-        ArmorNinja = 6,
+        ARMOR_NINJA = 6 as ArmorNinja;
         /// 7: a shield taking away the laser (DDNet).
-        ArmorLaser = 7,
+        ARMOR_LASER = 7 as ArmorLaser;
     }
+    /// Any other value, kept.
+    else Other;
 }
 
 /// Type 1: a player's input (`CNetObj_PlayerInput`). Clients send it in input messages;
@@ -629,66 +633,75 @@ net_flags! {
     }
 }
 
-net_enum! {
+open_enum! {
     /// A player's rights on a DDNet server (`AUTHED_*`).
-    pub enum AuthLevel {
+    [described]
+    pub struct AuthLevel(i32) {
         /// 0.
-        No = 0,
+        NO = 0 as No;
         /// 1.
-        Helper = 1,
+        HELPER = 1 as Helper;
         /// 2: moderator.
-        Mod = 2,
+        MOD = 2 as Mod;
         /// 3.
-        Admin = 3,
+        ADMIN = 3 as Admin;
     }
+    /// Any other value, kept.
+    else Other;
 }
 
-net_enum! {
+open_enum! {
     /// What a DDNet laser is (`LASERTYPE_*`).
-    pub enum LaserType {
+    [described]
+    pub struct LaserType(i32) {
         /// 0: a laser shot (`RIFLE`).
-        Rifle = 0,
+        RIFLE = 0 as Rifle;
         /// 1: a shotgun shot.
-        Shotgun = 1,
+        SHOTGUN = 1 as Shotgun;
         /// 2: a door.
-        Door = 2,
+        DOOR = 2 as Door;
         /// 3: a freezing laser.
-        Freeze = 3,
+        FREEZE = 3 as Freeze;
         /// 4: a dragger.
-        Dragger = 4,
+        DRAGGER = 4 as Dragger;
         /// 5: a turret.
-        Gun = 5,
+        GUN = 5 as Gun;
         /// 6: a turret's plasma shot.
-        Plasma = 6,
+        PLASMA = 6 as Plasma;
     }
+    /// Any other value, kept.
+    else Other;
 }
 
-net_enum! {
+open_enum! {
     /// What a map entity of DDNet is (`ENTITYCLASS_*`).
-    pub enum EntityClass {
+    [described]
+    pub struct EntityClass(i32) {
         /// 0.
-        Projectile = 0,
+        PROJECTILE = 0 as Projectile;
         /// 1.
-        Door = 1,
+        DOOR = 1 as Door;
         /// 2.
-        DraggerWeak = 2,
+        DRAGGER_WEAK = 2 as DraggerWeak;
         /// 3.
-        DraggerNormal = 3,
+        DRAGGER_NORMAL = 3 as DraggerNormal;
         /// 4.
-        DraggerStrong = 4,
+        DRAGGER_STRONG = 4 as DraggerStrong;
         /// 5.
-        GunNormal = 5,
+        GUN_NORMAL = 5 as GunNormal;
         /// 6.
-        GunExplosive = 6,
+        GUN_EXPLOSIVE = 6 as GunExplosive;
         /// 7.
-        GunFreeze = 7,
+        GUN_FREEZE = 7 as GunFreeze;
         /// 8.
-        GunUnfreeze = 8,
+        GUN_UNFREEZE = 8 as GunUnfreeze;
         /// 9.
-        Light = 9,
+        LIGHT = 9 as Light;
         /// 10.
-        Pickup = 10,
+        PICKUP = 10 as Pickup;
     }
+    /// Any other value, kept.
+    else Other;
 }
 
 /// `my-own-object@heinrich5991.de` and `my-own-event@heinrich5991.de`: DDNet's test objects

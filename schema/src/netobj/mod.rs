@@ -752,9 +752,9 @@ mod tests {
             panic!("{object:?}")
         };
         assert_eq!((character.core.x, character.core.y), (1056, 608));
-        assert_eq!(character.core.hook_state, common::HookState::Idle);
+        assert_eq!(character.core.hook_state, common::HookState::IDLE);
         assert!(character.player_flags.playing());
-        assert_eq!(character.weapon, common::Weapon::Gun);
+        assert_eq!(character.weapon, common::Weapon::GUN);
         assert_eq!(object.encode().unwrap(), ints);
         let json = serde_json::to_value(&object).unwrap();
         assert_eq!(json["kind"], "character");

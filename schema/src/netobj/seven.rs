@@ -13,8 +13,9 @@ use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "serde")]
 use super::common::unit;
-use super::common::{net_enum, net_flags, CharacterCore, Common, Emote, Team, Weapon};
+use super::common::{net_flags, CharacterCore, Common, Emote, Team, Weapon};
 use crate::map::common::I32String;
+use crate::open_enum::open_enum;
 use crate::reference::describe;
 
 net_flags! {
@@ -105,40 +106,46 @@ net_flags! {
     }
 }
 
-net_enum! {
+open_enum! {
     /// What a 0.7 pickup gives (Teeworlds 0.7 `PICKUP_*`).
-    pub enum PickupKind {
+    [described]
+    pub struct PickupKind(i32) {
         /// 0: a heart.
-        Health = 0,
+        HEALTH = 0 as Health;
         /// 1: a shield.
-        Armor = 1,
+        ARMOR = 1 as Armor;
         /// 2: the grenade launcher.
-        Grenade = 2,
+        GRENADE = 2 as Grenade;
         /// 3: the shotgun.
-        Shotgun = 3,
+        SHOTGUN = 3 as Shotgun;
         /// 4: the laser.
-        Laser = 4,
+        LASER = 4 as Laser;
         /// 5: the ninja sword.
-        Ninja = 5,
+        NINJA = 5 as Ninja;
         /// 6: the gun.
-        Gun = 6,
+        GUN = 6 as Gun;
         /// 7: the hammer.
-        Hammer = 7,
+        HAMMER = 7 as Hammer;
     }
+    /// Any other value, kept.
+    else Other;
 }
 
-net_enum! {
+open_enum! {
     /// What a 0.7 spectator watches (Teeworlds 0.7 `SPEC_*`).
-    pub enum SpecMode {
+    [described]
+    pub struct SpecMode(i32) {
         /// 0: free view.
-        Freeview = 0,
+        FREEVIEW = 0 as Freeview;
         /// 1: a player.
-        Player = 1,
+        PLAYER = 1 as Player;
         /// 2: the red flag.
-        FlagRed = 2,
+        FLAG_RED = 2 as FlagRed;
         /// 3: the blue flag.
-        FlagBlue = 3,
+        FLAG_BLUE = 3 as FlagBlue;
     }
+    /// Any other value, kept.
+    else Other;
 }
 
 /// Type 1: a player's input (`CNetObj_PlayerInput`). Clients send it in input messages;

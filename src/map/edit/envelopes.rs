@@ -80,7 +80,7 @@ impl Map {
         let start_point = count(start, "points")?;
         let num_points = count(envelope.points.len(), "points")?;
         count(start.saturating_add(envelope.points.len()), "points")?;
-        let bezier_curves = (envelope.points.iter()).any(|p| p.curve() == CurveType::Bezier);
+        let bezier_curves = (envelope.points.iter()).any(|p| p.curve() == CurveType::BEZIER);
         let wide = self.points.as_ref().is_some_and(|p| p.wide);
         // 0.7 keeps tangents only in 22-int points, which any envelope of version 3 asks for.
         let version = match (wide, self.form) {

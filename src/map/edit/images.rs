@@ -56,7 +56,7 @@ impl Map {
         let id = free_id(self.images.iter().map(|i| i.id), "image")?;
         self.data_room(2)?;
         let (version, format) = match self.form {
-            MapForm::Teeworlds07 => (2, Some(ImageFormat::Rgba)),
+            MapForm::Teeworlds07 => (2, Some(ImageFormat::RGBA)),
             _ => (1, None),
         };
         let external = rgba.is_none();
@@ -163,7 +163,7 @@ impl Map {
         item.external = 0;
         item.data = data;
         if item.format.is_some() {
-            item.format = Some(ImageFormat::Rgba);
+            item.format = Some(ImageFormat::RGBA);
         }
         stored.verbatim = None;
         Ok(true)

@@ -126,6 +126,7 @@ macro_rules! open_enum {
             );
 
             impl $name {
+                #[allow(dead_code)]
                 fn from_i32(value: i32) -> $name {
                     match value {
                         $($value => $name::$variant,)*

@@ -942,6 +942,95 @@ fn completions_and_manual_pages_name_every_command() {
     assert!(stderr(&output).contains("`twcodec-demo` has no command `chta` (did you mean `chat`?)"));
 }
 
+/// `twcodec --help` lists the commands under a heading per task, each once, with the texts of
+/// their definitions; `help` prints the same, `-h` the same groups.
+#[test]
+fn the_help_groups_the_commands_by_task() {
+    let output = twcodec(&["--help"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let help = stdout(&output);
+    insta_settings().bind(|| insta::assert_snapshot!("cli_help", help));
+    let headings: Vec<&str> = (help.lines())
+        .filter(|line| !line.starts_with(' ') && line.ends_with(':'))
+        .collect();
+    assert_eq!(
+        headings,
+        [
+            "Maps:",
+            "Pictures and sounds:",
+            "Maps in git:",
+            "Demos and snapshots:",
+            "Many files:",
+            "Help and shell:",
+            "Options:"
+        ]
+    );
+    assert!(!help.contains("Commands:"), "{help}");
+    // Every command once: what the completions offer (from the same definitions).
+    let bash = stdout(&twcodec(&["completions", "bash"]));
+    let offered = (bash.lines())
+        .find_map(|line| line.trim().strip_prefix("opts=\"-h -V --help --version "))
+        .expect("the top-level words in the bash completions");
+    let offered: Vec<&str> = offered.trim_end_matches('"').split(' ').collect();
+    assert!(offered.len() >= 20, "{offered:?}");
+    for command in offered {
+        let lines = (help.lines())
+            .filter(|line| {
+                line.strip_prefix("  ").and_then(|l| l.split(' ').next()) == Some(command)
+            })
+            .count();
+        assert_eq!(lines, 1, "{command}: {help}");
+    }
+
+    assert_eq!(stdout(&twcodec(&["help"])), help);
+    let short = stdout(&twcodec(&["-h"]));
+    for heading in &headings {
+        assert_eq!(
+            short.matches(&format!("\n{heading}\n")).count(),
+            1,
+            "{short}"
+        );
+    }
+    // A command's own help is clap's, with its subcommands under clap's one heading.
+    assert!(stdout(&twcodec(&["demo", "--help"])).contains("\nCommands:\n  info"));
+}
+
+/// The headings of the grouped help are styled as clap styles its own (`Options:`) where
+/// colors are wanted, and plain under `NO_COLOR`.
+#[test]
+fn the_grouped_help_is_styled_as_clap_styles_it() {
+    let run = |env: &[(&str, &str)]| {
+        let output = Command::new(env!("CARGO_BIN_EXE_twcodec"))
+            .arg("--help")
+            .env_remove("NO_COLOR")
+            .env_remove("CLICOLOR")
+            .env_remove("CLICOLOR_FORCE")
+            .envs(env.iter().copied())
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0));
+        stdout(&output)
+    };
+    let colored = run(&[("CLICOLOR_FORCE", "1")]);
+    let style_of = |text: &str| {
+        let at = colored
+            .find(text)
+            .unwrap_or_else(|| panic!("{text}: {colored}"));
+        let start = colored[..at].rfind('\n').map_or(0, |n| n + 1);
+        colored[start..at].to_string()
+    };
+    let options = style_of("Options:");
+    assert!(options.contains('\x1b'), "{colored:?}");
+    for heading in ["Maps:", "Pictures and sounds:", "Help and shell:"] {
+        assert_eq!(style_of(heading), options, "{heading}");
+    }
+    // Command names as clap shows its literals (the bold of `-h`).
+    assert!(colored.contains("\n  \x1b[1minfo\x1b[0m "), "{colored:?}");
+    let plain = run(&[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]);
+    assert!(!plain.contains('\x1b'), "{plain:?}");
+    assert_eq!(plain, run(&[]));
+}
+
 /// `error:`, `warning:` and `note:` are colored as clap colors its own where colors are asked
 /// for (a terminal, or `CLICOLOR_FORCE`), never under `NO_COLOR`; piped (as in every other
 /// test) the text is plain.

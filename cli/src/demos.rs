@@ -1,0 +1,356 @@
+//! Demos and snapshots: `demo info`, `ticks`, `map`, `chat` and `export`; `snap decode` and
+//! `snap apply`.
+
+use std::io;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Subcommand, ValueEnum};
+use twcodec::demo::Demo;
+use twcodec::snap::{self, Decoded, Form, Protocol, SizeTable, Snapshot, SnapshotDelta};
+use twcodec_tools::dump;
+
+use crate::output::{
+    csv_failure, is_stdout, note, refuse_terminal, Failure, Format, Out, RowFormat,
+};
+use crate::progress::Progress;
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum Commands {
+    /// Demos: header, embedded map, chunks, and the snapshot at every tick.
+    Demo {
+        #[command(subcommand)]
+        command: DemoCommand,
+    },
+    /// Snapshots and snapshot deltas, in files of 4-byte little-endian ints (the unpacked
+    /// form) or, with --packed, of packed ints as on the network and in demos.
+    Snap {
+        #[command(subcommand)]
+        command: SnapCommand,
+    },
+}
+
+pub(crate) fn run(command: Commands, out: Out<'_>) -> Result<ExitCode, Failure> {
+    match command {
+        Commands::Demo { command } => demo(command, out),
+        Commands::Snap { command } => {
+            snap(command, out)?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum DemoCommand {
+    /// Header, timeline markers, the embedded map (checked against the header's CRC and
+    /// SHA-256), counts of chunks and ticks, duration.
+    Info {
+        /// The demo.
+        file: PathBuf,
+    },
+    /// Replay the demo: every tick with its snapshot's item count and checksum.
+    Ticks {
+        /// The demo.
+        file: PathBuf,
+    },
+    /// Write the embedded map to a file.
+    Map {
+        /// The demo.
+        file: PathBuf,
+        /// Where to write the map (`-`: standard output).
+        output: PathBuf,
+    },
+    /// The chat: `[mm:ss.cc] name: text`, team chat, whispers, server messages and
+    /// broadcasts, with the speakers' names as of the moment (from the snapshots' client
+    /// info and 0.7's client info messages; `#3` when never named). A message that does not
+    /// decode is reported on standard error, naming its chunk, tick and offset, and skipped
+    /// (exit 1 at the end).
+    Chat {
+        /// The demo.
+        file: PathBuf,
+        /// Output format: lines, or one JSON object per line.
+        #[arg(long, value_enum, default_value_t = ChatFormat::Text)]
+        format: ChatFormat,
+        /// Joins, leaves and kills too (`--> name joined`, `<-- name left`, `a killed b
+        /// (weapon)`).
+        #[arg(long)]
+        events: bool,
+    },
+    /// One row per snapshot object per tick (tick, time in seconds since the first tick,
+    /// type, id, the object's fields), streamed, for DuckDB, pandas or Spark.
+    Export {
+        /// The demo.
+        file: PathBuf,
+        /// Only these object types, comma-separated (`character,player_info`; with or
+        /// without the `obj_` / `event_` prefix).
+        #[arg(long, value_delimiter = ',')]
+        objects: Vec<String>,
+        /// Output format (CSV replays the demo twice: once for the columns).
+        #[arg(long, value_enum, default_value_t = RowFormat::Jsonl)]
+        format: RowFormat,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum SnapCommand {
+    /// Print a snapshot or a snapshot delta: a snapshot's items as the objects of the
+    /// protocol (fields by name, positions also in tiles), a delta's items as ints.
+    Decode {
+        /// The snapshot or delta.
+        file: PathBuf,
+        /// The file holds packed ints.
+        #[arg(long)]
+        packed: bool,
+        /// The protocol: its pre-agreed item sizes (they decide which item deltas carry
+        /// their size) and its type names.
+        #[arg(long, value_enum, default_value_t = Sizes::Ddnet06)]
+        sizes: Sizes,
+        /// What the file holds (default: a snapshot if it reads as one, else a delta).
+        #[arg(long, value_enum)]
+        kind: Option<Kind>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// Apply a delta to a snapshot; print the resulting snapshot and its checksum.
+    Apply {
+        /// The old snapshot.
+        snapshot: PathBuf,
+        /// The delta.
+        delta: PathBuf,
+        /// Both files hold packed ints (and so will --output).
+        #[arg(long)]
+        packed: bool,
+        /// The protocol, as for `decode`.
+        #[arg(long, value_enum, default_value_t = Sizes::Ddnet06)]
+        sizes: Sizes,
+        /// Also write the resulting snapshot to this file (`-`: standard output, instead of
+        /// the text).
+        #[arg(long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+}
+
+/// Snapshot protocols for `--sizes`.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub(crate) enum Sizes {
+    /// Teeworlds 0.6 and DDNet (types 1 to 20 pre-agreed).
+    #[value(name = "0.6")]
+    Ddnet06,
+    /// Teeworlds 0.7 (types 1 to 22 pre-agreed).
+    #[value(name = "0.7")]
+    Teeworlds07,
+    /// No pre-agreed sizes: every item delta carries its size.
+    None,
+}
+
+impl Sizes {
+    fn protocol(self) -> Option<Protocol> {
+        match self {
+            Sizes::Ddnet06 => Some(Protocol::Ddnet06),
+            Sizes::Teeworlds07 => Some(Protocol::Teeworlds07),
+            Sizes::None => None,
+        }
+    }
+
+    fn table(self) -> SizeTable {
+        self.protocol().map_or(SizeTable::none(), Protocol::sizes)
+    }
+}
+
+/// What `snap decode` reads.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub(crate) enum Kind {
+    /// A snapshot.
+    Snapshot,
+    /// A snapshot delta.
+    Delta,
+}
+
+/// How `demo chat` writes lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ChatFormat {
+    /// `[mm:ss.cc] name: text`.
+    Text,
+    /// One JSON object per line: tick, time, kind, client_id, name, target, text.
+    Jsonl,
+}
+
+/// `demo info`, `demo ticks` and `demo map`; exit 1 when the chunks do not replay.
+fn demo(command: DemoCommand, out: Out<'_>) -> Result<ExitCode, Failure> {
+    match command {
+        DemoCommand::Info { file } => {
+            if dump::demo_info(&Demo::open(&file)?, out)?.is_some() {
+                return Ok(ExitCode::from(1));
+            }
+        }
+        DemoCommand::Ticks { file } => {
+            let demo = Demo::open(&file)?;
+            if let Some(error) = dump::demo_ticks(&demo, out)? {
+                return Err(error.with_path(&file).into());
+            }
+        }
+        DemoCommand::Chat {
+            file,
+            format,
+            events,
+        } => {
+            let demo = Demo::open(&file)?;
+            let mut failed = false;
+            let options = twcodec_tools::chat::ChatOptions::default().events(events);
+            for line in twcodec_tools::chat::lines_with(&demo, options) {
+                match line {
+                    Ok(line) => match format {
+                        ChatFormat::Text => writeln!(out, "{line}")?,
+                        ChatFormat::Jsonl => {
+                            serde_json::to_writer(&mut *out, &line).map_err(io::Error::from)?;
+                            out.write_all(b"\n")?;
+                        }
+                    },
+                    Err(error) => {
+                        failed = true;
+                        out.flush()?;
+                        note!("twcodec: error: {}", error.with_path(&file));
+                    }
+                }
+            }
+            if failed {
+                return Ok(ExitCode::from(1));
+            }
+        }
+        DemoCommand::Export {
+            file,
+            objects,
+            format,
+        } => {
+            let demo = Demo::open(&file)?;
+            let filter = twcodec_tools::export::ObjectFilter::parse(&objects)?;
+            demo_export(&demo, &filter, format, out).map_err(|failure| match failure {
+                Failure::Input(error) => Failure::Input(error.with_path(&file)),
+                other => other,
+            })?;
+        }
+        DemoCommand::Map { file, output } => {
+            let demo = Demo::open(&file)?;
+            if is_stdout(&output) {
+                refuse_terminal("a map")?;
+                out.write_all(&demo.map_bytes())?;
+            } else {
+                demo.save_map(&output)?;
+                writeln!(
+                    out,
+                    "wrote {} ({} bytes)",
+                    output.display(),
+                    demo.header().map_size
+                )?;
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `demo export`: rows on standard output as they are made; a progress bar (by tick) on a
+/// terminal.
+fn demo_export(
+    demo: &Demo,
+    filter: &twcodec_tools::export::ObjectFilter,
+    format: RowFormat,
+    out: Out<'_>,
+) -> Result<(), Failure> {
+    use twcodec_tools::export::{cells, columns, ObjectRows};
+    let ticks = demo.header().length.max(0) as u64 * twcodec::demo::TICKS_PER_SECOND as u64;
+    let progress = Progress::new(ticks, "exporting");
+    let mut last_tick = None;
+    let mut tick_progress = |tick: i32| {
+        let first = *last_tick.get_or_insert(tick);
+        progress.set_position(tick.saturating_sub(first).max(0) as u64);
+    };
+    match format {
+        RowFormat::Jsonl => {
+            for row in ObjectRows::new(demo, filter) {
+                let row = row?;
+                tick_progress(row.tick);
+                progress.print(out, |out| -> Result<(), Failure> {
+                    serde_json::to_writer(&mut *out, &row.to_json()).map_err(io::Error::from)?;
+                    out.write_all(b"\n")?;
+                    Ok(())
+                })?;
+            }
+        }
+        RowFormat::Csv => {
+            let columns = columns(demo, filter)?;
+            let mut writer = csv::Writer::from_writer(&mut *out);
+            writer.write_record(&columns).map_err(csv_failure)?;
+            for row in ObjectRows::new(demo, filter) {
+                let row = row?;
+                tick_progress(row.tick);
+                progress.print(&mut writer, |writer| {
+                    writer
+                        .write_record(cells(&row, &columns))
+                        .map_err(csv_failure)
+                })?;
+            }
+            writer.flush()?;
+        }
+    }
+    drop(progress);
+    Ok(())
+}
+
+/// `snap decode` and `snap apply`.
+fn snap(command: SnapCommand, out: Out<'_>) -> Result<(), Failure> {
+    let form = |packed| if packed { Form::Packed } else { Form::Ints };
+    match command {
+        SnapCommand::Decode {
+            file,
+            packed,
+            sizes,
+            kind,
+            format,
+        } => {
+            let (form, table, protocol) = (form(packed), sizes.table(), sizes.protocol());
+            let decoded = match kind {
+                Some(Kind::Snapshot) => Decoded::Snapshot(Snapshot::open(&file, form)?),
+                Some(Kind::Delta) => Decoded::Delta(SnapshotDelta::open(&file, form, &table)?),
+                None => snap::load(&file, form, &table)?,
+            };
+            match (decoded, format) {
+                (Decoded::Snapshot(snapshot), Format::Text) => {
+                    dump::snapshot_text(&snapshot, protocol, out)?
+                }
+                (Decoded::Snapshot(snapshot), Format::Json) => {
+                    dump::snapshot_json(&snapshot, protocol, out)?
+                }
+                (Decoded::Delta(delta), Format::Text) => {
+                    dump::delta_text(&delta, &table, protocol, out)?
+                }
+                (Decoded::Delta(delta), Format::Json) => dump::delta_json(&delta, &table, out)?,
+            }
+        }
+        SnapCommand::Apply {
+            snapshot,
+            delta,
+            packed,
+            sizes,
+            output,
+        } => {
+            let (form, table) = (form(packed), sizes.table());
+            let old = Snapshot::open(&snapshot, form)?;
+            let delta_data = SnapshotDelta::open(&delta, form, &table)?;
+            let new = old.apply(&delta_data).map_err(|e| e.with_path(&delta))?;
+            match output {
+                Some(output) if is_stdout(&output) => {
+                    refuse_terminal("a snapshot")?;
+                    out.write_all(&new.to_bytes(form))?;
+                }
+                Some(output) => {
+                    dump::snapshot_text(&new, sizes.protocol(), out)?;
+                    new.save(&output, form)?;
+                    writeln!(out, "wrote {}", output.display())?;
+                }
+                None => dump::snapshot_text(&new, sizes.protocol(), out)?,
+            }
+        }
+    }
+    Ok(())
+}

@@ -183,8 +183,9 @@ pub use write::{DatafileWriter, DEFAULT_COMPRESSION_LEVEL};
 /// What every fallible call of the crate returns: a value or an [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
-/// The README's examples, compiled as doc tests (they use the default features: saving files,
-/// a demo's map hash).
+/// The examples of the README and of the reference it links (`docs/library.md`,
+/// `docs/reading.md`), compiled as doc tests (they use the default features: saving files, a
+/// demo's map hash).
 #[cfg(all(
     doctest,
     feature = "parallel",
@@ -194,4 +195,6 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
     feature = "serde"
 ))]
 #[doc = include_str!("../README.md")]
+#[doc = include_str!("../docs/library.md")]
+#[doc = include_str!("../docs/reading.md")]
 pub struct ReadmeDoctests;

@@ -201,3 +201,96 @@ fn the_extending_guide_quotes_compiled_code() {
         stale.join("\n\n")
     );
 }
+
+/// The codec's modules (and the modules inside `map/` and `snap/`) name each other without a
+/// cycle: what a module names through `crate::` or `super::` outside its tests, read as text.
+#[test]
+fn the_codec_modules_form_no_cycle() {
+    use std::collections::{BTreeMap, BTreeSet};
+    let src = root().join("src");
+    let files: Vec<PathBuf> = sources()
+        .into_iter()
+        .filter(|path| path.starts_with(&src))
+        .collect();
+    // A file's module path below src: `map::edit::images`, `map`, `datafile`.
+    let module = |path: &Path| -> Vec<String> {
+        let relative = path.strip_prefix(&src).unwrap().with_extension("");
+        let mut parts: Vec<String> = relative
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        if parts.last().map(String::as_str) == Some("mod") || parts == ["lib"] {
+            parts.pop();
+        }
+        parts
+    };
+    let modules: BTreeSet<Vec<String>> = files.iter().map(|f| module(f)).collect();
+    // Edges at one level: below `parent` (empty for the crate), child to child.
+    let edges_below = |parent: &[String]| -> BTreeMap<String, BTreeSet<String>> {
+        let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for file in &files {
+            let path = module(file);
+            if path.len() <= parent.len() || path[..parent.len()] != *parent {
+                continue;
+            }
+            let from = path[parent.len()].clone();
+            let text = std::fs::read_to_string(file).unwrap();
+            let text = text
+                .split("#[cfg(test)]\nmod tests")
+                .next()
+                .unwrap_or_default();
+            let prefixes: Vec<String> = match parent.is_empty() {
+                true => vec!["crate::".into()],
+                false => vec![
+                    format!("crate::{}::", parent.join("::")),
+                    // `super::` from a child file of `parent` (not from deeper files).
+                    if path.len() == parent.len() + 1 {
+                        "super::".into()
+                    } else {
+                        "\u{0}".into()
+                    },
+                ],
+            };
+            for line in text.lines().filter(|l| !l.trim_start().starts_with("//")) {
+                for prefix in &prefixes {
+                    for (at, _) in line.match_indices(prefix.as_str()) {
+                        let rest = &line[at + prefix.len()..];
+                        let name: String = rest
+                            .chars()
+                            .take_while(|c| c.is_alphanumeric() || *c == '_')
+                            .collect();
+                        let mut target = parent.to_vec();
+                        target.push(name.clone());
+                        if name != from && modules.contains(&target) {
+                            edges.entry(from.clone()).or_default().insert(name);
+                        }
+                    }
+                }
+            }
+        }
+        edges
+    };
+    for parent in [vec![], vec!["map".to_string()], vec!["snap".to_string()]] {
+        let edges = edges_below(&parent);
+        // Any cycle shows as a module that reaches itself.
+        for start in edges.keys() {
+            let mut seen = BTreeSet::new();
+            let mut stack: Vec<&String> = edges[start].iter().collect();
+            while let Some(next) = stack.pop() {
+                assert!(
+                    next != start,
+                    "module {}{start} reaches itself through {:?} (edges: {edges:?})",
+                    parent.iter().map(|p| format!("{p}::")).collect::<String>(),
+                    seen
+                );
+                if seen.insert(next.clone()) {
+                    stack.extend(edges.get(next).into_iter().flatten());
+                }
+            }
+        }
+        assert!(
+            parent.is_empty() || !edges.is_empty(),
+            "no edges read below {parent:?}"
+        );
+    }
+}

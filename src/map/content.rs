@@ -21,7 +21,7 @@ use twcodec_schema::map::tile::{
     TileKind,
 };
 
-use super::layer::{Grid, TileLayout};
+use super::grid::{Grid, TileLayout};
 use super::problem::{ItemPlace, Problem, Problems};
 use crate::datafile::Datafile;
 use crate::error::Error;

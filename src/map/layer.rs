@@ -7,6 +7,7 @@ use twcodec_schema::map::sound::SoundSource;
 use twcodec_schema::map::tile::{Speedup, Switch, Tele, Tile, TileKind, Tune};
 
 use super::content::{self, Lazy, Tiles};
+use super::grid::{Grid, TileLayout};
 use super::problem::Problem;
 use super::{Envelope, Image, Map, Ref, Sound};
 
@@ -245,22 +246,6 @@ impl LayerContent {
     }
 }
 
-/// How a tile layer's data was stored.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub enum TileLayout {
-    /// One tile per cell, in the current layout.
-    Plain,
-    /// Teeworlds 0.7 skip compression.
-    Skip,
-    /// Old DDRace speedup tiles of 4 bytes, upgraded.
-    OldSpeedup,
-    /// Old DDRace switch tiles of 2 bytes, upgraded.
-    OldSwitch2,
-    /// Old switch tiles of 3 bytes, upgraded.
-    OldSwitch3,
-}
-
 /// A tile layer of any kind: its tilemap item and its tiles as a grid, decoded on first access
 /// in a lazy map.
 #[derive(Debug, Clone)]
@@ -340,84 +325,6 @@ impl<T: TileKind> PartialEq for TilesLayer<T> {
             (grid, layer.layout())
         }
         self.item == other.item && self.modified == other.modified && tiles(self) == tiles(other)
-    }
-}
-
-/// Tiles as a `width` x `height` grid, row by row. Its `Debug` form shows the size, not the
-/// tiles.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Grid<T> {
-    width: usize,
-    height: usize,
-    tiles: Vec<T>,
-}
-
-impl<T> std::fmt::Debug for Grid<T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Grid")
-            .field("width", &self.width)
-            .field("height", &self.height)
-            .finish_non_exhaustive()
-    }
-}
-
-impl<T: Copy> Grid<T> {
-    /// A grid of `width * height` tiles; `None` when the count differs.
-    pub fn new(width: usize, height: usize, tiles: Vec<T>) -> Option<Grid<T>> {
-        (width.checked_mul(height) == Some(tiles.len())).then_some(Grid {
-            width,
-            height,
-            tiles,
-        })
-    }
-
-    /// A grid filled with one tile.
-    pub fn filled(width: usize, height: usize, tile: T) -> Option<Grid<T>> {
-        Grid::new(width, height, vec![tile; width.checked_mul(height)?])
-    }
-
-    /// Width in tiles.
-    pub fn width(&self) -> usize {
-        self.width
-    }
-
-    /// Height in tiles.
-    pub fn height(&self) -> usize {
-        self.height
-    }
-
-    /// All tiles, row by row.
-    pub fn tiles(&self) -> &[T] {
-        &self.tiles
-    }
-
-    /// All tiles, row by row, to change them.
-    pub fn tiles_mut(&mut self) -> &mut [T] {
-        &mut self.tiles
-    }
-
-    /// The tile at column `x`, row `y`.
-    pub fn get(&self, x: usize, y: usize) -> Option<&T> {
-        if x < self.width {
-            self.tiles.get(y.checked_mul(self.width)?.checked_add(x)?)
-        } else {
-            None
-        }
-    }
-
-    /// The tile at column `x`, row `y`, to change it.
-    pub fn get_mut(&mut self, x: usize, y: usize) -> Option<&mut T> {
-        if x < self.width {
-            self.tiles
-                .get_mut(y.checked_mul(self.width)?.checked_add(x)?)
-        } else {
-            None
-        }
-    }
-
-    /// The rows, top to bottom.
-    pub fn rows(&self) -> impl Iterator<Item = &[T]> {
-        self.tiles.chunks_exact(self.width.max(1))
     }
 }
 
@@ -572,7 +479,16 @@ pub(crate) fn ddnet_tilemap(
         image,
         data,
         name: Some(name),
-        physics: super::edit::NO_PHYSICS,
+        physics: NO_PHYSICS,
         unknown_tail: Vec::new(),
     }
 }
+
+/// DDNet's physics data indices of a tilemap, each none.
+pub(crate) const NO_PHYSICS: item::PhysicsData = item::PhysicsData {
+    tele: Some(-1),
+    speedup: Some(-1),
+    front: Some(-1),
+    switch: Some(-1),
+    tune: Some(-1),
+};

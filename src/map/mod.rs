@@ -20,6 +20,7 @@ mod content;
 pub mod convert;
 pub mod edit;
 pub mod envelope;
+mod grid;
 mod layer;
 mod legacy;
 mod problem;
@@ -53,7 +54,8 @@ pub use convert::{
     TEEWORLDS_07_MAX_IMAGES, TEEWORLDS_07_MAX_SPAWNS,
 };
 pub use edit::{NewEnvelope, NewGroup};
-pub use layer::{Grid, Layer, LayerContent, QuadsLayer, SoundsLayer, TileLayout, TilesLayer};
+pub use grid::{Grid, TileLayout};
+pub use layer::{Layer, LayerContent, QuadsLayer, SoundsLayer, TilesLayer};
 pub use problem::{ItemPlace, Problem, Severity};
 pub use resolve::LoadMode;
 

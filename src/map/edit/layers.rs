@@ -9,7 +9,8 @@ use twcodec_schema::map::tile::{Speedup, Switch, Tele, Tile, TileKind, Tune};
 
 use super::*;
 use crate::error::Error;
-use crate::map::layer::{Grid, Layer, LayerContent, QuadsLayer, SoundsLayer, TilesLayer};
+use crate::map::grid::Grid;
+use crate::map::layer::{Layer, LayerContent, QuadsLayer, SoundsLayer, TilesLayer};
 use crate::map::{Group, ItemRef, Map, MapForm};
 
 /// The physics kinds of layers, for the rules on adding them.
@@ -172,15 +173,6 @@ pub(super) fn tilemap_item<T: TileKind>(
         width, height, flags, -1, -1, name,
     ))
 }
-
-/// DDNet's physics data indices of a tilemap, each none.
-pub(crate) const NO_PHYSICS: PhysicsData = PhysicsData {
-    tele: Some(-1),
-    speedup: Some(-1),
-    front: Some(-1),
-    switch: Some(-1),
-    tune: Some(-1),
-};
 
 /// Makes a layer ready to be added: a new item (not verbatim), its references none, its data
 /// indices none with its content written anew, and its tilemap version the map form's.

@@ -64,9 +64,9 @@ use super::layer::{Layer, LayerContent};
 use super::{Map, MapStamp};
 use crate::error::Error;
 
+use crate::map::layer::NO_PHYSICS;
 pub use envelopes::NewEnvelope;
 pub use groups::NewGroup;
-pub(crate) use layers::NO_PHYSICS;
 use renumber::{renumber_envelopes, Renumber};
 
 /// A count as the i32 an item stores.

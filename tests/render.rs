@@ -14,7 +14,7 @@ mod golden;
 use std::path::Path;
 use std::process::{Command, Output};
 
-use twcodec::map::{Envelope, Grid, Group, ItemRef, Layer, NewEnvelope, NewGroup};
+use twcodec::map::{Envelope, Grid, ItemRef, Layer, NewEnvelope, NewGroup};
 use twcodec::schema::map::envelope::{CurveType, EnvPoint, EnvPointBezier, EnvelopeKind};
 use twcodec::schema::map::group::Clip;
 use twcodec::schema::map::quad::Quad;
@@ -106,19 +106,7 @@ fn picture(width: usize, height: usize, pixel: impl Fn(usize, usize) -> [u8; 4])
 
 /// A map with nothing in it: the sample with its groups, images, envelopes and sounds removed.
 fn blank() -> Map {
-    let mut map = twcodec_testkit::sample::map().unwrap();
-    while let Some(group) = map.refs::<Group>().next() {
-        map.remove_group(group).unwrap();
-    }
-    while let Some(image) = map.refs().next() {
-        map.remove_image(image).unwrap();
-    }
-    while let Some(envelope) = map.refs().next() {
-        map.remove_envelope(envelope).unwrap();
-    }
-    while let Some(sound) = map.refs().next() {
-        map.remove_sound(sound).unwrap();
-    }
+    let map = twcodec_testkit::sample::empty_map().unwrap();
     assert!(map.layers().is_empty() && map.images().is_empty());
     map
 }

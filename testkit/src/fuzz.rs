@@ -658,33 +658,10 @@ const MAX_SEED: usize = 64 << 10;
 /// The sample with a quads layer of quads at the ends of the 22.10 range: over the whole
 /// picture, outside it, and across it.
 fn extreme_quads() -> Option<Vec<u8>> {
-    use twcodec_schema::map::{quad::Quad, Color, Point};
     let mut map = crate::sample::map().ok()?;
     let group = map.refs::<Group>().last()?;
     let (min, max) = (i32::MIN, i32::MAX);
-    let quad = |corners: [(i32, i32); 4]| {
-        let p = |(x, y)| Point { x, y };
-        Quad {
-            points: [
-                p(corners[0]),
-                p(corners[1]),
-                p(corners[2]),
-                p(corners[3]),
-                p(corners[0]),
-            ],
-            colors: [Color {
-                r: 255,
-                g: 0,
-                b: 0,
-                a: 128,
-            }; 4],
-            texture_coords: [(0, 0), (1024, 0), (0, 1024), (1024, 1024)].map(p),
-            position_envelope: -1,
-            position_envelope_offset: 0,
-            color_envelope: -1,
-            color_envelope_offset: 0,
-        }
-    };
+    let quad = |corners| crate::sample::quad(corners, [255, 0, 0, 128]);
     let quads = vec![
         quad([(min, min), (max, min), (min, max), (max, max)]),
         quad([(max, max), (max, max), (max, max), (max, max)]),

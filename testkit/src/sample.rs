@@ -376,6 +376,48 @@ pub fn map() -> Result<twcodec::Map, twcodec::Error> {
     twcodec::Map::parse(&datafile())
 }
 
+/// The sample emptied: its groups (and so its layers), images, envelopes and sounds removed,
+/// for a test or a fuzz target to build its own content in. Its info and settings stay.
+pub fn empty_map() -> Result<twcodec::Map, twcodec::Error> {
+    use twcodec::map::Group;
+    let mut map = map()?;
+    while let Some(group) = map.refs::<Group>().next() {
+        map.remove_group(group)?;
+    }
+    while let Some(image) = map.refs().next() {
+        map.remove_image(image)?;
+    }
+    while let Some(envelope) = map.refs().next() {
+        map.remove_envelope(envelope)?;
+    }
+    while let Some(sound) = map.refs().next() {
+        map.remove_sound(sound)?;
+    }
+    Ok(map)
+}
+
+/// A quad with these corners (top-left, top-right, bottom-left, bottom-right, in 22.10 world
+/// units), its pivot at the first corner, one straight RGBA color (0 to 255), the texture
+/// once, no envelope.
+pub fn quad(corners: [(i32, i32); 4], [r, g, b, a]: [i32; 4]) -> Quad {
+    let p = |(x, y): (i32, i32)| Point { x, y };
+    Quad {
+        points: [
+            p(corners[0]),
+            p(corners[1]),
+            p(corners[2]),
+            p(corners[3]),
+            p(corners[0]),
+        ],
+        colors: [Color { r, g, b, a }; 4],
+        texture_coords: [(0, 0), (1024, 0), (0, 1024), (1024, 1024)].map(p),
+        position_envelope: -1,
+        position_envelope_offset: 0,
+        color_envelope: -1,
+        color_envelope_offset: 0,
+    }
+}
+
 /// The snapshot a DDNet server could send one client of a busy server at `tick`: about 300
 /// items of the 0.6/DDNet protocol, in the order a server adds them. Consecutive ticks differ
 /// as real ones do: every character moves, player infos and DDNet character states change

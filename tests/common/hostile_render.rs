@@ -11,7 +11,6 @@ use twcodec::map::{Grid, Group, ItemRef, Layer, NewEnvelope, NewGroup};
 use twcodec::schema::map::envelope::{CurveType, EnvPoint, EnvelopeKind};
 use twcodec::schema::map::quad::Quad;
 use twcodec::schema::map::tile::Tile;
-use twcodec::schema::map::{Color, Point};
 use twcodec::Map;
 
 /// The game layer's size in tiles.
@@ -25,26 +24,7 @@ pub const MAX: i32 = i32::MAX;
 pub const WHITE: [i32; 4] = [255, 255, 255, 255];
 pub const RED: [i32; 4] = [255, 0, 0, 128];
 
-/// A quad with these corners (top-left, top-right, bottom-left, bottom-right, in 22.10 world
-/// units), its pivot at the first corner, one color, the texture once.
-pub fn quad(corners: [(i32, i32); 4], [r, g, b, a]: [i32; 4]) -> Quad {
-    let p = |(x, y): (i32, i32)| Point { x, y };
-    Quad {
-        points: [
-            p(corners[0]),
-            p(corners[1]),
-            p(corners[2]),
-            p(corners[3]),
-            p(corners[0]),
-        ],
-        colors: [Color { r, g, b, a }; 4],
-        texture_coords: [(0, 0), (1024, 0), (0, 1024), (1024, 1024)].map(p),
-        position_envelope: -1,
-        position_envelope_offset: 0,
-        color_envelope: -1,
-        color_envelope_offset: 0,
-    }
-}
+pub use twcodec_testkit::sample::quad;
 
 /// A quad from one end of the 22.10 range to the other both ways: it covers the whole picture
 /// of any view.
@@ -77,19 +57,7 @@ pub fn needle(color: [i32; 4]) -> Quad {
 
 /// A map with the game layer and an empty group "Hostile" drawn after it.
 pub fn base() -> (Map, ItemRef<Group>) {
-    let mut map = twcodec_testkit::sample::map().unwrap();
-    while let Some(group) = map.refs::<Group>().next() {
-        map.remove_group(group).unwrap();
-    }
-    while let Some(image) = map.refs().next() {
-        map.remove_image(image).unwrap();
-    }
-    while let Some(envelope) = map.refs().next() {
-        map.remove_envelope(envelope).unwrap();
-    }
-    while let Some(sound) = map.refs().next() {
-        map.remove_sound(sound).unwrap();
-    }
+    let mut map = twcodec_testkit::sample::empty_map().unwrap();
     let game = map.add_group(NewGroup::new("Game")).unwrap();
     let grid = Grid::filled(TILES.0, TILES.1, Tile::default()).unwrap();
     map.add_layer(game, Layer::new_game(grid).unwrap()).unwrap();

@@ -17,9 +17,11 @@
 //! | docs/format-notes.md, "0.7 network framing"; DDNet and Teeworlds `network.h`/`network.cpp`: 0.6/DDNet and 0.7 packet and chunk headers | [`packet`] |
 //! | the format reference (`docs/format/`), read from these modules' binrw attributes | [`reference`](mod@reference) |
 //!
-//! One feature, `serde` (on by default): serde serialization of every type, for dumps and JSON.
-//! Without it a program that uses it builds 18 crates besides its own (binrw, bytemuck, modular-bitfield, uuid,
-//! md5 and their macros).
+//! Two features, both on by default: `serde`, serde serialization of every type, for dumps and
+//! JSON; and `reference`, the format reference ([`reference`](mod@reference), and the kinds'
+//! `describe()`), which a program that only reads and writes does not need. Without them a
+//! program that uses this crate builds 18 crates besides its own (binrw, bytemuck,
+//! modular-bitfield, uuid, md5 and their macros).
 //!
 //! Errors that the layout itself defines (bad magic, unsupported version, item sizes) are
 //! [`SchemaError`]s carried inside binrw's error.
@@ -30,6 +32,10 @@
 // The code #[describe] generates names this crate by its path, also from inside it.
 extern crate self as twcodec_schema;
 
+// The generator of the four registries of types; first, so that their modules see it.
+#[macro_use]
+mod registry;
+
 pub mod datafile;
 pub mod demo;
 mod error;
@@ -38,6 +44,7 @@ pub mod netmsg;
 pub mod netobj;
 pub mod packet;
 pub mod packing;
+#[cfg(feature = "reference")]
 pub mod reference;
 pub mod snapshot;
 pub mod uuid;

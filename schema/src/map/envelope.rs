@@ -11,8 +11,8 @@ use binrw::helpers::until_eof;
 use bytemuck::{Pod, Zeroable};
 
 use super::common::{cast_rest, when, write_cast, I32String};
-use crate::reference::describe;
 use crate::SchemaError;
+use twcodec_schema_derive::describe;
 
 /// An envelope (map.md, "Envelopes"; DDNet `CMapItemEnvelope`).
 #[describe]

@@ -6,7 +6,7 @@ use binrw::binrw;
 #[cfg(feature = "serde")]
 use serde::Serializer;
 
-use crate::reference::describe;
+use twcodec_schema_derive::describe;
 
 /// Defines a lossless enum of an object field: its named values, and `Other(i32)` for any
 /// other value, read and written as one i32 (like [`crate::map::image::ImageFormat`]).
@@ -166,6 +166,7 @@ macro_rules! net_flags {
             }
         }
 
+        #[cfg(feature = "reference")]
         impl crate::reference::OnDisk for $name {
             fn size() -> crate::reference::Size {
                 crate::reference::Size::fixed(4)

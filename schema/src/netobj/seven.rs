@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use super::common::unit;
 use super::common::{net_enum, net_flags, CharacterCore, Common, Emote, Team, Weapon};
 use crate::map::common::I32String;
-use crate::reference::describe;
+use twcodec_schema_derive::describe;
 
 net_flags! {
     /// What a player is doing (Teeworlds 0.7 `PLAYERFLAG_*`).

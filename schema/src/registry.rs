@@ -50,10 +50,15 @@
 //! feature) and, when the catch-all kind is a unit variant, the value's `kind()` are always
 //! generated.
 //!
-//! A value enum `picked by import` is a binrw enum read by its import (`kind`): each variant is
-//! tried under `pre_assert(import == key)`, the catch-all under no key matching. binrw's derive
-//! cannot see `#[cfg]` on a variant, so such an enum is defined twice, with and without the lines
-//! that carry a `#[cfg]` (which must then all carry the same one).
+//! A value enum `picked by import` is read by binrw (little-endian, described for the reference)
+//! with an `i32` import: each variant under `pre_assert(import == key)`, the catch-all when no
+//! key matches. binrw's derive cannot see `#[cfg]` on a variant, so such an enum is defined
+//! twice, with and without the lines that carry a `#[cfg]` (which must then all carry the same
+//! one).
+//!
+//! Decoding binds the line's binrw arguments (`<Type as BinRead>::Args`, `()` without `args`)
+//! to the pattern of `|args|` and takes the expression's value with `?`; encoding binds the
+//! value to the pattern of `|value|`.
 
 /// See the module documentation.
 macro_rules! registry {
@@ -78,12 +83,12 @@ macro_rules! registry {
             $value { [$(#[doc = $vcdoc])*] $vcatch $vcbody }
                 [$(#[$vattr])*] [$(($($vserde)*))?] [$($import)?]
             $methods
-        ] [] $($sections)*);
+        ] [] [] $($sections)*);
     };
 
     // Sections. Each defines its list and lookup, and adds its lines, each with its key in the
     // column of its section's kind of key, to those `@generate` takes.
-    (@section $header:tt $lines:tt
+    (@section $header:tt $lines:tt [$($items:tt)*]
         $(#[doc = $sdoc:literal])*
         $section:ident: numbers $(=> $list:ident)? $(, group($group:expr))? $(,
             $(#[doc = $ldoc:literal])*
@@ -98,15 +103,17 @@ macro_rules! registry {
         }
         $($rest:tt)*
     ) => {
-        registry!(@list $header [$(#[doc = $sdoc])*] [$($list)?] [$([$($cfg)?] $variant)*]);
-        registry!(@lookup $header [$($(#[doc = $ldoc])* $lookup $param [$pty] $lret $($lkind)?)?]
-            [$([$($cfg)?] $variant [$id])*]);
-        registry!(@add $header $lines [$($group)?] [$({
+        registry!(@add $header $lines [$($items)*
+            registry!(@list $header [$(#[doc = $sdoc])*] [$($list)?] [$([$($cfg)?] $variant)*]);
+            registry!(@lookup $header
+                [$($(#[doc = $ldoc])* $lookup $param [$pty] $lret $($lkind)?)?]
+                [$([$($cfg)?] $variant [$id])*]);
+        ] [$($group)?] [$({
             [$($cfg)?] [$($doc)*] $variant ($ty) id[$id] uuid[] pair[] name[$($name)?]
             opt[$($opt $([$ctx $args])?)?]
         })*] $($rest)*);
     };
-    (@section $header:tt $lines:tt
+    (@section $header:tt $lines:tt [$($items:tt)*]
         $(#[doc = $sdoc:literal])*
         $section:ident: uuids $(=> $list:ident)? $(, names $names:ident)? $(, group($group:expr))? {
             $(
@@ -118,14 +125,15 @@ macro_rules! registry {
         }
         $($rest:tt)*
     ) => {
-        registry!(@list $header [$(#[doc = $sdoc])*] [$($list)?] [$([$($cfg)?] $variant)*]);
-        registry!(@uuid_names $header [$($list)?] [$($names)?] [$([$($cfg)?] $uuid)*]);
-        registry!(@add $header $lines [$($group)?] [$({
+        registry!(@add $header $lines [$($items)*
+            registry!(@list $header [$(#[doc = $sdoc])*] [$($list)?] [$([$($cfg)?] $variant)*]);
+            registry!(@uuid_names $header [$($list)?] [$($names)?] [$([$($cfg)?] $uuid)*]);
+        ] [$($group)?] [$({
             [$($cfg)?] [$($doc)*] $variant ($ty) id[] uuid[$uuid] pair[] name[$name]
             opt[$($opt $([$ctx $args])?)?]
         })*] $($rest)*);
     };
-    (@section $header:tt $lines:tt
+    (@section $header:tt $lines:tt [$($items:tt)*]
         $(#[doc = $sdoc:literal])*
         $section:ident: patterns $(=> $list:ident)? $(, group($group:expr))? $(,
             $(#[doc = $ldoc:literal])*
@@ -139,14 +147,16 @@ macro_rules! registry {
         }
         $($rest:tt)*
     ) => {
-        registry!(@list $header [$(#[doc = $sdoc])*] [$($list)?] [$([$($cfg)?] $variant)*]);
-        registry!(@lookup $header [$($(#[doc = $ldoc])* $lookup $param [$pty] $lret $($lkind)?)?]
-            [$([$($cfg)?] $variant [$pattern])*]);
-        registry!(@add $header $lines [$($group)?] [$({
+        registry!(@add $header $lines [$($items)*
+            registry!(@list $header [$(#[doc = $sdoc])*] [$($list)?] [$([$($cfg)?] $variant)*]);
+            registry!(@lookup $header
+                [$($(#[doc = $ldoc])* $lookup $param [$pty] $lret $($lkind)?)?]
+                [$([$($cfg)?] $variant [$pattern])*]);
+        ] [$($group)?] [$({
             [$($cfg)?] [$($doc)*] $variant ($ty) id[] uuid[] pair[] name[$name] opt[]
         })*] $($rest)*);
     };
-    (@section $header:tt $lines:tt
+    (@section $header:tt $lines:tt [$($items:tt)*]
         $(#[doc = $sdoc:literal])*
         $section:ident: pairs $(=> $list:ident)? $(, group($group:expr))? {
             $(
@@ -157,17 +167,16 @@ macro_rules! registry {
         }
         $($rest:tt)*
     ) => {
-        registry!(@list $header [$(#[doc = $sdoc])*] [$($list)?] [$([$($cfg)?] $variant)*]);
-        registry!(@add $header $lines [$($group)?] [$({
+        registry!(@add $header $lines [$($items)*
+            registry!(@list $header [$(#[doc = $sdoc])*] [$($list)?] [$([$($cfg)?] $variant)*]);
+        ] [$($group)?] [$({
             [$($cfg)?] [$($doc)*] $variant ($ty) id[] uuid[] pair[$first $second] name[$name]
             opt[]
         })*] $($rest)*);
     };
-    (@section $header:tt $lines:tt) => {
-        registry!(@generate $header $lines);
-    };
-    (@add $header:tt [$($lines:tt)*] $group:tt [$({$($line:tt)*})*] $($rest:tt)*) => {
-        registry!(@section $header [$($lines)* $({$($line)* group $group})*] $($rest)*);
+    (@section $header:tt $lines:tt $items:tt) => { registry!(@generate $header $lines $items); };
+    (@add $header:tt [$($lines:tt)*] $items:tt $group:tt [$({$($line:tt)*})*] $($rest:tt)*) => {
+        registry!(@section $header [$($lines)* $({$($line)* group $group})*] $items $($rest)*);
     };
 
     // What takes every line.
@@ -209,7 +218,7 @@ macro_rules! registry {
         [$($cfg:meta)?] [$($doc:literal)*] $variant:ident ($ty:ty) id[$($id:tt)?]
         uuid[$($uuid:literal)?] pair[$($first:tt $second:tt)?] name[$($name:literal)?]
         opt $opt:tt group[$($group:expr)?]
-    })*]) => {
+    })*] [$($items:tt)*]) => {
         $($kattr)*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -223,47 +232,59 @@ macro_rules! registry {
 
         registry!(@value $import [$($vattr)*] [$($vserde)?] $value $vcatch
             [$({[$($cfg)?] [$($doc)*] $variant ($ty) [$($id)?]})*]);
-        registry!(@describe $kind $kcatch [$([$($cfg)?] $variant ($ty))*]);
-        registry!(@kind_of [$($kcty)?] $kind $kcatch $value [$([$($cfg)?] $variant)*]);
-        registry!(@list [$kind] [$($(#[doc = $adoc])*)?] [$($all)?] [$([$($cfg)?] $variant)*]);
-        registry!(@method [$($(#[doc = $ndoc])* $name_fn [$nret])?] $kind
-            [$([$($cfg)?] $variant [registry!(@required "a name" $($name)?)])*] "unknown");
-        registry!(@method [$($(#[doc = $udoc])* $uuid_fn [$uret])?] $kind
-            [$([$($cfg)?] $variant [registry!(@some $($uuid)?)])*] None);
-        registry!(@uuid $kind [$($uuid_fn)?]);
-        registry!(@method [$($(#[doc = $fdoc])* $flag_fn [bool])?] $kind
-            [$([$($cfg)?] $variant [registry!(@flag [$($id)?] $opt)])*] false);
-        registry!(@method [$($(#[doc = $gdoc])* $group_fn [$gret])?] $kind
-            [$([$($cfg)?] $variant [registry!(@required "a group" $($group)?)])*] $($gdefault)?);
-        registry!(@pair [$($(#[doc = $pdoc])* $pair_fn $pparam [$pty] [$pret] [$pfirst, $psecond])?]
-            $kind [$([$($cfg)?] $variant [$($first $second)?])*]);
-        registry!(@id [$($(#[doc = $idoc])* $id_fn $iret $($iinner)?)?] $kind $kcatch [$($kcty)?]
-            [$([$($cfg)?] $variant [$($id)?])*]);
-        registry!(@decode [$(
-            [$(#[doc = $ddoc])*] [$dvis] $decode $dkind [$dkty] $input [$ity] [$($context [$cty])?]
-            [$($context)?] [$dret] [$darg] [$deach] [$dcatch]
-        )?] $kind $value [$([$($cfg)?] $variant ($ty) $opt)*]);
-        registry!(@encode [$(
-            [$(#[doc = $edoc])*] [$evis] $encode [$($output [$oty])?] [$eret] [$earg] [$eeach]
-            [$ecatch] [$ecatchexpr]
-        )?] $value [$([$($cfg)?] $variant)*]);
+
+        impl $kind {
+            $($items)*
+            /// The format reference's description of this kind's structure (see
+            /// [`crate::reference`]);
+            #[doc = concat!("`None` for [`", stringify!($kind), "::", stringify!($kcatch), "`].")]
+            #[cfg(feature = "reference")]
+            pub fn describe(self) -> Option<fn() -> crate::reference::Structure> {
+                use crate::reference::Describe;
+                match self {
+                    $($(#[cfg($cfg)])? $kind::$variant => Some(<$ty>::describe),)*
+                    _ => None,
+                }
+            }
+
+            registry!(@list [$kind] [$($(#[doc = $adoc])*)?] [$($all)?] [$([$($cfg)?] $variant)*]);
+            registry!(@method [$($(#[doc = $ndoc])* $name_fn () [$nret])?] $kind
+                [$([$($cfg)?] $variant [registry!(@required "a name" $($name)?)])*]
+                [_ => "unknown"]);
+            registry!(@method [$($(#[doc = $udoc])* $uuid_fn () [$uret])?] $kind
+                [$([$($cfg)?] $variant [registry!(@some $($uuid)?)])*] [_ => None]);
+            registry!(@uuid $kind [$($uuid_fn)?]);
+            registry!(@method [$($(#[doc = $fdoc])* $flag_fn () [bool])?] $kind
+                [$([$($cfg)?] $variant [registry!(@flag [$($id)?] $opt)])*] [_ => false]);
+            registry!(@method [$($(#[doc = $gdoc])* $group_fn () [$gret])?] $kind
+                [$([$($cfg)?] $variant [registry!(@required "a group" $($group)?)])*]
+                [$(_ => $gdefault)?]);
+            registry!(@pair_fn
+                [$($(#[doc = $pdoc])* $pair_fn $pparam [$pty] [$pret] [$pfirst, $psecond])?]
+                $kind [$([$($cfg)?] $variant [$($first $second)?])*]);
+            registry!(@id [$($(#[doc = $idoc])* $id_fn $iret $($iinner)?)?] $kind $kcatch
+                [$($kcty)?] [$([$($cfg)?] $variant [$($id)?])*]);
+        }
+
+        impl $value {
+            registry!(@kind_of [$($kcty)?] $kind $kcatch $value [$([$($cfg)?] $variant)*]);
+            registry!(@decode [$(
+                [$(#[doc = $ddoc])*] [$dvis] $decode $dkind [$dkty] $input [$ity]
+                [$($context [$cty])?] [$($context)?] [$dret] [$darg] [$deach] [$dcatch]
+            )?] $kind $value [$([$($cfg)?] $variant ($ty) $opt)*]);
+            registry!(@encode [$(
+                [$(#[doc = $edoc])*] [$evis] $encode [$($output [$oty])?] [$eret] [$earg] [$eeach]
+                [$ecatch] [$ecatchexpr]
+            )?] $value [$([$($cfg)?] $variant)*]);
+        }
     };
 
     // The value enum: plain, with every line's `cfg` on its variant ...
-    (@value [] [$($vattr:tt)*] [$($vserde:tt)?] $value:ident
-        { [$($vcdoc:tt)*] $vcatch:ident $vcbody:tt }
+    (@value [] [$($vattr:tt)*] $serde:tt $value:ident $catch:tt
         [$({[$($cfg:meta)?] [$($doc:literal)*] $variant:ident ($ty:ty) $id:tt})*]
     ) => {
-        $($vattr)*
-        #[derive(Debug, Clone, PartialEq, Eq)]
-        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-        $(#[cfg_attr(feature = "serde", serde $vserde)])?
-        #[non_exhaustive]
-        pub enum $value {
-            $($(#[doc = $doc])* $(#[cfg($cfg)])? $variant($ty),)*
-            $($vcdoc)*
-            $vcatch $vcbody,
-        }
+        registry!(@enum [$($vattr)*] $serde $value [] $catch
+            [$({[$(#[doc = $doc])* $(#[cfg($cfg)])?] $variant ($ty)})*]);
     };
     // ... or read by binrw, picked by `import`: defined with the lines that have no `cfg`, and
     // with every line where their (common) `cfg` holds.
@@ -281,73 +302,72 @@ macro_rules! registry {
     ) => {
         registry!(@split $enum $plain [$($every)* {$($line)*}] [$($cfgs)* $cfg,] [$($rest)*]);
     };
-    (@split $enum:tt $plain:tt $every:tt [] []) => {
-        registry!(@binrw [] $enum $every);
-    };
+    (@split $enum:tt $plain:tt $every:tt [] []) => { registry!(@binrw [] $enum $every); };
     (@split $enum:tt $plain:tt $every:tt [$($cfg:meta,)+] []) => {
         registry!(@binrw [#[cfg(not(any($($cfg),+)))]] $enum $plain);
         registry!(@binrw [#[cfg(all($($cfg),+))]] $enum $every);
     };
-    (@binrw [$($when:tt)*] [$import:ident [$($vattr:tt)*] [$($vserde:tt)?] $value:ident
-            { [$($vcdoc:tt)*] $vcatch:ident $vcbody:tt }]
+    (@binrw [$($when:tt)*] [$import:ident [$($vattr:tt)*] $serde:tt $value:ident $catch:tt]
         [$({[$($doc:literal)*] $variant:ident ($ty:ty) [$id:tt]})*]
     ) => {
-        $($when)*
-        $($vattr)*
-        #[twcodec_schema_derive::describe]
-        #[binrw::binrw]
-        #[brw(little)]
-        #[br(import { $import: i32 })]
+        registry!(@enum [
+            $($when)* $($vattr)*
+            #[twcodec_schema_derive::describe]
+            #[binrw::binrw]
+            #[brw(little)]
+            #[br(import { $import: i32 })]
+        ] $serde $value [
+            #[br(pre_assert(!matches!($import, $($id)|*), crate::SchemaError::OtherLayout))]
+        ] $catch [$({[
+            $(#[doc = $doc])*
+            #[br(pre_assert($import == $id, crate::SchemaError::OtherLayout))]
+        ] $variant ($ty)})*]);
+    };
+    (@enum [$($head:tt)*] [$($serde:tt)?] $value:ident [$($catch_attr:tt)*]
+        { [$($vcdoc:tt)*] $vcatch:ident $vcbody:tt } [$({[$($attr:tt)*] $variant:ident ($ty:ty)})*]
+    ) => {
+        $($head)*
         #[derive(Debug, Clone, PartialEq, Eq)]
         #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-        $(#[cfg_attr(feature = "serde", serde $vserde)])?
+        $(#[cfg_attr(feature = "serde", serde $serde)])?
         #[non_exhaustive]
         pub enum $value {
-            $(
-                $(#[doc = $doc])*
-                #[br(pre_assert($import == $id, crate::SchemaError::OtherLayout))]
-                $variant($ty),
-            )*
+            $($($attr)* $variant($ty),)*
             $($vcdoc)*
-            #[br(pre_assert(!matches!($import, $($id)|*), crate::SchemaError::OtherLayout))]
+            $($catch_attr)*
             $vcatch $vcbody,
         }
     };
 
+    // A list of kinds (a section's, or `all`).
     (@list $header:tt $docs:tt [] $kinds:tt) => {};
     (@list [$kind:ident $($header:tt)*] [$(#[doc = $doc:literal])*] [$list:ident]
         [$([$($cfg:meta)?] $variant:ident)*]
     ) => {
-        impl $kind {
-            $(#[doc = $doc])*
-            pub const $list: &'static [$kind] = &[$($(#[cfg($cfg)])? $kind::$variant,)*];
-        }
+        $(#[doc = $doc])*
+        pub const $list: &'static [$kind] = &[$($(#[cfg($cfg)])? $kind::$variant,)*];
     };
 
     (@uuid_names $header:tt $list:tt [] $uuids:tt) => {};
     (@uuid_names [$kind:ident $($header:tt)*] [$list:ident] [$names:ident]
         [$([$($cfg:meta)?] $uuid:literal)*]
     ) => {
-        impl $kind {
-            #[doc = concat!("The names the UUIDs of [`", stringify!($kind), "::",
-                stringify!($list), "`] are derived from.")]
-            pub const $names: &'static [&'static str] = &[$($(#[cfg($cfg)])? $uuid,)*];
-        }
+        #[doc = concat!("The names the UUIDs of [`", stringify!($kind), "::",
+            stringify!($list), "`] are derived from.")]
+        pub const $names: &'static [&'static str] = &[$($(#[cfg($cfg)])? $uuid,)*];
     };
 
+    // A section's lookup by key: `-> Option<Kind>`, `None` for a key no line has ...
     (@lookup $header:tt [] $keys:tt) => {};
-    // A lookup `-> Option<Kind>`: `None` for a key no line has ...
     (@lookup [$kind:ident $($header:tt)*]
         [$(#[doc = $doc:literal])* $lookup:ident $param:ident [$pty:ty] Option $lkind:ident]
         [$([$($cfg:meta)?] $variant:ident [$key:pat])*]
     ) => {
-        impl $kind {
-            $(#[doc = $doc])*
-            pub fn $lookup($param: $pty) -> Option<$kind> {
-                match $param {
-                    $($(#[cfg($cfg)])? $key => Some($kind::$variant),)*
-                    _ => None,
-                }
+        $(#[doc = $doc])*
+        pub fn $lookup($param: $pty) -> Option<$kind> {
+            match $param {
+                $($(#[cfg($cfg)])? $key => Some($kind::$variant),)*
+                _ => None,
             }
         }
     };
@@ -356,125 +376,69 @@ macro_rules! registry {
         [$(#[doc = $doc:literal])* $lookup:ident $param:ident [$pty:ty] $lret:ident]
         [$([$($cfg:meta)?] $variant:ident [$key:pat])*]
     ) => {
-        impl $kind {
-            $(#[doc = $doc])*
-            pub fn $lookup($param: $pty) -> $kind {
-                match $param {
-                    $($(#[cfg($cfg)])? $key => $kind::$variant,)*
-                    _ => registry!(@catch $kind::$catch [$($cty)?] $param),
-                }
+        $(#[doc = $doc])*
+        pub fn $lookup($param: $pty) -> $kind {
+            match $param {
+                $($(#[cfg($cfg)])? $key => $kind::$variant,)*
+                _ => registry!(@catch $kind::$catch [$($cty)?] $param),
             }
         }
     };
 
-    (@describe $kind:ident $catch:ident [$([$($cfg:meta)?] $variant:ident ($ty:ty))*]) => {
-        impl $kind {
-            /// The format reference's description of this kind's structure (see
-            /// [`crate::reference`]);
-            #[doc = concat!("`None` for [`", stringify!($kind), "::", stringify!($catch), "`].")]
-            #[cfg(feature = "reference")]
-            pub fn describe(self) -> Option<fn() -> crate::reference::Structure> {
-                use crate::reference::Describe;
-                match self {
-                    $($(#[cfg($cfg)])? $kind::$variant => Some(<$ty>::describe),)*
-                    _ => None,
-                }
+    // A `const fn` of the kind: a value per line, and an arm for the catch-all.
+    (@method [] $($rest:tt)*) => {};
+    (@method [$(#[doc = $doc:literal])* $method:ident ($($param:ident: $pty:ty)?) [$ret:ty]]
+        $kind:ident [$([$($cfg:meta)?] $variant:ident [$value:expr])*]
+        [$catch:pat => $default:expr]
+    ) => {
+        $(#[doc = $doc])*
+        pub const fn $method(self $(, $param: $pty)?) -> $ret {
+            match self {
+                $($(#[cfg($cfg)])? $kind::$variant => $value,)*
+                $catch => $default,
             }
+        }
+    };
+    // `id`: `-> Option<T>`, `None` for the kinds without a number, or `-> T` of a registry
+    // whose catch-all kind keeps its number.
+    (@id [] $($rest:tt)*) => {};
+    (@id [$(#[doc = $doc:literal])* $id_fn:ident Option $inner:ty] $kind:ident $catch:ident
+        $cty:tt [$([$($cfg:meta)?] $variant:ident [$($id:tt)?])*]
+    ) => {
+        registry!(@method [$(#[doc = $doc])* $id_fn () [Option<$inner>]] $kind
+            [$([$($cfg)?] $variant [registry!(@some $($id)?)])*] [_ => None]);
+    };
+    (@id [$(#[doc = $doc:literal])* $id_fn:ident $iret:ident] $kind:ident $catch:ident [$cty:ty]
+        [$([$($cfg:meta)?] $variant:ident [$id:tt])*]
+    ) => {
+        registry!(@method [$(#[doc = $doc])* $id_fn () [$iret]] $kind
+            [$([$($cfg)?] $variant [$id])*] [$kind::$catch(other) => other]);
+    };
+    // `pair`: a line's first or second number, by the parameter.
+    (@pair_fn [] $($rest:tt)*) => {};
+    (@pair_fn [$(#[doc = $doc:literal])* $method:ident $param:ident [$pty:ty] [$ret:ty] $pats:tt]
+        $kind:ident [$([$($cfg:meta)?] $variant:ident [$($one:tt $two:tt)?])*]
+    ) => {
+        registry!(@method [$(#[doc = $doc])* $method ($param: $pty) [$ret]] $kind
+            [$([$($cfg)?] $variant [registry!(@pair $param $pats $($one $two)?)])*] [_ => None]);
+    };
+    (@uuid $kind:ident []) => {};
+    (@uuid $kind:ident [$uuid_fn:ident]) => {
+        #[doc = concat!("The UUID of a kind named by a UUID (from [`", stringify!($kind),
+            "::", stringify!($uuid_fn), "`]).")]
+        pub fn uuid(self) -> Option<crate::uuid::Uuid> {
+            self.$uuid_fn().map(crate::uuid::uuid_from_name)
         }
     };
 
     // The value's kind, when the catch-all kind is a unit variant.
     (@kind_of [$cty:ty] $kind:ident $catch:ident $value:ident $variants:tt) => {};
     (@kind_of [] $kind:ident $catch:ident $value:ident [$([$($cfg:meta)?] $variant:ident)*]) => {
-        impl $value {
-            #[doc = concat!("Its kind: the [`", stringify!($kind), "`] of its line.")]
-            pub fn kind(&self) -> $kind {
-                match self {
-                    $($(#[cfg($cfg)])? $value::$variant(_) => $kind::$variant,)*
-                    _ => $kind::$catch,
-                }
-            }
-        }
-    };
-
-    // A `const fn` of the kind with a value per line and one for the catch-all.
-    (@method [] $kind:ident $arms:tt $($default:tt)*) => {};
-    (@method [$(#[doc = $doc:literal])* $method:ident [$ret:ty]] $kind:ident
-        [$([$($cfg:meta)?] $variant:ident [$value:expr])*] $default:expr
-    ) => {
-        impl $kind {
-            $(#[doc = $doc])*
-            pub const fn $method(self) -> $ret {
-                match self {
-                    $($(#[cfg($cfg)])? $kind::$variant => $value,)*
-                    _ => $default,
-                }
-            }
-        }
-    };
-    (@uuid $kind:ident []) => {};
-    (@uuid $kind:ident [$uuid_fn:ident]) => {
-        impl $kind {
-            #[doc = concat!("The UUID of a kind named by a UUID (from [`", stringify!($kind),
-                "::", stringify!($uuid_fn), "`]).")]
-            pub fn uuid(self) -> Option<crate::uuid::Uuid> {
-                self.$uuid_fn().map(crate::uuid::uuid_from_name)
-            }
-        }
-    };
-
-    // `pair`: the first or second number of a line, by the parameter.
-    (@pair [] $kind:ident $lines:tt) => {};
-    (@pair [$(#[doc = $doc:literal])* $method:ident $param:ident [$pty:ty] [$ret:ty]
-            [$first:pat, $second:pat]]
-        $kind:ident [$([$($cfg:meta)?] $variant:ident [$($one:tt $two:tt)?])*]
-    ) => {
-        impl $kind {
-            $(#[doc = $doc])*
-            pub const fn $method(self, $param: $pty) -> $ret {
-                match self {
-                    $($(#[cfg($cfg)])? $kind::$variant => registry!(@pair_of
-                        $param [$first, $second] $($one $two)?),)*
-                    _ => None,
-                }
-            }
-        }
-    };
-    (@pair_of $param:ident [$first:pat, $second:pat]) => {
-        None
-    };
-    (@pair_of $param:ident [$first:pat, $second:pat] $one:tt $two:tt) => {
-        match $param {
-            $first => registry!(@some_number $one),
-            $second => registry!(@some_number $two),
-        }
-    };
-    (@some_number _) => {
-        None
-    };
-    (@some_number $number:literal) => {
-        Some($number)
-    };
-
-    // `id`: `-> Option<T>`, `None` for the kinds without a number ...
-    (@id [] $($rest:tt)*) => {};
-    (@id [$(#[doc = $doc:literal])* $id_fn:ident Option $inner:ty] $kind:ident $catch:ident
-        $cty:tt [$([$($cfg:meta)?] $variant:ident [$($id:tt)?])*]
-    ) => {
-        registry!(@method [$(#[doc = $doc])* $id_fn [Option<$inner>]] $kind
-            [$([$($cfg)?] $variant [registry!(@some $($id)?)])*] None);
-    };
-    // ... or `-> T` of a registry whose catch-all kind keeps its number.
-    (@id [$(#[doc = $doc:literal])* $id_fn:ident $iret:ident] $kind:ident $catch:ident [$cty:ty]
-        [$([$($cfg:meta)?] $variant:ident [$id:tt])*]
-    ) => {
-        impl $kind {
-            $(#[doc = $doc])*
-            pub const fn $id_fn(self) -> $iret {
-                match self {
-                    $($(#[cfg($cfg)])? $kind::$variant => $id,)*
-                    $kind::$catch(other) => other,
-                }
+        #[doc = concat!("Its kind: the [`", stringify!($kind), "`] of its line.")]
+        pub fn kind(&self) -> $kind {
+            match self {
+                $($(#[cfg($cfg)])? $value::$variant(_) => $kind::$variant,)*
+                _ => $kind::$catch,
             }
         }
     };
@@ -485,19 +449,17 @@ macro_rules! registry {
         [$($context:ident [$cty:ty])?] $args_context:tt [$ret:ty] [$arg:pat_param] [$each:expr]
         [$catch:expr]
     ] $kind:ident $value:ident [$([$($cfg:meta)?] $variant:ident ($ty:ty) $opt:tt)*]) => {
-        impl $value {
-            $($doc)*
-            #[allow(unused_variables)]
-            $vis fn $decode($dkind: $dkty, $input: $ity $(, $context: $cty)?) -> $ret {
-                Ok(match $dkind {
-                    $($(#[cfg($cfg)])? $kind::$variant => $value::$variant({
-                        let $arg: <$ty as binrw::BinRead>::Args<'_> =
-                            registry!(@args $args_context $opt);
-                        $each?
-                    }),)*
-                    _ => $catch,
-                })
-            }
+        $($doc)*
+        #[allow(unused_variables)]
+        $vis fn $decode($dkind: $dkty, $input: $ity $(, $context: $cty)?) -> $ret {
+            Ok(match $dkind {
+                $($(#[cfg($cfg)])? $kind::$variant => $value::$variant({
+                    let $arg: <$ty as binrw::BinRead>::Args<'_> =
+                        registry!(@args $args_context $opt);
+                    $each?
+                }),)*
+                _ => $catch,
+            })
         }
     };
     (@encode [] $($rest:tt)*) => {};
@@ -505,53 +467,39 @@ macro_rules! registry {
         [$($doc:tt)*] [$vis:vis] $encode:ident [$($output:ident [$oty:ty])?] [$ret:ty]
         [$arg:pat_param] [$each:expr] [$catch:pat] [$catchexpr:expr]
     ] $value:ident [$([$($cfg:meta)?] $variant:ident)*]) => {
-        impl $value {
-            $($doc)*
-            $vis fn $encode(&self $(, $output: $oty)?) -> $ret {
-                match self {
-                    $($(#[cfg($cfg)])? $value::$variant($arg) => $each,)*
-                    $catch => $catchexpr,
-                }
+        $($doc)*
+        $vis fn $encode(&self $(, $output: $oty)?) -> $ret {
+            match self {
+                $($(#[cfg($cfg)])? $value::$variant($arg) => $each,)*
+                $catch => $catchexpr,
             }
         }
     };
 
-    (@some) => {
-        None
-    };
-    (@some $value:expr) => {
-        Some($value)
-    };
-    (@required $what:literal $value:expr) => {
-        $value
-    };
+    // Values of a line.
+    (@some) => { None };
+    (@some $value:expr) => { Some($value) };
+    (@required $what:literal $value:expr) => { $value };
     (@required $what:literal) => {
         compile_error!(concat!("every line of this registry needs ", $what))
     };
-    (@catch $kind:ident::$catch:ident [] $param:ident) => {
-        $kind::$catch
+    (@catch $kind:ident::$catch:ident [] $param:ident) => { $kind::$catch };
+    (@catch $kind:ident::$catch:ident [$cty:ty] $param:ident) => { $kind::$catch($param) };
+    (@pair $param:ident $patterns:tt) => { None };
+    (@pair $param:ident [$first:pat, $second:pat] $one:tt $two:tt) => {
+        match $param {
+            $first => registry!(@number $one),
+            $second => registry!(@number $two),
+        }
     };
-    (@catch $kind:ident::$catch:ident [$cty:ty] $param:ident) => {
-        $kind::$catch($param)
-    };
-    (@flag [] $opt:tt) => {
-        false
-    };
-    (@flag [$id:tt] []) => {
-        true
-    };
-    (@flag [$id:tt] [not_pre_agreed]) => {
-        false
-    };
-    (@flag [$id:tt] [args $args:tt]) => {
-        true
-    };
-    (@args $context:tt []) => {
-        ()
-    };
-    (@args $context:tt [not_pre_agreed]) => {
-        ()
-    };
+    (@number _) => { None };
+    (@number $number:literal) => { Some($number) };
+    (@flag [] $opt:tt) => { false };
+    (@flag [$id:tt] []) => { true };
+    (@flag [$id:tt] [not_pre_agreed]) => { false };
+    (@flag [$id:tt] [args $args:tt]) => { true };
+    (@args $context:tt []) => { () };
+    (@args $context:tt [not_pre_agreed]) => { () };
     (@args [$context:ident] [args [$ctx:ident $args:expr]]) => {{
         let $ctx = $context;
         $args

@@ -27,6 +27,7 @@
 //!         name:  pub const fn name(self) -> &'static str;        the lines' short names
 //!         uuid:  pub const fn uuid_name(self) -> Option<&'static str>;  and `uuid()`
 //!         id:    pub const fn type_id(self) -> Option<u16>;      the numbers of `numbers` lines
+//!                (or `-> i32` where the catch-all kind keeps its number: `to_i32`)
 //!         pair:  pub const fn number(self, p: P) -> Option<i32> = [pattern 1, pattern 2];
 //!         flag:  pub const fn pre_agreed(self) -> bool;         `numbers` lines not flagged
 //!         group: pub const fn family(self) -> Type = default;    the `group(...)` of a section
@@ -34,7 +35,7 @@
 //!     /// docs of the section's list
 //!     section: numbers|uuids|patterns|pairs [=> LIST] [, names NAMES] [, group(value)]
 //!         [, /// docs
-//!            pub fn lookup(number: Type) -> Kind or Option<Kind>] {
+//!            pub fn lookup(key: Type) -> Option<Kind> or Kind (the catch-all otherwise)] {
 //!         /// docs
 //!         #[cfg(...)]                    (optional)
 //!         Variant(Type) = key [, "name"] [, option];

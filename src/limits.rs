@@ -30,7 +30,7 @@
 //! | [`max_layer_data`](Limits::max_layer_data): bytes all layers hold once decoded | 1 GiB | [`Map::from_datafile`](crate::Map::from_datafile) |
 //! | [`max_strings`](Limits::max_strings): strings in a NUL-separated list (a map's settings) | 65536 | [`Info::settings`](crate::map::Info::settings) |
 //! | [`max_string_bytes`](Limits::max_string_bytes): bytes of such a list | 16 MiB | [`Info::settings`](crate::map::Info::settings) |
-//! | [`max_file_size`](Limits::max_file_size): bytes of a map, datafile, demo or snapshot file | 1 GiB | [`read_file`](crate::input::read_file): [`Datafile::open`](crate::Datafile::open), [`Map::load`](crate::Map::load), [`Demo::open`](crate::demo::Demo::open), `snap decode`, `scan` |
+//! | [`max_file_size`](Limits::max_file_size): bytes of a map, datafile, demo or snapshot file | 1 GiB | [`read_file`](crate::input::read_file): [`Datafile::open`](crate::Datafile::open), [`Map::open`](crate::Map::open), [`Demo::open`](crate::demo::Demo::open), `snap decode`, `scan` |
 //! | [`max_picture_file`](Limits::max_picture_file): bytes of a PNG file | 256 MiB | `twcodec_tools::assets::read_png` (`embed`, `replace-image`, `add-image`, the pictures `render` draws with) |
 //! | [`max_data_size`](Limits::max_data_size), again: bytes of an Opus file, and of each file of an unpacked map directory | 256 MiB | `twcodec_tools::assets::read_opus`, `twcodec_tools::mapdir::pack` |
 //! | [`max_render_work`](Limits::max_render_work): steps of work (a few nanoseconds each) one render of the map may take | 2^32 (4.3 billion) | `twcodec_tools::render::render` |

@@ -21,7 +21,7 @@
 use binrw::{binrw, binwrite, BinResult};
 
 use crate::error::{to_i32, SchemaError};
-use crate::reference::describe;
+use twcodec_schema_derive::describe;
 
 /// The first four bytes of a datafile (datafile.md, "Version header").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

@@ -17,8 +17,8 @@ use binrw::{binrw, BinRead, BinResult, BinWrite, Endian};
 #[cfg(feature = "serde")]
 use serde::Serialize;
 
-use crate::reference::describe;
 use crate::SchemaError;
+use twcodec_schema_derive::describe;
 
 /// The first 7 bytes of every demo (DDNet `gs_aHeaderMarker`).
 pub const MAGIC: [u8; 7] = *b"TWDEMO\0";

@@ -18,9 +18,11 @@
 //! | open value sets (curve types, image formats, weapons...): newtypes with a constant per known value | [`open_enum`] |
 //! | the format reference (`docs/format/`), read from these modules' binrw attributes | [`reference`](mod@reference) |
 //!
-//! One feature, `serde` (on by default): serde serialization of every type, for dumps and JSON.
-//! Without it a program that uses it builds 18 crates besides its own (binrw, bytemuck, modular-bitfield, uuid,
-//! md5 and their macros).
+//! Two features, both on by default: `serde`, serde serialization of every type, for dumps and
+//! JSON; and `reference`, the format reference ([`reference`](mod@reference), and the kinds'
+//! `describe()`), which a program that only reads and writes does not need. Without them a
+//! program that uses this crate builds 18 crates besides its own (binrw, bytemuck,
+//! modular-bitfield, uuid, md5 and their macros).
 //!
 //! Errors that the layout itself defines (bad magic, unsupported version, item sizes) are
 //! [`SchemaError`]s carried inside binrw's error.
@@ -31,6 +33,10 @@
 // The code #[describe] generates names this crate by its path, also from inside it.
 extern crate self as twcodec_schema;
 
+// The generator of the four registries of types; first, so that their modules see it.
+#[macro_use]
+mod registry;
+
 pub mod datafile;
 pub mod demo;
 mod error;
@@ -40,6 +46,7 @@ pub mod netobj;
 pub mod open_enum;
 pub mod packet;
 pub mod packing;
+#[cfg(feature = "reference")]
 pub mod reference;
 pub mod snapshot;
 pub mod uuid;

@@ -171,7 +171,7 @@ macro_rules! open_enum {
     };
     (@enum [described] $name:ident [$(#[doc = $doc:literal])*] { $($(#[doc = $vdoc:literal])* $variant:ident = $value:literal,)* } [$(#[doc = $odoc:literal])*] $other:ident) => {
         $(#[doc = $doc])*
-        #[$crate::reference::describe]
+        #[twcodec_schema_derive::describe]
         #[binrw::binrw]
         #[brw(little)]
         #[br(map = $name::from_i32)]
@@ -185,6 +185,7 @@ macro_rules! open_enum {
     };
     (@describe [] $name:ident) => {};
     (@describe [described] $name:ident) => {
+        #[cfg(feature = "reference")]
         impl $crate::reference::OnDisk for self::$name {
             fn size() -> $crate::reference::Size {
                 <$name as $crate::reference::OnDisk>::size()
@@ -197,6 +198,7 @@ macro_rules! open_enum {
             }
         }
 
+        #[cfg(feature = "reference")]
         impl $crate::reference::Describe for self::$name {
             fn describe_as(symbolic: bool) -> $crate::reference::Structure {
                 <$name as $crate::reference::Describe>::describe_as(symbolic)

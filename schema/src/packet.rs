@@ -39,8 +39,8 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 #[cfg(feature = "serde")]
 use crate::map::common::deserialize_flags;
 use crate::map::common::flag_names;
-use crate::reference::describe;
 use crate::SchemaError;
+use twcodec_schema_derive::describe;
 
 /// Most bytes a packet can have, header included (`NET_MAX_PACKETSIZE`, both versions).
 #[doc(alias = "NET_MAX_PACKETSIZE")]

@@ -1357,8 +1357,8 @@ fn messages() -> Document {
                 the fields after a message's header, the packed int `(id << 1) | system` (for id \
                 0, DDNet's extended messages, a 16-byte UUID follows). Each message's ids in the \
                 0.6/DDNet and 0.7 protocols, or the name of its UUID, are its line in the \
-                registry, `net_message_types!` in `schema/src/netmsg/mod.rs`. A `VarInt` is a \
-                packed int of 1 to 5 bytes, so positions after one are counted from it; a \
+                message registry in `schema/src/netmsg/mod.rs`. A `VarInt` is a packed int of 1 \
+                to 5 bytes, so positions after one are counted from it; a \
                 `NetString` is its bytes up to and with a NUL; `SizedData` is a packed int, then \
                 that many bytes. Demos store a message padded with zeros to whole ints.",
         unit: Unit::Byte,
@@ -1863,7 +1863,7 @@ mod tests {
                 ("Quads", "kind == 3"),
                 ("DeprecatedSounds", "kind == 9"),
                 ("Sounds", "kind == 10"),
-                // The layer type only these tests register (layer.rs, `layer_types!`).
+                // The layer type only these tests register (its line in layer.rs).
                 ("Example", "kind == 99"),
                 ("Unknown", "!matches!(kind, 2 | 3 | 9 | 10 | 99)"),
             ]

@@ -21,8 +21,8 @@ use bytemuck::{Pod, Zeroable};
 
 use crate::error::to_i32;
 use crate::netobj::SnapObjectKind;
-use crate::reference::describe;
 use crate::SchemaError;
+use twcodec_schema_derive::describe;
 
 /// Type and id of a snapshot item: `type_id << 16 | id` (snapshot.md, "Item key").
 #[describe]

@@ -12,7 +12,7 @@ use binrw::binrw;
 use binrw::helpers::until_eof;
 
 use crate::packing::{be_bytes_of_ints, ints_from_be_bytes};
-use crate::reference::describe;
+use twcodec_schema_derive::describe;
 
 /// Type id of the UUID index items (DDNet `ITEMTYPE_EX`).
 #[doc(alias = "ITEMTYPE_EX")]

@@ -6,7 +6,10 @@
 //! and `#[brw]` attributes before binrw consumes them. It gives the item back unchanged and adds
 //! implementations of `twcodec_schema::reference::Describe` and `OnDisk`: the structure's name,
 //! doc comment, byte order, magic, imports and checks, and per field (or per variant of an enum)
-//! its name, type, doc comment, size and the condition under which it is present.
+//! its name, type, doc comment, size and the condition under which it is present. Those
+//! implementations carry `#[cfg(feature = "reference")]`, the schema's feature (a `cfg` in
+//! generated code is the using crate's): without it the attribute adds only its serde
+//! attributes (below).
 //!
 //! Sizes are computed by the generated code from the real types (`<T as OnDisk>::size()`), never
 //! written down: a field read through `map`/`try_map` takes the size of the function's argument
@@ -437,7 +440,9 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream> {
     }
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     let ident_text = ident.to_string();
+    // Behind the schema's `reference` feature: without it, nothing of the reference is built.
     Ok(quote! {
+        #[cfg(feature = "reference")]
         impl #impl_generics #r::Describe for #ident #ty_generics #where_clause {
             fn describe_as(symbolic: bool) -> #r::Structure {
                 let _ = symbolic;
@@ -450,6 +455,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream> {
             }
         }
 
+        #[cfg(feature = "reference")]
         impl #impl_generics #r::OnDisk for #ident #ty_generics #where_clause {
             fn size() -> #r::Size {
                 <Self as #r::Describe>::describe_as(false).size

@@ -11,7 +11,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use super::common::deserialize_flags;
 #[cfg(feature = "serde")]
 use super::common::flag_names;
-use crate::reference::describe;
+use twcodec_schema_derive::describe;
 
 /// The auto-mapper settings of one tiles layer (DDNet `CMapItemAutoMapperConfig`).
 #[describe]

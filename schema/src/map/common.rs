@@ -11,7 +11,7 @@ use serde::de::{self, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::packing::{be_bytes_of_ints, ints_from_be_bytes};
-use crate::reference::describe;
+use twcodec_schema_derive::describe;
 
 /// Two i32 (map.md, "Terminology": Point). Quad corners and sound source positions are 22.10
 /// fixed point (divide by 1024 for world pixels, 32 to a tile); group offsets are plain pixels

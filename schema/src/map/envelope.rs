@@ -12,8 +12,8 @@ use bytemuck::{Pod, Zeroable};
 
 use super::common::{cast_rest, when, write_cast, I32String};
 use crate::open_enum::open_enum;
-use crate::reference::describe;
 use crate::SchemaError;
+use twcodec_schema_derive::describe;
 
 /// An envelope (map.md, "Envelopes"; DDNet `CMapItemEnvelope`).
 #[describe]

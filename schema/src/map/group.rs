@@ -4,7 +4,7 @@ use binrw::binrw;
 use binrw::helpers::until_eof;
 
 use super::common::{when, I32String, Point};
-use crate::reference::describe;
+use twcodec_schema_derive::describe;
 
 /// A layer group (map.md, "Groups"; DDNet `CMapItemGroup`).
 #[describe]

@@ -5,7 +5,7 @@ use binrw::helpers::until_eof;
 
 use super::common::when;
 use crate::open_enum::open_enum;
-use crate::reference::describe;
+use twcodec_schema_derive::describe;
 
 /// An image, external (loaded by name from the client's `mapres`) or embedded (map.md, "Images";
 /// DDNet `CMapItemImage`, Teeworlds 0.7 `CMapItemImage_v2`).

@@ -4,7 +4,7 @@ use binrw::binrw;
 use binrw::helpers::until_eof;
 
 use super::common::when;
-use crate::reference::describe;
+use twcodec_schema_derive::describe;
 
 /// The map version item (map.md, "Version"; DDNet `CMapItemVersion`): exactly one, version 1.
 #[describe]

@@ -13,8 +13,7 @@ use super::common::deserialize_flags;
 #[cfg(feature = "serde")]
 use super::common::flag_names;
 use super::common::{when, Color, I32String};
-use crate::reference::describe;
-use crate::SchemaError;
+use twcodec_schema_derive::describe;
 
 /// A layer item (map.md, "Layers"; DDNet `CMapItemLayer` and the layer structs after it).
 #[describe]
@@ -56,90 +55,41 @@ impl LayerHeader {
     }
 }
 
-/// Defines [`LayerKind`] and [`LayerBody`] from the registry of layer types below, one line per
-/// type: `Variant(Type) = layer type number;`. The body is read by the header's layer type; any
-/// other number reads as [`LayerBody::Unknown`], kept as ints (docs/extending.md). Lines under
-/// `tests` exist only in this crate's tests (binrw's derive cannot see `cfg` on a variant, so
-/// the enums are defined twice, with and without them).
-macro_rules! layer_types {
-    (@split [$($main:tt)*] tests { $($test:tt)* }) => {
-        #[cfg(not(test))]
-        layer_types!(@define $($main)*);
-        #[cfg(test)]
-        layer_types!(@define $($main)* $($test)*);
-    };
-    (@split [$($main:tt)*] $next:tt $($rest:tt)*) => {
-        layer_types!(@split [$($main)* $next] $($rest)*);
-    };
-    (@define $(
-        $(#[doc = $doc:literal])*
-        $variant:ident($ty:ty) = $number:literal;
-    )*) => {
-        /// The layer types found in files (DDNet `LAYERTYPE_*`; 4 to 8 exist only inside the
-        /// editor).
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-        #[non_exhaustive]
-        pub enum LayerKind {
-            $($(#[doc = $doc])* $variant,)*
-            /// Anything else, kept.
-            Other(i32),
-        }
-
-        impl LayerKind {
-            /// The layer type with this number.
-            pub fn from_i32(value: i32) -> LayerKind {
-                match value {
-                    $($number => LayerKind::$variant,)*
-                    other => LayerKind::Other(other),
-                }
-            }
-
+// The registry of layer types: one line per type, `Variant(Type) = layer type number;`. The body
+// is read by the header's layer type; any other number reads as `LayerBody::Unknown`, kept as
+// ints (docs/extending.md). `registry!` is in schema/src/registry.rs.
+registry! {
+    /// The layer types found in files (DDNet `LAYERTYPE_*`; 4 to 8 exist only inside the
+    /// editor).
+    kind LayerKind {
+        /// Anything else, kept.
+        Other(i32),
+    }
+    /// A layer's body, picked by the header's layer type.
+    value LayerBody, picked by kind {
+        /// Any other layer type: the ints after the header, kept as they are.
+        Unknown(#[br(parse_with = until_eof)] Vec<i32>),
+    }
+    methods {
+        id:
             /// The number of this layer type.
-            pub fn to_i32(self) -> i32 {
-                match self {
-                    $(LayerKind::$variant => $number,)*
-                    LayerKind::Other(other) => other,
-                }
-            }
-        }
-
-        /// A layer's body, picked by the header's layer type.
-        #[describe]
-        #[binrw]
-        #[brw(little)]
-        #[br(import { kind: i32 })]
-        #[derive(Debug, Clone, PartialEq, Eq)]
-        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-        #[non_exhaustive]
-        pub enum LayerBody {
-            $(
-                $(#[doc = $doc])*
-                #[br(pre_assert(kind == $number, SchemaError::OtherLayout))]
-                $variant($ty),
-            )*
-            /// Any other layer type: the ints after the header, kept as they are.
-            #[br(pre_assert(!matches!(kind, $($number)|*), SchemaError::OtherLayout))]
-            Unknown(#[br(parse_with = until_eof)] Vec<i32>),
-        }
-    };
-    ($($line:tt)*) => {
-        layer_types!(@split [] $($line)*);
-    };
-}
-
-layer_types! {
-    /// 2: tiles, game, front, tele, speedup, switch or tune.
-    Tilemap(TilemapLayer) = 2;
-    /// 3: quads.
-    Quads(QuadsLayer) = 3;
-    /// 9: sounds with the 36-byte sources of early DDNet.
-    DeprecatedSounds(SoundsLayer) = 9;
-    /// 10: sounds.
-    Sounds(SoundsLayer) = 10;
-    tests {
+            pub const fn to_i32(self) -> i32;
+    }
+    layers: numbers,
+        /// The layer type with this number.
+        pub fn from_i32(value: i32) -> LayerKind
+    {
+        /// 2: tiles, game, front, tele, speedup, switch or tune.
+        Tilemap(TilemapLayer) = 2;
+        /// 3: quads.
+        Quads(QuadsLayer) = 3;
+        /// 9: sounds with the 36-byte sources of early DDNet.
+        DeprecatedSounds(SoundsLayer) = 9;
+        /// 10: sounds.
+        Sounds(SoundsLayer) = 10;
         /// A layer type only this crate's tests know: the proof that a layer type is its
         /// struct plus this one line (docs/extending.md).
+        #[cfg(test)]
         Example(tests::ExampleLayer) = 99;
     }
 }
@@ -437,7 +387,7 @@ mod tests {
     use super::*;
     use crate::map::common::{decode_ints, encode_ints};
 
-    /// A layer type only these tests know, registered by its line in `layer_types!`: with its
+    /// A layer type only these tests know, registered by its line in the registry: with its
     /// struct, the two places a new layer type takes in the schema (docs/extending.md).
     #[describe]
     #[binrw]

@@ -6,7 +6,7 @@
 use binrw::binrw;
 use binrw::helpers::until_eof;
 
-use crate::reference::describe;
+use twcodec_schema_derive::describe;
 
 /// An entity (Teeworlds 0.3 `mapres_entity`): item types 1 to 6, one item per entity.
 #[describe]

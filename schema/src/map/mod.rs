@@ -40,7 +40,7 @@ pub use common::{
     settings_count, settings_data, Color, I32String, Point,
 };
 
-use crate::uuid::{uuid_from_name, Uuid, UuidIndexItem, UUID_INDEX_TYPE};
+use crate::uuid::{Uuid, UuidIndexItem, UUID_INDEX_TYPE};
 use automapper::{AutomapperItem, TestItem};
 use envelope::{EnvPointsBezierItem, EnvPointsItem, EnvelopeItem};
 use group::{GroupExItem, GroupItem};
@@ -57,204 +57,61 @@ pub struct DecodeContext {
     pub bezier_points: bool,
 }
 
-/// Defines [`MapItemKind`] and [`MapItem`] from the registry of map item types below: one line
-/// per type, in three sections.
-///
-/// - `numbered`: `Variant(Type) = type id, "name";`
-/// - `uuid`: `Variant(Type) = "name the UUID is derived from", "name";`
-/// - `legacy` (Teeworlds 0.3 maps, without a version item): `Variant(Type) = type id pattern,
-///   "name";`
-///
-/// A line may end in `, args |context| expression` for a type whose binrw arguments come from the
-/// [`DecodeContext`], and may carry `#[cfg(...)]`. Everything else follows from the line: the
-/// kind, the item variant, decoding and encoding, the type id, UUID and name lookups, and so
-/// the `info`, `items --decode` and `dump` renderings and the census (docs/extending.md).
-macro_rules! map_item_types {
-    (
-        numbered {
-            $(
-                $(#[doc = $ndoc:literal])*
-                $(#[cfg($ncfg:meta)])?
-                $nv:ident($nty:ty) = $nid:expr, $nname:literal $(, args |$nctx:ident| $nargs:expr)?;
-            )*
-        }
-        uuid {
-            $(
-                $(#[doc = $udoc:literal])*
-                $(#[cfg($ucfg:meta)])?
-                $uv:ident($uty:ty) = $uuid:literal, $uname:literal $(, args |$uctx:ident| $uargs:expr)?;
-            )*
-        }
-        legacy {
-            $(
-                $(#[doc = $ldoc:literal])*
-                $(#[cfg($lcfg:meta)])?
-                $lv:ident($lty:ty) = $lid:pat, $lname:literal;
-            )*
-        }
-    ) => {
-        /// The kinds of map item: the numbered types of map.md's "Item Type Overview", DDNet's
-        /// UUID item types (docs/format-notes.md, "UUID item types") and the items of
-        /// Teeworlds 0.3 maps.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-        #[non_exhaustive]
-        pub enum MapItemKind {
-            $($(#[doc = $ndoc])* $(#[cfg($ncfg)])? $nv,)*
-            $($(#[doc = $udoc])* $(#[cfg($ucfg)])? $uv,)*
-            $($(#[doc = $ldoc])* $(#[cfg($lcfg)])? $lv,)*
-            /// Anything else (Ninslash's type 9, pre-0.4 types, unknown UUIDs): kept as ints.
-            Unknown,
-        }
-
-        impl MapItemKind {
-            /// The numbered kinds, in type id order.
-            pub const NUMBERED: &'static [MapItemKind] =
-                &[$($(#[cfg($ncfg)])? MapItemKind::$nv,)*];
-
-            /// The kinds named by a UUID.
-            pub const WITH_UUID: &'static [MapItemKind] =
-                &[$($(#[cfg($ucfg)])? MapItemKind::$uv,)*];
-
-            /// The names the UUIDs of [`MapItemKind::WITH_UUID`] are derived from.
-            pub const UUID_NAMES: &'static [&'static str] = &[$($(#[cfg($ucfg)])? $uuid,)*];
-
-            /// The kinds of Teeworlds 0.3 maps.
-            pub const LEGACY: &'static [MapItemKind] =
-                &[$($(#[cfg($lcfg)])? MapItemKind::$lv,)*];
-
-            /// The kind of an item of type `type_id` in a Teeworlds 0.3 map (one without a
-            /// version item).
-            pub fn of_legacy(type_id: u16) -> MapItemKind {
-                $(
-                    $(#[cfg($lcfg)])?
-                    if matches!(type_id, $lid) {
-                        return MapItemKind::$lv;
-                    }
-                )*
-                MapItemKind::Unknown
-            }
-
-            /// The type id of a numbered kind.
-            pub const fn type_id(self) -> Option<u16> {
-                match self {
-                    $($(#[cfg($ncfg)])? MapItemKind::$nv => Some($nid),)*
-                    _ => None,
-                }
-            }
-
-            /// The name a UUID kind's UUID is derived from.
-            pub const fn uuid_name(self) -> Option<&'static str> {
-                match self {
-                    $($(#[cfg($ucfg)])? MapItemKind::$uv => Some($uuid),)*
-                    _ => None,
-                }
-            }
-
-            /// The format reference's description of this kind's structure (see
-            /// [`crate::reference`]); `None` for [`MapItemKind::Unknown`].
-            pub fn describe(self) -> Option<fn() -> crate::reference::Structure> {
-                use crate::reference::Describe;
-                match self {
-                    $($(#[cfg($ncfg)])? MapItemKind::$nv => Some(<$nty>::describe),)*
-                    $($(#[cfg($ucfg)])? MapItemKind::$uv => Some(<$uty>::describe),)*
-                    $($(#[cfg($lcfg)])? MapItemKind::$lv => Some(<$lty>::describe),)*
-                    MapItemKind::Unknown => None,
-                }
-            }
-
-            /// A short lower-case name (`layer`, `uuid index`, `automapper`, ...).
-            pub const fn name(self) -> &'static str {
-                match self {
-                    $($(#[cfg($ncfg)])? MapItemKind::$nv => $nname,)*
-                    $($(#[cfg($ucfg)])? MapItemKind::$uv => $uname,)*
-                    $($(#[cfg($lcfg)])? MapItemKind::$lv => $lname,)*
-                    MapItemKind::Unknown => "unknown",
-                }
-            }
-        }
-
-        /// A decoded map item.
-        #[derive(Debug, Clone, PartialEq, Eq)]
-        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-        #[cfg_attr(feature = "serde", serde(tag = "kind", rename_all = "snake_case"))]
-        #[non_exhaustive]
-        #[allow(missing_docs)] // each variant holds the item type of its line in the registry
-        pub enum MapItem {
-            $($(#[cfg($ncfg)])? $nv($nty),)*
-            $($(#[cfg($ucfg)])? $uv($uty),)*
-            $($(#[cfg($lcfg)])? $lv($lty),)*
-            /// An item of an unknown type: its ints.
-            Unknown {
-                /// The ints as stored.
-                ints: Vec<i32>,
-            },
-        }
-
-        impl MapItem {
+// The registry of map item types: one line per type, in three sections.
+//
+// - `numbered`: `Variant(Type) = type id, "name";`
+// - `uuid`: `Variant(Type) = "name the UUID is derived from", "name";`
+// - `legacy` (Teeworlds 0.3 maps, without a version item): `Variant(Type) = type id pattern,
+//   "name";`
+//
+// A line may end in `, args |context| expression` for a type whose binrw arguments come from the
+// `DecodeContext`, and may carry `#[cfg(...)]`. Everything else follows from the line: the kind,
+// the item variant, decoding and encoding, the type id, UUID and name lookups, and so the `info`,
+// `items --decode` and `dump` renderings and the census (docs/extending.md). `registry!` is in
+// schema/src/registry.rs.
+registry! {
+    /// The kinds of map item: the numbered types of map.md's "Item Type Overview", DDNet's
+    /// UUID item types (docs/format-notes.md, "UUID item types") and the items of
+    /// Teeworlds 0.3 maps.
+    kind MapItemKind {
+        /// Anything else (Ninslash's type 9, pre-0.4 types, unknown UUIDs): kept as ints.
+        Unknown,
+    }
+    /// A decoded map item.
+    value MapItem, serde(tag = "kind", rename_all = "snake_case") {
+        /// An item of an unknown type: its ints.
+        Unknown {
+            /// The ints as stored.
+            ints: Vec<i32>,
+        },
+    }
+    methods {
+        decode:
             /// Decodes an item of kind `kind` from its ints.
-            pub fn decode(
-                kind: MapItemKind,
-                ints: &[i32],
-                #[allow(unused_variables)] context: DecodeContext,
-            ) -> BinResult<MapItem> {
-                Ok(match kind {
-                    $(
-                        $(#[cfg($ncfg)])?
-                        MapItemKind::$nv => MapItem::$nv(decode_ints::<$nty>(
-                            ints,
-                            map_item_types!(@args context $($nctx $nargs)?),
-                        )?),
-                    )*
-                    $(
-                        $(#[cfg($ucfg)])?
-                        MapItemKind::$uv => MapItem::$uv(decode_ints::<$uty>(
-                            ints,
-                            map_item_types!(@args context $($uctx $uargs)?),
-                        )?),
-                    )*
-                    $(
-                        $(#[cfg($lcfg)])?
-                        MapItemKind::$lv => MapItem::$lv(decode_ints::<$lty>(ints, ())?),
-                    )*
-                    MapItemKind::Unknown => MapItem::Unknown {
-                        ints: ints.to_vec(),
-                    },
-                })
+            pub fn decode(kind: MapItemKind, ints: &[i32], context: DecodeContext)
+                -> BinResult<MapItem>
+            {
+                |args| decode_ints(ints, args),
+                _ => MapItem::Unknown { ints: ints.to_vec() },
             }
-
+        encode:
             /// The item's ints.
             pub fn encode(&self) -> BinResult<Vec<i32>> {
-                match self {
-                    $($(#[cfg($ncfg)])? MapItem::$nv(item) => encode_ints(item, ()),)*
-                    $($(#[cfg($ucfg)])? MapItem::$uv(item) => encode_ints(item, ()),)*
-                    $($(#[cfg($lcfg)])? MapItem::$lv(item) => encode_ints(item, ()),)*
-                    MapItem::Unknown { ints } => Ok(ints.clone()),
-                }
+                |item| encode_ints(item, ()),
+                MapItem::Unknown { ints } => Ok(ints.clone()),
             }
-
-            /// The kind of item.
-            pub fn kind(&self) -> MapItemKind {
-                match self {
-                    $($(#[cfg($ncfg)])? MapItem::$nv(_) => MapItemKind::$nv,)*
-                    $($(#[cfg($ucfg)])? MapItem::$uv(_) => MapItemKind::$uv,)*
-                    $($(#[cfg($lcfg)])? MapItem::$lv(_) => MapItemKind::$lv,)*
-                    MapItem::Unknown { .. } => MapItemKind::Unknown,
-                }
-            }
-        }
-    };
-    (@args $context:ident) => {
-        ()
-    };
-    (@args $context:ident $name:ident $args:expr) => {{
-        let $name = $context;
-        $args
-    }};
-}
-
-map_item_types! {
-    numbered {
+        name:
+            /// A short lower-case name (`layer`, `uuid index`, `automapper`, ...).
+            pub const fn name(self) -> &'static str;
+        uuid:
+            /// The name a UUID kind's UUID is derived from.
+            pub const fn uuid_name(self) -> Option<&'static str>;
+        id:
+            /// The type id of a numbered kind.
+            pub const fn type_id(self) -> Option<u16>;
+    }
+    /// The numbered kinds, in type id order.
+    numbered: numbers => NUMBERED {
         /// 0: the map version item.
         Version(VersionItem) = 0, "version";
         /// 1: author, version, credits, license, settings.
@@ -275,7 +132,8 @@ map_item_types! {
         /// 0xFFFF: a UUID index item (DDNet `ITEMTYPE_EX`).
         UuidIndex(UuidIndexItem) = UUID_INDEX_TYPE, "uuid index";
     }
-    uuid {
+    /// The kinds named by a UUID.
+    uuid: uuids => WITH_UUID, names UUID_NAMES {
         /// UUID `mapitemtype-automapper-config@ddnet.tw`.
         Automapper(AutomapperItem) = "mapitemtype-automapper-config@ddnet.tw", "automapper";
         /// UUID `mapitemtype-group@ddnet.tw`: parallax zoom per group.
@@ -290,7 +148,12 @@ map_item_types! {
         #[cfg(test)]
         Example(tests::ExampleItem) = "example@twcodec.test", "example";
     }
-    legacy {
+    /// The kinds of Teeworlds 0.3 maps.
+    legacy: patterns => LEGACY,
+        /// The kind of an item of type `type_id` in a Teeworlds 0.3 map (one without a
+        /// version item).
+        pub fn of_legacy(type_id: u16) -> MapItemKind
+    {
         /// Teeworlds 0.3, types 1 to 6: an entity.
         LegacyEntity(LegacyEntity) = 1..=6, "0.3 entity";
         /// Teeworlds 0.3, type `0x8001`: an image.
@@ -326,22 +189,18 @@ impl MapItemKind {
     pub fn of_uuid(uuid: Uuid) -> Option<MapItemKind> {
         (MapItemKind::WITH_UUID.iter().copied()).find(|kind| kind.uuid() == Some(uuid))
     }
-
-    /// The UUID of a UUID kind.
-    pub fn uuid(self) -> Option<Uuid> {
-        self.uuid_name().map(uuid_from_name)
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use binrw::binrw;
 
-    use crate::reference::describe;
+    use twcodec_schema_derive::describe;
 
     use super::*;
+    use crate::uuid::uuid_from_name;
 
-    /// An item type only these tests know, registered by its line in `map_item_types!`: with
+    /// An item type only these tests know, registered by its line in the registry: with
     /// its struct, the two places a new UUID item type takes (docs/extending.md).
     #[describe]
     #[binrw]
@@ -363,7 +222,6 @@ mod tests {
         pub unknown_tail: Vec<i32>,
     }
 
-    #[cfg(feature = "serde")]
     #[test]
     fn a_new_item_type_is_its_struct_and_one_registry_line() {
         let uuid = uuid_from_name("example@twcodec.test");
@@ -392,10 +250,12 @@ mod tests {
         assert_eq!(item.encode().unwrap(), ints);
         // Rendered by serde like every registered item, without the field version 1 lacks.
         let one = MapItem::decode(kind, &[1], DecodeContext::default()).unwrap();
+        #[cfg(feature = "serde")]
         assert_eq!(
             serde_json::to_string(&one).unwrap(),
             r#"{"kind":"example","version":1}"#
         );
+        assert_eq!(one.encode().unwrap(), [1]);
     }
 
     #[test]

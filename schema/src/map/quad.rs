@@ -5,7 +5,7 @@ use binrw::binrw;
 use bytemuck::{Pod, Zeroable};
 
 use super::common::{Color, Point};
-use crate::reference::describe;
+use twcodec_schema_derive::describe;
 
 /// A quad: a textured, colored four-cornered shape (map.md, "Quad"; DDNet `CQuad`), 38 ints.
 #[describe]

@@ -7,7 +7,7 @@ use binrw::helpers::until_eof;
 use bytemuck::{Pod, Zeroable};
 
 use super::common::Point;
-use crate::reference::describe;
+use twcodec_schema_derive::describe;
 
 /// A sound (map.md, "Sounds"; DDNet `CMapItemSound`): opus data, embedded.
 #[describe]

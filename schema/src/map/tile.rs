@@ -55,7 +55,7 @@ use serde::{Deserialize, Serialize};
 #[cfg(feature = "serde")]
 use super::common::deserialize_flags;
 use super::common::flag_names;
-use crate::reference::describe;
+use twcodec_schema_derive::describe;
 
 /// The tile id an upgraded [`OldSpeedup`] tile gets (map.md, "Layers"; DDNet `TILE_SPEED_BOOST_OLD`).
 ///

@@ -18,6 +18,7 @@ use binrw::{BinRead, BinResult, BinWrite, Endian};
 #[cfg(feature = "serde")]
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+#[cfg(feature = "reference")]
 use crate::reference::{OnDisk, Size};
 
 /// Why a field does not read, and where it starts (a byte offset in the message).
@@ -171,6 +172,7 @@ impl From<VarInt> for i32 {
     }
 }
 
+#[cfg(feature = "reference")]
 impl OnDisk for VarInt {
     fn size() -> Size {
         Size::Range {
@@ -258,6 +260,7 @@ impl From<&str> for NetString {
     }
 }
 
+#[cfg(feature = "reference")]
 impl OnDisk for NetString {
     fn size() -> Size {
         Size::Custom {
@@ -335,6 +338,7 @@ impl fmt::Debug for SizedData {
     }
 }
 
+#[cfg(feature = "reference")]
 impl OnDisk for SizedData {
     fn size() -> Size {
         Size::Custom {
@@ -407,6 +411,7 @@ macro_rules! fixed_bytes {
             }
         }
 
+        #[cfg(feature = "reference")]
         impl OnDisk for $name {
             fn size() -> Size {
                 Size::fixed($len)

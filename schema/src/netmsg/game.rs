@@ -8,7 +8,7 @@
 use binrw::binrw;
 use binrw::helpers::until_eof;
 
-use crate::reference::describe;
+use twcodec_schema_derive::describe;
 
 use super::fields::{NetString, VarInt};
 

@@ -7,7 +7,7 @@
 use binrw::binrw;
 use binrw::helpers::until_eof;
 
-use crate::reference::describe;
+use twcodec_schema_derive::describe;
 
 use super::fields::{counted_strings, ints_counted_or_rest, optional_int, NetString, VarInt};
 

@@ -10,7 +10,7 @@
 //!
 //! Each message type is a binrw struct of its fields ([`fields`]: [`VarInt`], [`NetString`],
 //! [`SizedData`]) ending, where fields can follow, in `unknown_tail`: bytes after the fields are
-//! kept and written back. The registry below (`net_message_types!`) gives each type one line:
+//! kept and written back. The registry below (a `registry!` call) gives each type one line:
 //! its ids in the 0.6/DDNet and the 0.7 protocol (or the name its UUID is derived from), whether
 //! it is a system message, and a short name. From it follow [`MessageKind`], [`NetMessage`],
 //! reading and writing. Every other message is kept whole as [`UnknownMessage`].
@@ -36,13 +36,12 @@ pub mod system;
 use std::borrow::Cow;
 use std::fmt;
 
-use binrw::io::{Cursor, Read, Seek, Write};
+use binrw::io::{Cursor, Write};
 use binrw::{binrw, BinRead, BinWrite, Endian};
 
 pub use fields::{FieldError, NetString, Sha256Bytes, SizedData, UuidBytes, VarInt};
 
-use crate::reference::describe;
-use crate::uuid::{uuid_from_name, Uuid};
+use crate::uuid::Uuid;
 use ddnet::{
     SvChangeInfoCooldown, SvKillMsgTeam, SvMapSoundGlobal, SvPreInput, SvSaveCode, SvYourVote,
     TextMessage,
@@ -61,6 +60,7 @@ use system::{
     Capabilities, InputTiming, MapChange, MapChange7, MapData, MapData7, MapDetails, NameMessage,
     NumberMessage, PingEx, RconAuthStatus, RconCmdAdd, RconLine, Snap, SnapEmpty, SnapSingle,
 };
+use twcodec_schema_derive::describe;
 
 /// The message protocol: message ids and some layouts differ between Teeworlds 0.6 (which
 /// DDNet extends) and Teeworlds 0.7.
@@ -185,200 +185,69 @@ pub struct UnknownMessage {
     pub payload: Vec<u8>,
 }
 
-/// Defines [`MessageKind`] and [`NetMessage`] from the registry of message types below: one
-/// line per type, in four sections (game and system messages, numbered or named by a UUID).
-///
-/// - numbered: `Variant(Type) = id in 0.6/DDNet / id in 0.7, "name";`, `_` for a protocol
-///   without the message;
-/// - UUID: `Variant(Type) = "name the UUID is derived from", "name";` (the same in both
-///   protocols: DDNet sends them over 0.7 connections too).
-///
-/// A line may carry `#[cfg(...)]`. Everything else follows from the line: the kind, the
-/// message variant, reading and writing, the id and UUID lookups, the names in dumps
-/// (docs/extending.md).
-macro_rules! net_message_types {
-    (
-        game {
-            $(
-                $(#[doc = $gdoc:literal])*
-                $(#[cfg($gcfg:meta)])?
-                $gv:ident($gty:ty) = $g6:tt / $g7:tt, $gname:literal;
-            )*
-        }
-        game_uuid {
-            $(
-                $(#[doc = $gudoc:literal])*
-                $(#[cfg($gucfg:meta)])?
-                $guv:ident($guty:ty) = $guuid:literal, $guname:literal;
-            )*
-        }
-        system {
-            $(
-                $(#[doc = $sdoc:literal])*
-                $(#[cfg($scfg:meta)])?
-                $sv:ident($sty:ty) = $s6:tt / $s7:tt, $sname:literal;
-            )*
-        }
-        system_uuid {
-            $(
-                $(#[doc = $sudoc:literal])*
-                $(#[cfg($sucfg:meta)])?
-                $suv:ident($suty:ty) = $suuid:literal, $suname:literal;
-            )*
-        }
-    ) => {
-        /// The kinds of message the registry knows, and [`MessageKind::Unknown`].
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-        #[non_exhaustive]
-        pub enum MessageKind {
-            $($(#[doc = $gdoc])* $(#[cfg($gcfg)])? $gv,)*
-            $($(#[doc = $gudoc])* $(#[cfg($gucfg)])? $guv,)*
-            $($(#[doc = $sdoc])* $(#[cfg($scfg)])? $sv,)*
-            $($(#[doc = $sudoc])* $(#[cfg($sucfg)])? $suv,)*
-            /// Any other message.
-            Unknown,
-        }
-
-        impl MessageKind {
+// The registry of message types: one line per type, in four sections (game and system
+// messages, numbered or named by a UUID).
+//
+// - numbered: `Variant(Type) = id in 0.6/DDNet / id in 0.7, "name";`, `_` for a protocol
+//   without the message;
+// - UUID: `Variant(Type) = "name the UUID is derived from", "name";` (the same in both
+//   protocols: DDNet sends them over 0.7 connections too).
+//
+// A line may carry `#[cfg(...)]`. Everything else follows from the line: the kind, the message
+// variant, reading and writing, the id and UUID lookups, the names in dumps
+// (docs/extending.md). `registry!` is in schema/src/registry.rs.
+registry! {
+    /// The kinds of message the registry knows, and [`MessageKind::Unknown`].
+    kind MessageKind {
+        /// Any other message.
+        Unknown,
+    }
+    /// A decoded message: one variant per registry line, each holding its type.
+    value NetMessage, serde(tag = "kind", rename_all = "snake_case") {
+        /// A message of a kind the registry does not know.
+        Unknown(UnknownMessage),
+    }
+    methods {
+        decode:
+            /// Reads the fields of a message of kind `kind` with this header; for
+            /// [`MessageKind::Unknown`], keeps the bytes after the header.
+            fn read_fields(kind: MessageKind, reader: &mut Cursor<&[u8]>, header: MessageHeader)
+                -> binrw::BinResult<NetMessage>
+            {
+                |()| BinRead::read_options(reader, Endian::Little, ()),
+                _ => NetMessage::Unknown(UnknownMessage {
+                    system: header.system(),
+                    id: header.id(),
+                    payload: (reader.get_ref().get(reader.position() as usize..))
+                        .unwrap_or_default()
+                        .to_vec(),
+                }),
+            }
+        encode:
+            /// Writes the fields (for an unknown message, its payload).
+            fn write_fields(&self, writer: &mut Cursor<Vec<u8>>) -> binrw::BinResult<()> {
+                |message| BinWrite::write_options(message, writer, Endian::Little, ()),
+                NetMessage::Unknown(message) => Ok(writer.write_all(&message.payload)?),
+            }
+        all:
             /// Every kind the registry knows, in its order.
-            pub const ALL: &'static [MessageKind] = &[
-                $($(#[cfg($gcfg)])? MessageKind::$gv,)*
-                $($(#[cfg($gucfg)])? MessageKind::$guv,)*
-                $($(#[cfg($scfg)])? MessageKind::$sv,)*
-                $($(#[cfg($sucfg)])? MessageKind::$suv,)*
-            ];
-
+            pub const ALL;
+        name:
             /// A short lower-case name (`sv_chat`, `snap_single`), as the libtw2 dissector
             /// names messages; the same for a message's 0.6 and 0.7 forms.
-            pub const fn name(self) -> &'static str {
-                match self {
-                    $($(#[cfg($gcfg)])? MessageKind::$gv => $gname,)*
-                    $($(#[cfg($gucfg)])? MessageKind::$guv => $guname,)*
-                    $($(#[cfg($scfg)])? MessageKind::$sv => $sname,)*
-                    $($(#[cfg($sucfg)])? MessageKind::$suv => $suname,)*
-                    MessageKind::Unknown => "unknown",
-                }
-            }
-
-            /// Whether it is a system (engine) message rather than a game message.
-            pub const fn is_system(self) -> bool {
-                match self {
-                    $($(#[cfg($scfg)])? MessageKind::$sv => true,)*
-                    $($(#[cfg($sucfg)])? MessageKind::$suv => true,)*
-                    _ => false,
-                }
-            }
-
-            /// Its number in `protocol`, for a numbered kind that the protocol has.
-            pub const fn number(self, protocol: Protocol) -> Option<i32> {
-                match self {
-                    $(
-                        $(#[cfg($gcfg)])?
-                        MessageKind::$gv => match protocol {
-                            Protocol::Ddnet06 => net_message_types!(@id $g6),
-                            Protocol::Teeworlds07 => net_message_types!(@id $g7),
-                        },
-                    )*
-                    $(
-                        $(#[cfg($scfg)])?
-                        MessageKind::$sv => match protocol {
-                            Protocol::Ddnet06 => net_message_types!(@id $s6),
-                            Protocol::Teeworlds07 => net_message_types!(@id $s7),
-                        },
-                    )*
-                    _ => None,
-                }
-            }
-
+            pub const fn name(self) -> &'static str;
+        uuid:
             /// The name its UUID is derived from, for a kind named by a UUID.
-            pub const fn uuid_name(self) -> Option<&'static str> {
-                match self {
-                    $($(#[cfg($gucfg)])? MessageKind::$guv => Some($guuid),)*
-                    $($(#[cfg($sucfg)])? MessageKind::$suv => Some($suuid),)*
-                    _ => None,
-                }
-            }
-        }
-
-        /// A decoded message: one variant per registry line, each holding its type.
-        #[derive(Debug, Clone, PartialEq, Eq)]
-        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-        #[cfg_attr(feature = "serde", serde(tag = "kind", rename_all = "snake_case"))]
-        #[non_exhaustive]
-        #[allow(missing_docs)] // each variant holds the message type of its line in the registry
-        pub enum NetMessage {
-            $($(#[cfg($gcfg)])? $gv($gty),)*
-            $($(#[cfg($gucfg)])? $guv($guty),)*
-            $($(#[cfg($scfg)])? $sv($sty),)*
-            $($(#[cfg($sucfg)])? $suv($suty),)*
-            /// A message of a kind the registry does not know.
-            Unknown(UnknownMessage),
-        }
-
-        impl NetMessage {
-            /// The kind of message.
-            pub fn kind(&self) -> MessageKind {
-                match self {
-                    $($(#[cfg($gcfg)])? NetMessage::$gv(_) => MessageKind::$gv,)*
-                    $($(#[cfg($gucfg)])? NetMessage::$guv(_) => MessageKind::$guv,)*
-                    $($(#[cfg($scfg)])? NetMessage::$sv(_) => MessageKind::$sv,)*
-                    $($(#[cfg($sucfg)])? NetMessage::$suv(_) => MessageKind::$suv,)*
-                    NetMessage::Unknown(_) => MessageKind::Unknown,
-                }
-            }
-
-            /// Reads the fields of a message of kind `kind` (`None` for
-            /// [`MessageKind::Unknown`]).
-            fn read_fields<R: Read + Seek>(
-                kind: MessageKind,
-                reader: &mut R,
-            ) -> Option<binrw::BinResult<NetMessage>> {
-                let endian = Endian::Little;
-                Some(match kind {
-                    $(
-                        $(#[cfg($gcfg)])?
-                        MessageKind::$gv => <$gty>::read_options(reader, endian, ()).map(NetMessage::$gv),
-                    )*
-                    $(
-                        $(#[cfg($gucfg)])?
-                        MessageKind::$guv => <$guty>::read_options(reader, endian, ()).map(NetMessage::$guv),
-                    )*
-                    $(
-                        $(#[cfg($scfg)])?
-                        MessageKind::$sv => <$sty>::read_options(reader, endian, ()).map(NetMessage::$sv),
-                    )*
-                    $(
-                        $(#[cfg($sucfg)])?
-                        MessageKind::$suv => <$suty>::read_options(reader, endian, ()).map(NetMessage::$suv),
-                    )*
-                    MessageKind::Unknown => return None,
-                })
-            }
-
-            /// Writes the fields (for an unknown message, its payload).
-            fn write_fields<W: Write + Seek>(&self, writer: &mut W) -> binrw::BinResult<()> {
-                let endian = Endian::Little;
-                match self {
-                    $($(#[cfg($gcfg)])? NetMessage::$gv(m) => m.write_options(writer, endian, ()),)*
-                    $($(#[cfg($gucfg)])? NetMessage::$guv(m) => m.write_options(writer, endian, ()),)*
-                    $($(#[cfg($scfg)])? NetMessage::$sv(m) => m.write_options(writer, endian, ()),)*
-                    $($(#[cfg($sucfg)])? NetMessage::$suv(m) => m.write_options(writer, endian, ()),)*
-                    NetMessage::Unknown(m) => Ok(writer.write_all(&m.payload)?),
-                }
-            }
-        }
-    };
-    (@id _) => {
-        None
-    };
-    (@id $id:literal) => {
-        Some($id)
-    };
-}
-
-net_message_types! {
-    game {
+            pub const fn uuid_name(self) -> Option<&'static str>;
+        pair:
+            /// Its number in `protocol`, for a numbered kind that the protocol has.
+            pub const fn number(self, protocol: Protocol) -> Option<i32>
+                = [Protocol::Ddnet06, Protocol::Teeworlds07];
+        group:
+            /// Whether it is a system (engine) message rather than a game message.
+            pub const fn is_system(self) -> bool = false;
+    }
+    game: pairs, group(false) {
         /// `Sv_Motd`: the message of the day.
         SvMotd(SvMotd) = 1 / 1, "sv_motd";
         /// `Sv_Broadcast`: a text in the middle of the screen.
@@ -448,7 +317,7 @@ net_message_types! {
         /// `Sv_CommandInfoRemove` (0.7).
         SvCommandInfoRemove7(SvCommandInfoRemove) = _ / 38, "sv_command_info_remove";
     }
-    game_uuid {
+    game_uuid: uuids, group(false) {
         /// `Sv_TeamsState` (DDNet).
         SvTeamsState(SvTeamsState) = "teamsstate@netmsg.ddnet.tw", "sv_teams_state";
         /// `Sv_DDRaceTime` (DDNet).
@@ -500,7 +369,7 @@ net_message_types! {
         #[cfg(test)]
         Example(tests::ExampleMessage) = "example@twcodec.test", "example";
     }
-    system {
+    system: pairs, group(true) {
         /// `NETMSG_MAP_CHANGE` of 0.6/DDNet.
         MapChange(MapChange) = 2 / _, "map_change";
         /// `NETMSG_MAP_CHANGE` of 0.7.
@@ -540,7 +409,7 @@ net_message_types! {
         /// `NETMSG_MAPLIST_ENTRY_REM` (0.7): a map's name.
         MaplistEntryRem7(NameMessage) = _ / 30, "maplist_entry_rem";
     }
-    system_uuid {
+    system_uuid: uuids, group(true) {
         /// `NETMSG_MAP_DETAILS` (DDNet).
         MapDetails(MapDetails) = "map-details@ddnet.tw", "map_details";
         /// `NETMSG_CAPABILITIES` (DDNet).
@@ -566,11 +435,6 @@ net_message_types! {
 }
 
 impl MessageKind {
-    /// The UUID of a kind named by a UUID.
-    pub fn uuid(self) -> Option<Uuid> {
-        self.uuid_name().map(uuid_from_name)
-    }
-
     /// The kind of a message with this header in `protocol`, or [`MessageKind::Unknown`].
     pub fn of(protocol: Protocol, system: bool, id: MessageId) -> MessageKind {
         MessageKind::ALL
@@ -712,19 +576,9 @@ impl NetMessage {
         let end = bytes.len() as u64;
         let mut reader = Cursor::new(bytes);
         let header = read_header(&mut reader, end)?;
-        let (system, id) = (header.system(), header.id());
-        let kind = MessageKind::of(protocol, system, id);
-        let start = reader.position() as usize;
-        match NetMessage::read_fields(kind, &mut reader) {
-            Some(read) => {
-                read.map_err(|error| MessageError::from_binrw(error, Some(kind.name()), end))
-            }
-            None => Ok(NetMessage::Unknown(UnknownMessage {
-                system,
-                id,
-                payload: bytes.get(start..).unwrap_or_default().to_vec(),
-            })),
-        }
+        let kind = header.kind(protocol);
+        NetMessage::read_fields(kind, &mut reader, header)
+            .map_err(|error| MessageError::from_binrw(error, Some(kind.name()), end))
     }
 
     /// The message's bytes in `protocol`: the header, then the fields.
@@ -934,10 +788,11 @@ mod tests {
     use binrw::helpers::until_eof;
 
     use super::*;
-    use crate::reference::describe;
+    use crate::uuid::uuid_from_name;
+    use twcodec_schema_derive::describe;
 
-    /// A message type only these tests know, registered by its line in
-    /// `net_message_types!`: with its struct, the two places a new message takes
+    /// A message type only these tests know, registered by its line in the registry: with
+    /// its struct, the two places a new message takes
     /// (docs/extending.md).
     #[describe]
     #[binrw]

@@ -6,7 +6,7 @@
 use binrw::binrw;
 use binrw::helpers::until_eof;
 
-use crate::reference::describe;
+use twcodec_schema_derive::describe;
 
 use super::fields::{
     optional_int, optional_string, NetString, Sha256Bytes, SizedData, UuidBytes, VarInt,

@@ -7,7 +7,7 @@ use binrw::binrw;
 use serde::Serializer;
 
 use crate::open_enum::open_enum;
-use crate::reference::describe;
+use twcodec_schema_derive::describe;
 
 /// Defines a set of flags of an object field: a `modular-bitfield` struct of one i32, a bool
 /// per flag from bit 0 up (named as in the protocol, lower case; `flag = "name"` where the
@@ -110,6 +110,7 @@ macro_rules! net_flags {
             }
         }
 
+        #[cfg(feature = "reference")]
         impl crate::reference::OnDisk for $name {
             fn size() -> crate::reference::Size {
                 crate::reference::Size::fixed(4)

@@ -19,8 +19,8 @@ use super::common::unit;
 use super::common::{net_flags, CharacterCore, Common, Emote, Team, Weapon};
 use crate::map::common::{when, I32String};
 use crate::open_enum::open_enum;
-use crate::reference::describe;
 use crate::uuid::{uuid_from_ints, uuid_to_ints, Uuid};
+use twcodec_schema_derive::describe;
 
 /// Type 0 (DDNet `NETOBJTYPE_EX`): announces the extended type whose id is this item's id, by
 /// its UUID (docs/format-notes.md, "Snapshots"). DDNet servers send these to 0.7 clients too.

@@ -26,8 +26,7 @@ use binrw::io::Cursor;
 use binrw::{BinRead, BinResult, Endian};
 
 use crate::map::common::encode_ints;
-use crate::reference::{Describe, OnDisk, Size, Structure};
-use crate::uuid::{uuid_from_name, Uuid};
+use crate::uuid::Uuid;
 
 /// Which table of the registry a kind of object comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -41,227 +40,70 @@ pub enum ObjectFamily {
     Extended,
 }
 
-/// Defines [`SnapObjectKind`] and [`SnapObject`] from the registry of snapshot object types
-/// below: one line per type, in three sections.
-///
-/// - `ddnet_06` and `teeworlds_07`: `Variant(Type) = type id, "name";`, ending in
-///   `, not_pre_agreed` for a type whose size deltas carry (type 0, and 0.7's 23 and 24);
-/// - `extended`: `Variant(Type) = "name the UUID is derived from", "name";`.
-///
-/// A line may carry `#[cfg(...)]`. Everything else follows from the line: the kind and object
-/// variants, decoding and encoding, the lookups by type id and UUID, the names and sizes the
-/// pre-agreed size tables of [`crate::snapshot`] are checked against, and so the dumps of the
-/// `twcodec` crate (docs/extending.md).
-macro_rules! snap_object_types {
-    (
-        ddnet_06 {
-            $(
-                $(#[doc = $adoc:literal])*
-                $(#[cfg($acfg:meta)])?
-                $av:ident($aty:ty) = $aid:literal, $aname:literal $(, $aflag:ident)?;
-            )*
-        }
-        teeworlds_07 {
-            $(
-                $(#[doc = $bdoc:literal])*
-                $(#[cfg($bcfg:meta)])?
-                $bv:ident($bty:ty) = $bid:literal, $bname:literal $(, $bflag:ident)?;
-            )*
-        }
-        extended {
-            $(
-                $(#[doc = $edoc:literal])*
-                $(#[cfg($ecfg:meta)])?
-                $ev:ident($ety:ty) = $euuid:literal, $ename:literal;
-            )*
-        }
-    ) => {
-        /// The kinds of snapshot object: the numbered types of Teeworlds 0.6/DDNet and of
-        /// Teeworlds 0.7, and DDNet's extended types.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-        #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
-        #[non_exhaustive]
-        pub enum SnapObjectKind {
-            $($(#[doc = $adoc])* $(#[cfg($acfg)])? $av,)*
-            $($(#[doc = $bdoc])* $(#[cfg($bcfg)])? $bv,)*
-            $($(#[doc = $edoc])* $(#[cfg($ecfg)])? $ev,)*
-            /// Anything else: kept as ints.
-            Unknown,
-        }
-
-        impl SnapObjectKind {
-            /// The numbered kinds of Teeworlds 0.6 and DDNet, in type id order.
-            pub const DDNET_06: &'static [SnapObjectKind] =
-                &[$($(#[cfg($acfg)])? SnapObjectKind::$av,)*];
-
-            /// The numbered kinds of Teeworlds 0.7, in type id order.
-            pub const TEEWORLDS_07: &'static [SnapObjectKind] =
-                &[$($(#[cfg($bcfg)])? SnapObjectKind::$bv,)*];
-
-            /// DDNet's extended kinds.
-            pub const EXTENDED: &'static [SnapObjectKind] =
-                &[$($(#[cfg($ecfg)])? SnapObjectKind::$ev,)*];
-
-            /// The names the UUIDs of [`SnapObjectKind::EXTENDED`] are derived from.
-            pub const EXTENDED_UUID_NAMES: &'static [&'static str] =
-                &[$($(#[cfg($ecfg)])? $euuid,)*];
-
-            /// The kind of a Teeworlds 0.6/DDNet item of type `type_id` (below the extended
-            /// types).
-            pub fn of_ddnet_06(type_id: u16) -> Option<SnapObjectKind> {
-                match type_id {
-                    $($(#[cfg($acfg)])? $aid => Some(SnapObjectKind::$av),)*
-                    _ => None,
-                }
-            }
-
-            /// The kind of a Teeworlds 0.7 item of type `type_id` (below the extended types).
-            pub fn of_teeworlds_07(type_id: u16) -> Option<SnapObjectKind> {
-                match type_id {
-                    $($(#[cfg($bcfg)])? $bid => Some(SnapObjectKind::$bv),)*
-                    _ => None,
-                }
-            }
-
-            /// The table this kind comes from; `None` for [`SnapObjectKind::Unknown`].
-            pub const fn family(self) -> Option<ObjectFamily> {
-                match self {
-                    $($(#[cfg($acfg)])? SnapObjectKind::$av => Some(ObjectFamily::Ddnet06),)*
-                    $($(#[cfg($bcfg)])? SnapObjectKind::$bv => Some(ObjectFamily::Teeworlds07),)*
-                    $($(#[cfg($ecfg)])? SnapObjectKind::$ev => Some(ObjectFamily::Extended),)*
-                    SnapObjectKind::Unknown => None,
-                }
-            }
-
-            /// The type id of a numbered kind.
-            pub const fn type_id(self) -> Option<u16> {
-                match self {
-                    $($(#[cfg($acfg)])? SnapObjectKind::$av => Some($aid),)*
-                    $($(#[cfg($bcfg)])? SnapObjectKind::$bv => Some($bid),)*
-                    _ => None,
-                }
-            }
-
-            /// Whether items of this numbered kind have a pre-agreed size, so that deltas do
-            /// not carry it (snapshot.md, "Pre-agreed item sizes").
-            pub const fn pre_agreed(self) -> bool {
-                match self {
-                    $($(#[cfg($acfg)])? SnapObjectKind::$av =>
-                        snap_object_types!(@pre_agreed $($aflag)?),)*
-                    $($(#[cfg($bcfg)])? SnapObjectKind::$bv =>
-                        snap_object_types!(@pre_agreed $($bflag)?),)*
-                    _ => false,
-                }
-            }
-
-            /// The name an extended kind's UUID is derived from.
-            pub const fn uuid_name(self) -> Option<&'static str> {
-                match self {
-                    $($(#[cfg($ecfg)])? SnapObjectKind::$ev => Some($euuid),)*
-                    _ => None,
-                }
-            }
-
-            /// The name: the snake case of the protocol's name, `obj_` or `event_` first
-            /// (snapshot.md's names for the numbered types).
-            pub const fn name(self) -> &'static str {
-                match self {
-                    $($(#[cfg($acfg)])? SnapObjectKind::$av => $aname,)*
-                    $($(#[cfg($bcfg)])? SnapObjectKind::$bv => $bname,)*
-                    $($(#[cfg($ecfg)])? SnapObjectKind::$ev => $ename,)*
-                    SnapObjectKind::Unknown => "unknown",
-                }
-            }
-
-            /// The format reference's description of this kind's structure (see
-            /// [`crate::reference`]); `None` for [`SnapObjectKind::Unknown`].
-            pub fn describe(self) -> Option<fn() -> Structure> {
-                match self {
-                    $($(#[cfg($acfg)])? SnapObjectKind::$av => Some(<$aty>::describe),)*
-                    $($(#[cfg($bcfg)])? SnapObjectKind::$bv => Some(<$bty>::describe),)*
-                    $($(#[cfg($ecfg)])? SnapObjectKind::$ev => Some(<$ety>::describe),)*
-                    SnapObjectKind::Unknown => None,
-                }
-            }
-
-            /// The size of this kind's structure (fixed for the numbered kinds).
-            pub fn size(self) -> Option<Size> {
-                match self {
-                    $($(#[cfg($acfg)])? SnapObjectKind::$av => Some(<$aty as OnDisk>::size()),)*
-                    $($(#[cfg($bcfg)])? SnapObjectKind::$bv => Some(<$bty as OnDisk>::size()),)*
-                    $($(#[cfg($ecfg)])? SnapObjectKind::$ev => Some(<$ety as OnDisk>::size()),)*
-                    SnapObjectKind::Unknown => None,
-                }
-            }
-        }
-
-        /// A decoded snapshot object. Serialized with its kind as `kind`, then its fields.
-        #[derive(Debug, Clone, PartialEq, Eq)]
-        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-        #[cfg_attr(feature = "serde", serde(tag = "kind", rename_all = "snake_case"))]
-        #[non_exhaustive]
-        #[allow(missing_docs)] // each variant holds the object type of its line in the registry
-        pub enum SnapObject {
-            $($(#[cfg($acfg)])? $av($aty),)*
-            $($(#[cfg($bcfg)])? $bv($bty),)*
-            $($(#[cfg($ecfg)])? $ev($ety),)*
-            /// An item this library cannot decode: its ints.
-            Unknown {
-                /// The ints as stored.
-                ints: Vec<i32>,
-            },
-        }
-
-        impl SnapObject {
+// The registry of snapshot object types: one line per type, in three sections.
+//
+// - `ddnet_06` and `teeworlds_07`: `Variant(Type) = type id, "name";`, ending in
+//   `, not_pre_agreed` for a type whose size deltas carry (type 0, and 0.7's 23 and 24);
+// - `extended`: `Variant(Type) = "name the UUID is derived from", "name";`.
+//
+// A line may carry `#[cfg(...)]`. Everything else follows from the line: the kind and object
+// variants, decoding and encoding, the lookups by type id and UUID, the names and sizes the
+// pre-agreed size tables of `crate::snapshot` are checked against, and so the dumps of the
+// `twcodec` crate (docs/extending.md). `registry!` is in schema/src/registry.rs.
+registry! {
+    /// The kinds of snapshot object: the numbered types of Teeworlds 0.6/DDNet and of
+    /// Teeworlds 0.7, and DDNet's extended types.
+    kind SnapObjectKind, serde(rename_all = "snake_case") {
+        /// Anything else: kept as ints.
+        Unknown,
+    }
+    /// A decoded snapshot object. Serialized with its kind as `kind`, then its fields.
+    value SnapObject, serde(tag = "kind", rename_all = "snake_case") {
+        /// An item this library cannot decode: its ints.
+        Unknown {
+            /// The ints as stored.
+            ints: Vec<i32>,
+        },
+    }
+    methods {
+        decode:
             /// Decodes the ints of an item of kind `kind`: an object of a numbered kind needs
             /// exactly its size, one of an extended kind at least the fields it cannot do
             /// without. [`SnapObjectKind::Unknown`] keeps the ints.
             pub fn decode(kind: SnapObjectKind, ints: &[i32]) -> Result<SnapObject, ObjectError> {
-                Ok(match kind {
-                    $($(#[cfg($acfg)])?
-                        SnapObjectKind::$av => SnapObject::$av(decode_object::<$aty>(kind, ints)?),)*
-                    $($(#[cfg($bcfg)])?
-                        SnapObjectKind::$bv => SnapObject::$bv(decode_object::<$bty>(kind, ints)?),)*
-                    $($(#[cfg($ecfg)])?
-                        SnapObjectKind::$ev => SnapObject::$ev(decode_object::<$ety>(kind, ints)?),)*
-                    SnapObjectKind::Unknown => SnapObject::Unknown {
-                        ints: ints.to_vec(),
-                    },
-                })
+                |()| decode_object(kind, ints),
+                _ => SnapObject::Unknown { ints: ints.to_vec() },
             }
-
+        encode:
             /// The object's ints.
             pub fn encode(&self) -> BinResult<Vec<i32>> {
-                match self {
-                    $($(#[cfg($acfg)])? SnapObject::$av(object) => encode_ints(object, ()),)*
-                    $($(#[cfg($bcfg)])? SnapObject::$bv(object) => encode_ints(object, ()),)*
-                    $($(#[cfg($ecfg)])? SnapObject::$ev(object) => encode_ints(object, ()),)*
-                    SnapObject::Unknown { ints } => Ok(ints.clone()),
-                }
+                |object| encode_ints(object, ()),
+                SnapObject::Unknown { ints } => Ok(ints.clone()),
             }
-
-            /// The kind of object.
-            pub fn kind(&self) -> SnapObjectKind {
-                match self {
-                    $($(#[cfg($acfg)])? SnapObject::$av(_) => SnapObjectKind::$av,)*
-                    $($(#[cfg($bcfg)])? SnapObject::$bv(_) => SnapObjectKind::$bv,)*
-                    $($(#[cfg($ecfg)])? SnapObject::$ev(_) => SnapObjectKind::$ev,)*
-                    SnapObject::Unknown { .. } => SnapObjectKind::Unknown,
-                }
-            }
-        }
-    };
-    (@pre_agreed) => {
-        true
-    };
-    (@pre_agreed not_pre_agreed) => {
-        false
-    };
-}
-
-snap_object_types! {
-    ddnet_06 {
+        name:
+            /// The name: the snake case of the protocol's name, `obj_` or `event_` first
+            /// (snapshot.md's names for the numbered types).
+            pub const fn name(self) -> &'static str;
+        uuid:
+            /// The name an extended kind's UUID is derived from.
+            pub const fn uuid_name(self) -> Option<&'static str>;
+        id:
+            /// The type id of a numbered kind.
+            pub const fn type_id(self) -> Option<u16>;
+        flag:
+            /// Whether items of this numbered kind have a pre-agreed size, so that deltas do
+            /// not carry it (snapshot.md, "Pre-agreed item sizes").
+            pub const fn pre_agreed(self) -> bool;
+        group:
+            /// The table this kind comes from; `None` for [`SnapObjectKind::Unknown`].
+            pub const fn family(self) -> Option<ObjectFamily> = None;
+    }
+    /// The numbered kinds of Teeworlds 0.6 and DDNet, in type id order.
+    ddnet_06: numbers => DDNET_06, group(Some(ObjectFamily::Ddnet06)),
+        /// The kind of a Teeworlds 0.6/DDNet item of type `type_id` (below the extended
+        /// types).
+        pub fn of_ddnet_06(type_id: u16) -> Option<SnapObjectKind>
+    {
         /// 0.6 type 0: announces an extended type (DDNet `NETOBJTYPE_EX`).
         ExtendedType(ddnet::ExtendedType) = 0, "obj_ex", not_pre_agreed;
         /// 0.6 type 1: a player's input.
@@ -305,7 +147,11 @@ snap_object_types! {
         /// 0.6 type 20: damage taken.
         DamageIndicator(ddnet::DamageIndicator) = 20, "event_damage_indicator";
     }
-    teeworlds_07 {
+    /// The numbered kinds of Teeworlds 0.7, in type id order.
+    teeworlds_07: numbers => TEEWORLDS_07, group(Some(ObjectFamily::Teeworlds07)),
+        /// The kind of a Teeworlds 0.7 item of type `type_id` (below the extended types).
+        pub fn of_teeworlds_07(type_id: u16) -> Option<SnapObjectKind>
+    {
         /// 0.7 type 0: announces an extended type, as DDNet servers send to 0.7 clients.
         ExtendedType7(ddnet::ExtendedType) = 0, "obj_ex", not_pre_agreed;
         /// 0.7 type 1: a player's input.
@@ -357,7 +203,8 @@ snap_object_types! {
         /// 0.7 type 24: the race.
         GameDataRace7(seven::GameDataRace) = 24, "obj_game_data_race", not_pre_agreed;
     }
-    extended {
+    /// DDNet's extended kinds.
+    extended: uuids => EXTENDED, names EXTENDED_UUID_NAMES, group(Some(ObjectFamily::Extended)) {
         /// DDNet's test object.
         MyOwnObject(ddnet::MyOwnObject) = "my-own-object@heinrich5991.de", "obj_my_own_object";
         /// DDNet's part of a tee.
@@ -419,28 +266,32 @@ impl SnapObjectKind {
         (uuids.iter()).find_map(|&(known, kind)| (known == uuid).then_some(kind))
     }
 
-    /// The UUID of an extended kind.
-    pub fn uuid(self) -> Option<Uuid> {
-        self.uuid_name().map(uuid_from_name)
-    }
-
-    /// The number of ints of a kind of fixed size (every numbered kind).
+    /// The number of ints of a kind of fixed size (every numbered kind): what its struct
+    /// reads however many ints an item has.
     pub fn fixed_ints(self) -> Option<usize> {
-        Some(self.size()?.bytes()? as usize / 4)
+        match SnapObject::decode(self, &[]) {
+            Err(ObjectError::Size { expected, .. }) => Some(expected),
+            _ => None,
+        }
     }
 
     /// The fewest ints an item of this kind holds to decode: its fixed size, or the fields of
-    /// an extended kind that are always there.
+    /// an extended kind that are always there. Both come from reading the kind's struct (see
+    /// [`ObjectError`]).
     pub fn min_ints(self) -> Option<usize> {
-        if let Some(ints) = self.fixed_ints() {
-            return Some(ints);
+        match SnapObject::decode(self, &[]) {
+            _ if self == SnapObjectKind::Unknown => None,
+            Ok(_) => Some(0),
+            Err(ObjectError::Size { expected, .. }) => Some(expected),
+            Err(ObjectError::TooShort { min, .. }) => Some(min),
         }
-        let structure = self.describe()?();
-        let required = (structure.fields().iter())
-            .filter(|field| !field.optional())
-            .map(|field| field.size.bounds().map_or(0, |(low, _)| low))
-            .sum::<u64>();
-        Some(required as usize / 4)
+    }
+
+    /// The size of this kind's structure in the format reference (fixed for the numbered
+    /// kinds).
+    #[cfg(feature = "reference")]
+    pub fn size(self) -> Option<crate::reference::Size> {
+        Some(self.describe()?().size)
     }
 }
 
@@ -500,12 +351,15 @@ impl ObjectError {
     }
 }
 
-/// Decodes `ints` as `T`, the struct of `kind`, or says why they are not one.
-fn decode_object<T>(kind: SnapObjectKind, ints: &[i32]) -> Result<T, ObjectError>
+/// The most ints an object type is tried with to find its size (0.7's `De_ClientInfo`, the
+/// biggest, has 58).
+const MAX_OBJECT_INTS: usize = 256;
+
+/// Reads `T` from `ints`: what binrw gives, and how many ints it read.
+fn read_object<T>(ints: &[i32]) -> (BinResult<T>, usize)
 where
     T: for<'a> BinRead<Args<'a> = ()>,
 {
-    let found = ints.len();
     // The ints' own bytes where they are little-endian already: no copy.
     let bytes: Cow<'_, [u8]> = if cfg!(target_endian = "little") {
         Cow::Borrowed(bytemuck::cast_slice(ints))
@@ -514,26 +368,62 @@ where
     };
     let mut cursor = Cursor::new(bytes);
     let read = T::read_options(&mut cursor, Endian::Little, ());
-    let used = cursor.position() as usize / 4;
-    match read {
+    (read, cursor.position() as usize / 4)
+}
+
+/// How `T` takes ints, from reading zeros: the fewest it reads from, and whether it then reads
+/// no more however many follow (a fixed size); `None` when no count up to `MAX_OBJECT_INTS`
+/// reads. The sizes in an [`ObjectError`] come from here, so they are what decoding does.
+fn ints_of<T>() -> Option<(usize, bool)>
+where
+    T: for<'a> BinRead<Args<'a> = ()>,
+{
+    static ZEROS: [i32; MAX_OBJECT_INTS + 1] = [0; MAX_OBJECT_INTS + 1];
+    let reads = |len: usize| read_object::<T>(&ZEROS[..len]).0.is_ok();
+    if !reads(MAX_OBJECT_INTS) {
+        return None;
+    }
+    // Reading fails only when the ints run out (see `decode_object`), so the counts that read
+    // are those from the fewest on.
+    let (mut low, mut high) = (0, MAX_OBJECT_INTS);
+    while low < high {
+        let middle = low + (high - low) / 2;
+        if reads(middle) {
+            high = middle;
+        } else {
+            low = middle + 1;
+        }
+    }
+    let fixed = read_object::<T>(&ZEROS[..low + 1]).1 == low;
+    Some((low, fixed))
+}
+
+/// Decodes `ints` as `T`, the struct of `kind`, or says why they are not one.
+fn decode_object<T>(kind: SnapObjectKind, ints: &[i32]) -> Result<T, ObjectError>
+where
+    T: for<'a> BinRead<Args<'a> = ()>,
+{
+    let found = ints.len();
+    match read_object::<T>(ints) {
         // Only a kind of fixed size leaves ints unread: every other one ends in a tail.
-        Ok(_) if used < found => Err(ObjectError::Size {
+        (Ok(_), used) if used < found => Err(ObjectError::Size {
             kind,
             expected: used,
             found,
         }),
-        Ok(object) => Ok(object),
+        (Ok(object), _) => Ok(object),
         // The structs are made of i32 only, mapped by functions that cannot fail: reading
         // fails only when the ints run out.
-        Err(_) => Err(match kind.fixed_ints() {
-            Some(expected) => ObjectError::Size {
+        (Err(_), _) => Err(match ints_of::<T>() {
+            Some((expected, true)) => ObjectError::Size {
                 kind,
                 expected,
                 found,
             },
+            Some((min, false)) => ObjectError::TooShort { kind, min, found },
             None => ObjectError::TooShort {
                 kind,
-                min: kind.min_ints().unwrap_or(found + 1),
+                min: found + 1,
                 found,
             },
         }),
@@ -547,12 +437,13 @@ mod tests {
     use proptest::prelude::*;
 
     use crate::map::common::when;
-    use crate::reference::describe;
     use crate::snapshot::SizeTable;
+    use twcodec_schema_derive::describe;
 
     use super::*;
+    use crate::uuid::uuid_from_name;
 
-    /// An object type only these tests know, registered by its line in `snap_object_types!`:
+    /// An object type only these tests know, registered by its line in the registry:
     /// with its struct, the two places a new extended object type takes (docs/extending.md).
     #[describe]
     #[binrw]
@@ -575,7 +466,6 @@ mod tests {
         pub unknown_tail: Vec<i32>,
     }
 
-    #[cfg(feature = "serde")]
     #[test]
     fn a_new_object_type_is_its_struct_and_one_registry_line() {
         let uuid = uuid_from_name("example@twcodec.test");
@@ -597,9 +487,13 @@ mod tests {
         assert_eq!(object.encode().unwrap(), [1056, 7, 99]);
         // An item of an older version: without the appended field, left out of the JSON.
         let old = SnapObject::decode(kind, &[1056]).unwrap();
-        let json = serde_json::to_string(&old).unwrap();
-        assert_eq!(json, r#"{"kind":"example","x":1056}"#);
-        assert_eq!(serde_json::from_str::<SnapObject>(&json).unwrap(), old);
+        #[cfg(feature = "serde")]
+        {
+            let json = serde_json::to_string(&old).unwrap();
+            assert_eq!(json, r#"{"kind":"example","x":1056}"#);
+            assert_eq!(serde_json::from_str::<SnapObject>(&json).unwrap(), old);
+        }
+        assert_eq!(old.encode().unwrap(), [1056]);
         let error = SnapObject::decode(kind, &[]).unwrap_err();
         assert_eq!(
             error.to_string(),
@@ -682,14 +576,10 @@ mod tests {
     #[test]
     fn every_numbered_kind_has_a_fixed_size_and_every_extended_kind_a_tail() {
         for kind in every_kind() {
-            let structure = kind.describe().unwrap()();
-            assert!(structure.int_aligned(), "{kind:?}");
+            let min = kind.min_ints().unwrap();
             match kind.family() {
-                Some(ObjectFamily::Extended) => {
-                    assert_eq!(kind.fixed_ints(), None, "{kind:?}");
-                    assert!(structure.field("unknown_tail").is_some(), "{kind:?}");
-                }
-                _ => assert!(kind.fixed_ints().is_some(), "{kind:?}"),
+                Some(ObjectFamily::Extended) => assert_eq!(kind.fixed_ints(), None, "{kind:?}"),
+                _ => assert_eq!(kind.fixed_ints(), Some(min), "{kind:?}"),
             }
         }
         assert_eq!(SnapObjectKind::DdnetCharacter.min_ints(), Some(0));
@@ -697,6 +587,28 @@ mod tests {
         assert_eq!(SnapObjectKind::DdnetLaser.min_ints(), Some(7));
         assert_eq!(SnapObjectKind::DdnetProjectile.min_ints(), Some(10));
         assert_eq!(SnapObjectKind::Unknown.min_ints(), None);
+    }
+
+    /// The sizes decoding finds (reading the structs) are those the format reference gives
+    /// (from the structs' fields), and an extended kind's struct ends in its kept tail.
+    #[cfg(feature = "reference")]
+    #[test]
+    fn the_sizes_are_those_of_the_format_reference() {
+        for kind in every_kind() {
+            let structure = kind.describe().unwrap()();
+            assert!(structure.int_aligned(), "{kind:?}");
+            let fixed = kind.size().unwrap().bytes().map(|bytes| bytes as usize / 4);
+            assert_eq!(kind.fixed_ints(), fixed, "{kind:?}");
+            let required = (structure.fields().iter())
+                .filter(|field| !field.optional())
+                .map(|field| field.size.bounds().map_or(0, |(low, _)| low))
+                .sum::<u64>();
+            assert_eq!(kind.min_ints(), Some(required as usize / 4), "{kind:?}");
+            if kind.family() == Some(ObjectFamily::Extended) {
+                assert!(structure.field("unknown_tail").is_some(), "{kind:?}");
+            }
+        }
+        assert!(SnapObjectKind::Unknown.describe().is_none());
     }
 
     #[test]

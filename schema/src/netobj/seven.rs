@@ -16,7 +16,7 @@ use super::common::unit;
 use super::common::{net_flags, CharacterCore, Common, Emote, Team, Weapon};
 use crate::map::common::I32String;
 use crate::open_enum::open_enum;
-use crate::reference::describe;
+use twcodec_schema_derive::describe;
 
 net_flags! {
     /// What a player is doing (Teeworlds 0.7 `PLAYERFLAG_*`).

@@ -15,7 +15,8 @@
 //!
 //! Rules every edit follows:
 //!
-//! - **References.** An [`ItemRef`] checks that the map made it ([`ItemRef::is_of`]). An edit
+//! - **References.** An [`ItemRef`](crate::map::ItemRef) checks that the map made it
+//!   ([`ItemRef::is_of`](crate::map::ItemRef::is_of)). An edit
 //!   that moves existing items of a kind (a removal, an insertion before the last item, a move)
 //!   renews that kind's generation, so references to that kind taken before it are refused (an
 //!   error here, `None` from [`Map::get`]) rather than naming another item: removing a layer

@@ -1,4 +1,4 @@
-//! Editing maps beyond tiles (`src/map/edit.rs`): every add, remove, move and typed setter on
+//! Editing maps beyond tiles (`src/map/edit/`): every add, remove, move and typed setter on
 //! real corpus maps, checked by content rather than by index. A map's "print" describes every
 //! item and every reference by what it names (an image by its name, size and data size, an
 //! envelope by its name, channels and points, ...), so that after an edit, and after a save and

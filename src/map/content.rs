@@ -1,7 +1,8 @@
 //! Layer content (tiles, quads, sound sources) decoded from its data item on first access: all
 //! of it at load for an eager map, each layer when it is first asked for in a lazy one
-//! ([`Map::parse_lazy`](super::Map::parse_lazy)). Either way one function per kind of content
-//! decodes it and reports its problems, so a lazy map reports what an eager one does.
+//! ([`Map::parse_with`](super::Map::parse_with) with `Decode::Lazy`). Either way one function
+//! per kind of content decodes it and reports its problems, so a lazy map reports what an
+//! eager one does.
 //!
 //! Content is decoded at most once, whichever thread asks first ([`OnceLock`]); the others wait
 //! for it. What a layer needs to decode its content (the datafile, where the layer came from,

@@ -995,19 +995,24 @@ fn the_help_groups_the_commands_by_task() {
     assert!(stdout(&twcodec(&["demo", "--help"])).contains("\nCommands:\n  info"));
 }
 
+/// `twcodec ARGS` with none of the color variables of the test's environment, only `env`.
+fn with_color_env(args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_twcodec"))
+        .args(args)
+        .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR")
+        .env_remove("CLICOLOR_FORCE")
+        .envs(env.iter().copied())
+        .output()
+        .unwrap()
+}
+
 /// The headings of the grouped help are styled as clap styles its own (`Options:`) where
 /// colors are wanted, and plain under `NO_COLOR`.
 #[test]
 fn the_grouped_help_is_styled_as_clap_styles_it() {
     let run = |env: &[(&str, &str)]| {
-        let output = Command::new(env!("CARGO_BIN_EXE_twcodec"))
-            .arg("--help")
-            .env_remove("NO_COLOR")
-            .env_remove("CLICOLOR")
-            .env_remove("CLICOLOR_FORCE")
-            .envs(env.iter().copied())
-            .output()
-            .unwrap();
+        let output = with_color_env(&["--help"], env);
         assert_eq!(output.status.code(), Some(0));
         stdout(&output)
     };
@@ -1037,14 +1042,7 @@ fn the_grouped_help_is_styled_as_clap_styles_it() {
 #[test]
 fn labels_are_colored_only_where_colors_are_wanted() {
     let run = |env: &[(&str, &str)]| {
-        let output = Command::new(env!("CARGO_BIN_EXE_twcodec"))
-            .args(["info", "/nonexistent/x.map"])
-            .env_remove("NO_COLOR")
-            .env_remove("CLICOLOR")
-            .env_remove("CLICOLOR_FORCE")
-            .envs(env.iter().copied())
-            .output()
-            .unwrap();
+        let output = with_color_env(&["info", "/nonexistent/x.map"], env);
         assert_eq!(output.status.code(), Some(1));
         stderr(&output)
     };

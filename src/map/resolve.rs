@@ -755,9 +755,7 @@ impl Resolver<'_> {
                 );
             }
             match item.format {
-                Some(ImageFormat(format))
-                    if !ImageFormat(format).is_known() && item.external == 0 =>
-                {
+                Some(stored @ ImageFormat(format)) if !stored.is_known() && item.external == 0 => {
                     self.problems.error(
                         place,
                         Some("format"),
@@ -769,16 +767,14 @@ impl Resolver<'_> {
                     )
                 }
                 // What the Teeworlds 0.7 editor writes for external images.
-                Some(ImageFormat(format)) if !ImageFormat(format).is_known() => {
-                    self.problems.warning(
-                        place,
-                        Some("format"),
-                        format!(
+                Some(stored @ ImageFormat(format)) if !stored.is_known() => self.problems.warning(
+                    place,
+                    Some("format"),
+                    format!(
                         "= {format}: not RGBA (1), so DDNet's client skips this external image \
                          (Teeworlds reads it by name; `resave --to ddnet` makes it version 1)"
                     ),
-                    )
-                }
+                ),
                 // DDNet's client loads version-2 images of format 1 only ("invalid map image
                 // type", D:src/game/client/components/mapimages.cpp); the map still loads.
                 Some(ImageFormat::RGB) if item.version >= 2 => {

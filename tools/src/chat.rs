@@ -291,7 +291,7 @@ fn weapon_name(weapon: i32) -> String {
         Weapon(-3) => "left or changed team".into(),
         Weapon(-2) => "self kill".into(),
         Weapon(-1) => "world".into(),
-        Weapon(other) if !Weapon(other).is_known() => format!("weapon {other}"),
+        unknown @ Weapon(other) if !unknown.is_known() => format!("weapon {other}"),
         known => format!("{known:?}").to_lowercase(),
     }
 }

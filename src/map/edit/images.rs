@@ -85,23 +85,7 @@ impl Map {
         let index = self.checked(image)?;
         let renumber = Renumber::removing(self.images.len(), [index]);
         let removed = self.images.remove(index);
-        // Only the layers drawn with a moved image are changed.
-        for layer in &mut self.layers {
-            let image = match layer.content() {
-                LayerContent::Quads(q) => Some(q.item().image),
-                _ => layer.tilemap().map(|t| t.image),
-            };
-            if image.is_none_or(|raw| renumber.raw(raw) == raw) {
-                continue;
-            }
-            match layer.content_mut() {
-                LayerContent::Quads(q) => renumber.apply(&mut q.item_mut().image),
-                content => content
-                    .tilemap_mut()
-                    .is_some_and(|tilemap| renumber.apply(&mut tilemap.image)),
-            };
-            layer.verbatim = None;
-        }
+        self.renumber_image_refs(&renumber);
         self.remove_unused_data([removed.item.name, removed.item.data]);
         self.stamp.renew::<Image>();
         Ok(())
@@ -179,6 +163,13 @@ impl Map {
     ) -> Result<ItemRef<Image>, Error> {
         let from = self.checked(image)?;
         let renumber = self.moved_in_arena::<Image>(from, to)?;
+        self.renumber_image_refs(&renumber);
+        Ok(self.mint(to))
+    }
+
+    /// Renumbers the image of every tiles and quads layer; only the layers drawn with a moved
+    /// image are changed (written anew).
+    fn renumber_image_refs(&mut self, renumber: &Renumber) {
         for layer in &mut self.layers {
             let image = match layer.content() {
                 LayerContent::Quads(q) => Some(q.item().image),
@@ -195,6 +186,5 @@ impl Map {
             };
             layer.verbatim = None;
         }
-        Ok(self.mint(to))
     }
 }

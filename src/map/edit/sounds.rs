@@ -69,18 +69,7 @@ impl Map {
         let index = self.checked(sound)?;
         let renumber = Renumber::removing(self.sounds.len(), [index]);
         let removed = self.sounds.remove(index);
-        for layer in &mut self.layers {
-            let LayerContent::Sounds(s) = layer.content() else {
-                continue;
-            };
-            if renumber.raw(s.item().sound) == s.item().sound {
-                continue;
-            }
-            if let LayerContent::Sounds(s) = layer.content_mut() {
-                renumber.apply(&mut s.item_mut().sound);
-            }
-            layer.verbatim = None;
-        }
+        self.renumber_sound_refs(&renumber);
         self.remove_unused_data([removed.item.name, removed.item.data]);
         self.stamp.renew::<Sound>();
         Ok(())
@@ -95,6 +84,13 @@ impl Map {
     ) -> Result<ItemRef<Sound>, Error> {
         let from = self.checked(sound)?;
         let renumber = self.moved_in_arena::<Sound>(from, to)?;
+        self.renumber_sound_refs(&renumber);
+        Ok(self.mint(to))
+    }
+
+    /// Renumbers the sound of every sounds layer; only the layers playing a moved sound are
+    /// changed (written anew).
+    fn renumber_sound_refs(&mut self, renumber: &Renumber) {
         for layer in &mut self.layers {
             let LayerContent::Sounds(s) = layer.content() else {
                 continue;
@@ -107,6 +103,5 @@ impl Map {
             }
             layer.verbatim = None;
         }
-        Ok(self.mint(to))
     }
 }

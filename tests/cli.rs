@@ -959,6 +959,7 @@ fn the_help_groups_the_commands_by_task() {
             "Maps:",
             "Pictures and sounds:",
             "Maps in git:",
+            "Editing maps:",
             "Demos and snapshots:",
             "Many files:",
             "Help and shell:",

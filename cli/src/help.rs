@@ -11,7 +11,7 @@ use clap::builder::StyledStr;
 use clap::{CommandFactory, Subcommand};
 
 use crate::output::{Failure, Out};
-use crate::{assets, demos, git, many, maps};
+use crate::{assets, demos, edits, git, many, maps};
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum Commands {
@@ -65,6 +65,10 @@ const GROUPS: &[Group] = &[
     Group {
         heading: "Maps in git",
         has: <git::Commands as Subcommand>::has_subcommand,
+    },
+    Group {
+        heading: "Editing maps",
+        has: <edits::Commands as Subcommand>::has_subcommand,
     },
     Group {
         heading: "Demos and snapshots",

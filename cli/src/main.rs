@@ -13,6 +13,7 @@
 
 mod assets;
 mod demos;
+mod edits;
 mod git;
 mod help;
 mod many;
@@ -47,6 +48,8 @@ enum Command {
     Assets(assets::Commands),
     #[command(flatten)]
     Git(git::Commands),
+    #[command(flatten)]
+    Edits(edits::Commands),
     #[command(flatten)]
     Demos(demos::Commands),
     #[command(flatten)]
@@ -99,6 +102,7 @@ fn run(command: Option<Command>, out: Out<'_>) -> Result<ExitCode, Failure> {
         Some(Command::Maps(command)) => maps::run(command, out),
         Some(Command::Assets(command)) => assets::run(command, out),
         Some(Command::Git(command)) => git::run(command, out),
+        Some(Command::Edits(command)) => edits::run(command, out),
         Some(Command::Demos(command)) => demos::run(command, out),
         Some(Command::Many(command)) => many::run(command, out),
         Some(Command::Help(command)) => help::run(command, out).map(|()| ExitCode::SUCCESS),

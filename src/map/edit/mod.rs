@@ -54,9 +54,11 @@ mod envelopes;
 mod groups;
 mod images;
 mod layers;
+mod merge;
 mod references;
 mod renumber;
 mod sounds;
+mod transform;
 
 use twcodec_schema::map::{I32String, Point};
 

@@ -1,0 +1,1 @@
+//! Between maps: copy an area, append a map (not built yet).

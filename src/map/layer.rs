@@ -302,6 +302,24 @@ impl<T: TileKind> TilesLayer<T> {
             .as_mut()
     }
 
+    /// Replaces the tiles with a grid of any size (the item's width and height follow); the
+    /// layer is written anew.
+    pub(crate) fn replace_grid(&mut self, grid: Grid<T>) {
+        let layout = self.layout();
+        // Sizes past i32 cannot come from an item; a grid that large is not stored.
+        let (Ok(width), Ok(height)) = (i32::try_from(grid.width()), i32::try_from(grid.height()))
+        else {
+            return;
+        };
+        self.item.width = width;
+        self.item.height = height;
+        self.tiles = Lazy::ready(Tiles {
+            grid: Some(grid),
+            layout,
+        });
+        self.modified = true;
+    }
+
     /// How the tiles were stored.
     pub fn layout(&self) -> TileLayout {
         self.decoded().layout

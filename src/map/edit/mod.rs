@@ -55,6 +55,8 @@ mod groups;
 mod images;
 mod layers;
 mod merge;
+mod optimize;
+mod pictures;
 mod references;
 mod renumber;
 mod sounds;
@@ -70,6 +72,7 @@ use crate::error::Error;
 use crate::map::layer::NO_PHYSICS;
 pub use envelopes::NewEnvelope;
 pub use groups::NewGroup;
+pub use optimize::{OptimizeOptions, OptimizeReport, Step, StepReport};
 use renumber::{renumber_envelopes, Renumber};
 
 /// A count as the i32 an item stores.

@@ -167,11 +167,14 @@ pub(crate) fn draw_tiles<F: Fn(usize) -> TileLook>(band: &mut Band<'_>, draw: &T
     }
     let white = factors == [256; 4];
     let (ux, uy) = draw.units_per_pixel;
-    // Tiles this many texels wide are sampled; the level whose cells are close to the pixels.
+    // Tiles this many texels wide are sampled; the level whose cells are close to the pixels,
+    // but no level whose cells are under a texel: the game gives each cell a mipmap chain of
+    // its own (a 2D array texture), so cells never blend into each other, and a cell's last
+    // level is one texel of its mean.
     let level = draw.texture.and_then(|texture| {
         let cell = texture.levels.first()?.width as f64 / 16.0;
         let pixels_per_tile = 32.0 / ux;
-        texture.level_for((cell / pixels_per_tile) as f32)
+        texture.level_for_cells((cell / pixels_per_tile) as f32)
     });
     let cell = level.map_or((1, 1), |l| ((l.width / 16).max(1), (l.height / 16).max(1)));
     let (x0, x1) = (draw.clip.x0, draw.clip.x1.min(band.width));

@@ -157,6 +157,21 @@ impl Texture {
     }
 }
 
+impl Texture {
+    /// [`Texture::level_for`] for a tileset: at most the level of 16 x 16 texels, where each
+    /// of the 256 cells is one texel.
+    pub fn level_for_cells(&self, texels_per_pixel: f32) -> Option<&Level> {
+        let deepest = (self.levels.iter())
+            .rposition(|level| level.width >= 16 && level.height >= 16)
+            .unwrap_or(0);
+        let level = self.level_for(texels_per_pixel)?;
+        match self.levels.get(deepest) {
+            Some(cells) if level.width < cells.width || level.height < cells.height => Some(cells),
+            _ => Some(level),
+        }
+    }
+}
+
 /// The next mipmap level: each texel the mean of a 2 x 2 block (the odd last row or column
 /// folded into the block before it), while both sides are at least 2.
 fn half(level: &Level) -> Option<Level> {
@@ -212,6 +227,11 @@ mod tests {
         assert_eq!(texture.level_for(1.9).unwrap().width, 8);
         assert_eq!(texture.level_for(2.0).unwrap().width, 4);
         assert_eq!(texture.level_for(100.0).unwrap().width, 1);
+        // A tileset goes no deeper than a texel per cell.
+        let tileset = Texture::tile_colors(4, |_, _, _| [9, 9, 9, 255]);
+        assert_eq!(tileset.levels[0].width, 64);
+        assert_eq!(tileset.level_for_cells(2.0).unwrap().width, 32);
+        assert_eq!(tileset.level_for_cells(100.0).unwrap().width, 16);
     }
 
     #[test]

@@ -81,6 +81,11 @@ pub(super) fn dilate(rgba: &mut [u8], width: usize, rect: Rect) -> usize {
             None => return 0,
         }
     }
+    // Nothing to fill, or nothing to fill from: the pixels stay as they are.
+    let alphas = || original.chunks_exact(4).map(|p| p[3]);
+    if !alphas().any(|a| a == 0) || !alphas().any(|a| a > DILATE_ALPHA) {
+        return 0;
+    }
     let mut current = original.clone();
     let mut next = vec![0u8; current.len()];
     for _ in 0..DILATE_PASSES {

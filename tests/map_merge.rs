@@ -31,6 +31,12 @@ fn errors(map: &Map) -> Vec<String> {
         .collect()
 }
 
+/// Every problem of a map, as text.
+fn problems(map: &Map) -> Vec<String> {
+    map.decode_all();
+    map.problems().into_iter().map(|p| p.to_string()).collect()
+}
+
 fn merged(from: usize, to: usize, name: &str, how: Merge) -> Merged {
     Merged {
         from,
@@ -568,6 +574,14 @@ fn every_corpus_map_appends_into_a_small_map() {
             "{name}: {:?}",
             errors(&reloaded)
         );
+        // No new warnings either: the sample has none, so every one is the other map's.
+        let base = problems(&sample::map().unwrap()).len();
+        assert!(
+            problems(&reloaded).len() <= problems(&other).len() + base,
+            "{name}: {:#?}\nthe other map's: {:#?}",
+            problems(&reloaded),
+            problems(&other)
+        );
         // Every image is there, with its pixels.
         assert_eq!(report.images.len(), other.images().len(), "{name}");
         for m in &report.images {
@@ -659,7 +673,11 @@ fn corpus_maps_copy_areas_between_maps_of_one_structure_and_into_themselves() {
                 Ok(_) => {
                     pairs += 1;
                     let reloaded = reload(&map);
-                    assert!(errors(&reloaded).len() <= errors(to).len(), "{a} -> {b}");
+                    assert!(
+                        problems(&reloaded).len() <= problems(to).len(),
+                        "{a} -> {b}: {:#?}",
+                        problems(&reloaded)
+                    );
                 }
                 Err(error) => assert!(
                     error
@@ -681,9 +699,9 @@ fn corpus_maps_copy_areas_between_maps_of_one_structure_and_into_themselves() {
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         let reloaded = reload(&map);
         assert!(
-            errors(&reloaded).len() <= errors(from).len(),
-            "{name}: {:?}",
-            errors(&reloaded)
+            problems(&reloaded).len() <= problems(from).len(),
+            "{name}: {:#?}",
+            problems(&reloaded)
         );
         // The game layer's area is the source's, tile for tile.
         for y in 0..qh as usize {

@@ -13,7 +13,7 @@ use twcodec_schema::map::envelope::EnvPointBezier;
 use twcodec_schema::map::group::GroupExItem;
 use twcodec_schema::map::info::InfoItem;
 use twcodec_schema::map::settings_data;
-use twcodec_schema::map::sound::SoundSource;
+use twcodec_schema::map::sound::{SoundItem, SoundSource};
 use twcodec_schema::map::tile::TileKind;
 use twcodec_schema::map::Point;
 
@@ -591,7 +591,10 @@ impl Map {
         let mut report = ReplaceAreaReport::default();
         for index in 0..work.layers.len() {
             let kind = work.layers[index].kind_name();
-            let (Some(gs), Some(gd)) = (from.layer_groups[index], work.layer_groups[index]) else {
+            // Layers in no group are not drawn, and are left as they are.
+            let groups = (group_index(from, index).and_then(|g| from.groups.get(g)))
+                .zip(group_index(&work, index).and_then(|g| work.groups.get(g)));
+            let Some((gs, gd)) = groups else {
                 continue;
             };
             let spans = |group: &Group, area: TileRect| {
@@ -602,8 +605,8 @@ impl Map {
                 ]
             };
             let place = Place {
-                from: spans(&from.groups[gs], from_area),
-                to: spans(&work.groups[gd], to_area),
+                from: spans(gs, from_area),
+                to: spans(gd, to_area),
             };
             let mut entry = AreaLayer {
                 layer: index,
@@ -744,6 +747,16 @@ impl Map {
         self.swap_in(work);
         Ok(report)
     }
+}
+
+/// The group holding layer `index`, as the resolver found it.
+fn group_index(map: &Map, index: usize) -> Option<usize> {
+    map.layer_groups.get(index).copied().flatten()
+}
+
+/// The error for an added item the plan does not hold (a bug: plans and additions go in step).
+fn planned() -> Error {
+    Error::invalid_edit("an appended item missing from the plan")
 }
 
 /// The error for layer content that did not load.
@@ -1033,7 +1046,7 @@ impl Map {
             let (to, how) = match plan {
                 Plan::Share(to) => (to, Merge::Shared),
                 Plan::Add(new_name) => {
-                    let key = &image_keys[work.images.len()];
+                    let key = image_keys.get(work.images.len()).ok_or_else(planned)?;
                     let added = match &key.pixels {
                         None => {
                             let size = |v: i32| u32::try_from(v).unwrap_or(0);
@@ -1069,17 +1082,22 @@ impl Map {
             let (to, how) = match plan {
                 Plan::Share(to) => (to, Merge::Shared),
                 Plan::Add(new_name) => {
-                    let key = &sound_keys[work.sounds.len()];
-                    let added = work.add_sound(&new_name, key.data.clone().unwrap_or_default())?;
-                    if key.external {
-                        let sound = &mut work.sounds[added.index()];
-                        sound.item.external = theirs.item.external;
-                    }
+                    let key = sound_keys.get(work.sounds.len()).ok_or_else(planned)?;
+                    let to = match (&key.data, key.external) {
+                        (Some(data), false) => work.add_sound(&new_name, data.clone())?.index(),
+                        // External: the name, and the data only when there is some, as
+                        // DDNet refuses a data item of no bytes.
+                        (data, _) => work.add_external_sound(
+                            &new_name,
+                            theirs.item.external,
+                            data.clone().filter(|d| !d.is_empty()),
+                        )?,
+                    };
                     let how = match new_name == name {
                         true => Merge::Added,
                         false => Merge::Renamed(new_name),
                     };
-                    (added.index(), how)
+                    (to, how)
                 }
             };
             follow.sounds.push(to);
@@ -1102,7 +1120,7 @@ impl Map {
         for (g, group) in other.groups.iter().enumerate() {
             let is_game = Some(g) == game_group;
             let mut layers = Vec::new();
-            for l in (0..other.layers.len()).filter(|&l| other.layer_groups[l] == Some(g)) {
+            for l in (0..other.layers.len()).filter(|&l| group_index(other, l) == Some(g)) {
                 let layer = &other.layers[l];
                 let reason = if layer.is_physics() {
                     Some("the other map's physics layers are dropped: this map keeps its own")
@@ -1252,6 +1270,35 @@ impl Map {
         }
         self.layers[index].verbatim = None;
         Ok(())
+    }
+
+    /// Adds an external sound (a mod's: DDNet plays embedded ones only), with its data when
+    /// it has some; its index.
+    fn add_external_sound(
+        &mut self,
+        name: &str,
+        external: i32,
+        data: Option<Bytes>,
+    ) -> Result<usize, Error> {
+        let data_size = count(data.as_ref().map_or(0, Bytes::len), "bytes")?;
+        let name = self.text_data("the sound name", name)?;
+        let id = free_id(self.sounds.iter().map(|s| s.id), "sound")?;
+        self.data_room(2)?;
+        let name = self.push_data(name);
+        let data = data.map_or(-1, |data| self.push_data(data));
+        self.sounds.push(Stored::new(
+            id,
+            SoundItem {
+                version: 1,
+                external,
+                name,
+                data,
+                data_size,
+                unknown_tail: Vec::new(),
+            },
+            None,
+        ));
+        Ok(self.sounds.len() - 1)
     }
 
     /// Adds the server settings of `other` this map does not have, after its own.

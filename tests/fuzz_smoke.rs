@@ -171,3 +171,8 @@ fn pack() {
 fn render() {
     smoke(Target::Render, 1000);
 }
+
+#[test]
+fn merge() {
+    smoke(Target::Merge, 1000);
+}

@@ -20,6 +20,7 @@
 //! | `packet` | 0.7 packets: chunks, snapshot messages, joining, rebuilding, messages decode -> encode |
 //! | `pack` | [`mapdir::pack`](twcodec_tools::mapdir::pack) of the sample's directory after the file edits the input describes (numbers changed, bytes overwritten, files added, deleted, moved); a map it builds is read back |
 //! | `render` | [`render`](twcodec_tools::render::render) of a map at two small sizes and views, under [`FUZZ_RENDER_WORK`] |
+//! | `merge` | two maps from one input: [`Map::append`] and [`Map::replace_area`] (between them and into itself), the results written and read back |
 
 use std::io;
 use std::path::Path;
@@ -80,11 +81,13 @@ pub enum Target {
     Pack,
     /// Drawing maps.
     Render,
+    /// Between maps: append, replace an area.
+    Merge,
 }
 
 impl Target {
     /// Every target.
-    pub const ALL: [Target; 13] = [
+    pub const ALL: [Target; 14] = [
         Target::Datafile,
         Target::MapLenient,
         Target::MapStrict,
@@ -98,6 +101,7 @@ impl Target {
         Target::Packet,
         Target::Pack,
         Target::Render,
+        Target::Merge,
     ];
 
     /// The target's name, as the fuzz binary is called.
@@ -116,6 +120,7 @@ impl Target {
             Target::Packet => "packet",
             Target::Pack => "pack",
             Target::Render => "render",
+            Target::Merge => "merge",
         }
     }
 
@@ -135,6 +140,7 @@ impl Target {
             Target::Packet => packet(data),
             Target::Pack => pack_dir(data),
             Target::Render => render(data),
+            Target::Merge => merge(data),
         }
     }
 
@@ -429,6 +435,59 @@ pub fn render(data: &[u8]) {
             Err(error) => assert_eq!(error.kind(), twcodec::ErrorKind::LimitExceeded, "{error}"),
         }
     }
+}
+
+/// Between maps: two maps from one input (a 4-byte little-endian length of the first, the
+/// first, the second; an unreadable second map is the first again), read leniently. An area
+/// the input's checksum places is copied from the second map into the first and from the
+/// first into itself, and the second is appended to the first. Each may refuse, never panic,
+/// and what it gives writes, and the written map reads back.
+pub fn merge(data: &[u8]) {
+    use twcodec::map::edit::TileRect;
+    let Some((len, rest)) = data.split_first_chunk::<4>() else {
+        return;
+    };
+    let len = (u32::from_le_bytes(*len) as usize).min(rest.len());
+    let (a, b) = rest.split_at(len);
+    let load = |bytes: &[u8]| {
+        let df = Datafile::parse_with(bytes, FUZZ_LIMITS).ok()?;
+        Map::from_datafile(&df).ok()
+    };
+    let Some(first) = load(a) else {
+        return;
+    };
+    let second = load(b).unwrap_or_else(|| first.clone());
+    let hash = crc32fast::hash(data);
+    let area = TileRect::new(
+        hash & 0x1F,
+        (hash >> 5) & 0x1F,
+        ((hash >> 10) & 0x1F) + 1,
+        ((hash >> 15) & 0x1F) + 1,
+    );
+    let to = ((hash >> 20) & 0x1F, (hash >> 25) & 0x1F);
+    for source in [&second, &first] {
+        let mut map = first.clone();
+        if map.replace_area(source, area, to).is_ok() {
+            written(&map);
+        }
+    }
+    let mut map = first.clone();
+    if map.append(&second).is_ok() {
+        written(&map);
+    }
+}
+
+/// Writes an edited map; if that works, the written map reads back (without limits: the bytes
+/// are the writer's own).
+fn written(map: &Map) {
+    let Ok(bytes) = map
+        .to_datafile()
+        .and_then(|df| df.compression_level(1).to_vec())
+    else {
+        return;
+    };
+    let df = Datafile::parse_with(&bytes, Limits::UNLIMITED).expect("an edited map parses");
+    Map::from_datafile(&df).expect("an edited map resolves");
 }
 
 /// Writes a map, reads and writes it again: the second write gives the same bytes. The same
@@ -751,6 +810,22 @@ fn seeds(target: Target, corpus: Option<&Path>) -> Vec<Vec<u8>> {
         Target::Render => {
             let mut seeds = maps();
             seeds.extend(extreme_quads());
+            seeds
+        }
+        // Each map after the sample, and the sample after each map.
+        Target::Merge => {
+            let pair = |a: &[u8], b: &[u8]| {
+                let mut seed = (a.len() as u32).to_le_bytes().to_vec();
+                seed.extend_from_slice(a);
+                seed.extend_from_slice(b);
+                seed
+            };
+            let mut seeds = Vec::new();
+            for map in maps() {
+                seeds.push(pair(&map, &sample));
+                seeds.push(pair(&sample, &map));
+            }
+            seeds.retain(|seed| seed.len() <= MAX_SEED);
             seeds
         }
         Target::Tiles07 => {

@@ -100,6 +100,33 @@ fn save_bytes(map: &Map, level: Option<u32>) -> Result<Vec<u8>, twcodec::Error> 
     }
 }
 
+/// What became of each image, sound or envelope of another map, as dicts: 'from', 'to',
+/// 'name', 'how' ('added', 'shared' or 'renamed') and 'new_name' (None unless renamed).
+fn merged_list<'py>(
+    py: Python<'py>,
+    merged: &[twcodec::map::edit::Merged],
+) -> PyResult<Bound<'py, PyList>> {
+    use twcodec::map::edit::Merge;
+    let list = PyList::empty(py);
+    for item in merged {
+        let entry = PyDict::new(py);
+        entry.set_item("from", item.from)?;
+        entry.set_item("to", item.to)?;
+        entry.set_item("name", &item.name)?;
+        let (how, new_name) = match &item.how {
+            Merge::Added => ("added", None),
+            Merge::Shared => ("shared", None),
+            Merge::Renamed(name) => ("renamed", Some(name.as_str())),
+            // A way the library adds later.
+            _ => ("other", None),
+        };
+        entry.set_item("how", how)?;
+        entry.set_item("new_name", new_name)?;
+        list.append(entry)?;
+    }
+    Ok(list)
+}
+
 #[pymethods]
 impl PyMap {
     /// Reads a map file. `strict`: fail on the first error rather than keep it as a problem.
@@ -454,6 +481,119 @@ impl PyMap {
             list.append(dict)?;
         }
         Ok(list)
+    }
+
+    /// Copies the area `from_area` = (x, y, width, height), in game-layer tiles, of `source`
+    /// (a map of the same structure) into this map with its top-left tile at `to` = (x, y),
+    /// as `twcodec replace-area` does: every tile layer (physics layers with their data),
+    /// quads and sound sources in the area, and the envelopes they name. Returns the report
+    /// as a dict: 'layers' (per layer: 'layer', 'kind', 'tiles', 'removed', 'added',
+    /// 'changed'), 'envelopes' (see `append`) and 'facts' (the lines the CLI prints). An
+    /// error (another structure, an area outside either map) changes nothing.
+    fn replace_area<'py>(
+        &self,
+        py: Python<'py>,
+        source: &Bound<'py, PyMap>,
+        from_area: (u32, u32, u32, u32),
+        to: (u32, u32),
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let what = "Map.replace_area";
+        // The same map as its own source: a copy of it, since the change locks it.
+        let (copy, guard);
+        let from: &Map = match std::ptr::eq(self, source.get()) {
+            true => {
+                copy = self.map.read(py, what)?.clone();
+                &copy
+            }
+            false => {
+                guard = source.get().map.read(py, what)?;
+                &guard
+            }
+        };
+        let mut map = self.map.write(py, what)?;
+        self.views.check_none("replace an area of the map")?;
+        let map = &mut *map;
+        let (x, y, width, height) = from_area;
+        let area = twcodec::map::edit::TileRect::new(x, y, width, height);
+        let report = py.detach(|| map.replace_area(from, area, to)).or_raise()?;
+        let dict = PyDict::new(py);
+        let layers = PyList::empty(py);
+        for layer in &report.layers {
+            let entry = PyDict::new(py);
+            entry.set_item("layer", layer.layer)?;
+            entry.set_item("kind", layer.kind)?;
+            entry.set_item("tiles", layer.tiles)?;
+            entry.set_item("removed", layer.removed)?;
+            entry.set_item("added", layer.added)?;
+            entry.set_item("changed", layer.changed)?;
+            layers.append(entry)?;
+        }
+        dict.set_item("layers", layers)?;
+        dict.set_item("envelopes", merged_list(py, &report.envelopes)?)?;
+        dict.set_item("facts", report.facts())?;
+        Ok(dict)
+    }
+
+    /// Appends `other` into this map, as `twcodec append` (and DDNet's editor) does: its
+    /// images, sounds, envelopes and groups after this map's, identical ones shared, every
+    /// reference renumbered; its physics layers dropped. Returns the report as a dict:
+    /// 'images', 'sounds', 'envelopes' (each item of `other`: 'from', 'to', 'name', 'how' =
+    /// 'added', 'shared' or 'renamed', 'new_name'), 'groups' ('from', 'to', 'name',
+    /// 'layers', 'from_game_group'), 'dropped' ('layer', 'kind', 'name', 'reason'),
+    /// 'automappers', 'settings_added', 'settings_present' and 'facts' (the lines the CLI
+    /// prints). An error (more than 64 images or sounds) changes nothing.
+    fn append<'py>(
+        &self,
+        py: Python<'py>,
+        other: &Bound<'py, PyMap>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let what = "Map.append";
+        // The same map appended to itself: a copy of it, since the change locks it.
+        let (copy, guard);
+        let other: &Map = match std::ptr::eq(self, other.get()) {
+            true => {
+                copy = self.map.read(py, what)?.clone();
+                &copy
+            }
+            false => {
+                guard = other.get().map.read(py, what)?;
+                &guard
+            }
+        };
+        let mut map = self.map.write(py, what)?;
+        self.views.check_none("append to the map")?;
+        let map = &mut *map;
+        let report = py.detach(|| map.append(other)).or_raise()?;
+        let dict = PyDict::new(py);
+        dict.set_item("images", merged_list(py, &report.images)?)?;
+        dict.set_item("sounds", merged_list(py, &report.sounds)?)?;
+        dict.set_item("envelopes", merged_list(py, &report.envelopes)?)?;
+        let groups = PyList::empty(py);
+        for group in &report.groups {
+            let entry = PyDict::new(py);
+            entry.set_item("from", group.from)?;
+            entry.set_item("to", group.to)?;
+            entry.set_item("name", &group.name)?;
+            entry.set_item("layers", group.layers)?;
+            entry.set_item("from_game_group", group.from_game_group)?;
+            groups.append(entry)?;
+        }
+        dict.set_item("groups", groups)?;
+        let dropped = PyList::empty(py);
+        for layer in &report.dropped {
+            let entry = PyDict::new(py);
+            entry.set_item("layer", layer.layer)?;
+            entry.set_item("kind", layer.kind)?;
+            entry.set_item("name", &layer.name)?;
+            entry.set_item("reason", &layer.reason)?;
+            dropped.append(entry)?;
+        }
+        dict.set_item("dropped", dropped)?;
+        dict.set_item("automappers", report.automappers)?;
+        dict.set_item("settings_added", &report.settings_added)?;
+        dict.set_item("settings_present", report.settings_present)?;
+        dict.set_item("facts", report.facts())?;
+        Ok(dict)
     }
 
     /// The map as `twcodec dump --format json` prints it, as a JSON string.

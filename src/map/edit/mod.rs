@@ -12,6 +12,8 @@
 //! | [`Map::insert_layer`], [`Map::move_layer`] | the groups' ranges open up; auto-mapper configurations after the new place shift; a moved layer takes its configuration along |
 //! | [`Map::move_image`], [`Map::move_envelope`], [`Map::move_sound`] | every reference to the items between the old and the new place follows its item (layers, quads, sources) |
 //! | [`Map::move_group`] | its layers move with it (when the groups hold their layers in order, as every editor writes them), auto-mapper configurations follow their groups, DDNet's group extension items stay in step |
+//! | [`Map::replace_area`] | the tiles of an area of every tile layer (physics layers with their own data) are replaced by another map's of the same structure; quads and sound sources in the area are replaced by the other map's, moved; envelopes they name come along (an identical one shared), appended at the end; nothing is renumbered |
+//! | [`Map::append`] | another map's images, sounds, envelopes (identical ones shared, taken names numbered) and groups are added at the end, every reference of their layers, quads and sources renumbered; its physics layers are dropped, the other layers of its game group get a group of their own; auto-mapper configurations and new server settings come along |
 //!
 //! Rules every edit follows:
 //!
@@ -46,7 +48,8 @@
 //!
 //! The edits live by subject: `images.rs`, `sounds.rs`, `envelopes.rs` (and [`NewEnvelope`]),
 //! `groups.rs` (and [`NewGroup`]), `layers.rs` (the `Layer::new_*` constructors, adding,
-//! moving and removing layers), `references.rs` (the `set_*` methods); `data.rs` and
+//! moving and removing layers), `references.rs` (the `set_*` methods), `merge.rs` (between
+//! maps: [`Map::replace_area`], [`Map::append`] and their reports); `data.rs` and
 //! `renumber.rs` hold what every edit shares: the data items behind it and how indices shift.
 
 mod data;
@@ -72,6 +75,10 @@ use crate::error::Error;
 use crate::map::layer::NO_PHYSICS;
 pub use envelopes::NewEnvelope;
 pub use groups::NewGroup;
+pub use merge::{
+    AppendReport, AppendedGroup, AreaLayer, DroppedLayer, Merge, Merged, ReplaceAreaReport,
+    TileRect, MAX_IMAGES, MAX_SOUNDS,
+};
 pub use optimize::{OptimizeOptions, OptimizeReport, Step, StepReport};
 use renumber::{renumber_envelopes, Renumber};
 

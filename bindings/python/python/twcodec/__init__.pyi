@@ -178,6 +178,12 @@ class Map:
         self, directory: _Path, only: Literal["all", "images", "sounds"] = "all"
     ) -> List[Dict[str, Any]]:
         """Writes embedded images (PNG) and sounds (Opus); every asset's kind, index, name, file."""
+    def replace_area(
+        self, source: Map, from_area: Tuple[int, int, int, int], to: Tuple[int, int]
+    ) -> Dict[str, Any]:
+        """Copies ``source``'s area (x, y, width, height; game tiles) here at ``to``: the report."""
+    def append(self, other: Map) -> Dict[str, Any]:
+        """Appends ``other`` (images, sounds, envelopes, groups; shared when identical): the report."""
     def to_json(self) -> str:
         """The map as ``twcodec dump --format json`` prints it."""
     def to_dict(self) -> Dict[str, Any]:

@@ -176,3 +176,8 @@ fn render() {
 fn merge() {
     smoke(Target::Merge, 1000);
 }
+
+#[test]
+fn optimize() {
+    smoke(Target::Optimize, 300);
+}

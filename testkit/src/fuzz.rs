@@ -83,11 +83,13 @@ pub enum Target {
     Render,
     /// Between maps: append, replace an area.
     Merge,
+    /// Optimizing maps: every step, or the steps the first byte picks.
+    Optimize,
 }
 
 impl Target {
     /// Every target.
-    pub const ALL: [Target; 14] = [
+    pub const ALL: [Target; 15] = [
         Target::Datafile,
         Target::MapLenient,
         Target::MapStrict,
@@ -102,6 +104,7 @@ impl Target {
         Target::Pack,
         Target::Render,
         Target::Merge,
+        Target::Optimize,
     ];
 
     /// The target's name, as the fuzz binary is called.
@@ -121,6 +124,7 @@ impl Target {
             Target::Pack => "pack",
             Target::Render => "render",
             Target::Merge => "merge",
+            Target::Optimize => "optimize",
         }
     }
 
@@ -141,6 +145,7 @@ impl Target {
             Target::Pack => pack_dir(data),
             Target::Render => render(data),
             Target::Merge => merge(data),
+            Target::Optimize => optimize(data),
         }
     }
 
@@ -477,6 +482,50 @@ pub fn merge(data: &[u8]) {
     }
 }
 
+/// Optimizes a map: the first byte picks the steps (bit `i` runs `Step::ALL[i]`), the rest is
+/// the map. The steps may refuse, never panic; the optimized map writes and reads back, with
+/// its physics layers as they were.
+pub fn optimize(data: &[u8]) {
+    use twcodec::map::edit::{OptimizeOptions, Step};
+    let Some((&steps, bytes)) = data.split_first() else {
+        return;
+    };
+    let Ok(df) = Datafile::parse_with(bytes, FUZZ_LIMITS) else {
+        return;
+    };
+    let Ok(map) = Map::from_datafile(&df) else {
+        return;
+    };
+    let mut options = OptimizeOptions::default().level(1);
+    for (i, step) in Step::ALL.into_iter().enumerate() {
+        if steps & (1 << i) == 0 {
+            options = options.skip(step);
+        }
+    }
+    let physics = |map: &Map| -> Vec<(String, Option<i32>, Option<i32>)> {
+        (map.layers().iter())
+            .filter(|l| l.is_physics())
+            .map(|l| {
+                let size = l.tilemap().map(|t| (t.width, t.height));
+                (
+                    l.kind_name().to_string(),
+                    size.map(|s| s.0),
+                    size.map(|s| s.1),
+                )
+            })
+            .collect()
+    };
+    let mut optimized = map.clone();
+    if optimized.optimize(&options).is_ok() {
+        assert_eq!(
+            physics(&optimized),
+            physics(&map),
+            "optimize changed the physics"
+        );
+        written(&optimized);
+    }
+}
+
 /// Writes an edited map; if that works, the written map reads back (without limits: the bytes
 /// are the writer's own).
 fn written(map: &Map) {
@@ -807,6 +856,11 @@ fn seeds(target: Target, corpus: Option<&Path>) -> Vec<Vec<u8>> {
         .unwrap_or_default();
     match target {
         Target::Datafile | Target::MapLenient | Target::MapStrict | Target::MapRoundTrip => maps(),
+        // A byte of steps (all), then a map.
+        Target::Optimize => (maps().into_iter())
+            .map(|map| [vec![0xff], map].concat())
+            .filter(|seed| seed.len() <= MAX_SEED)
+            .collect(),
         Target::Render => {
             let mut seeds = maps();
             seeds.extend(extreme_quads());

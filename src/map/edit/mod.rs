@@ -14,6 +14,7 @@
 //! | [`Map::move_group`] | its layers move with it (when the groups hold their layers in order, as every editor writes them), auto-mapper configurations follow their groups, DDNet's group extension items stay in step |
 //! | [`Map::replace_area`] | the tiles of an area of every tile layer (physics layers with their own data) are replaced by another map's of the same structure; quads and sound sources in the area are replaced by the other map's, moved; envelopes they name come along (an identical one shared), appended at the end; nothing is renumbered |
 //! | [`Map::append`] | another map's images, sounds, envelopes (identical ones shared, taken names numbered) and groups are added at the end, every reference of their layers, quads and sources renumbered; its physics layers are dropped, the other layers of its game group get a group of their own; auto-mapper configurations and new server settings come along |
+//! | [`Map::optimize`] | each step says what it changed; see [`Step`] and docs/optimize.md |
 //!
 //! Rules every edit follows:
 //!

@@ -1,5 +1,5 @@
 //! Making a map smaller without changing how it looks or plays: [`Map::optimize`] and its
-//! steps, each of which can be left out (docs/format/optimize.md).
+//! steps, each of which can be left out (docs/optimize.md).
 
 use std::collections::BTreeSet;
 

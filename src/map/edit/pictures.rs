@@ -1,7 +1,7 @@
 //! The picture steps of `optimize` on RGBA8 pixels: clearing the cells of a tileset that no
 //! tile uses, zeroing the color of fully transparent pixels, and dilating opaque edges into
 //! transparent pixels so that filtered (mipmapped) drawing does not bleed black or stale colors
-//! in. The rules are DDNet's `map_optimize` (docs/format/optimize.md says what they are and
+//! in. The rules are DDNet's `map_optimize` (docs/optimize.md says what they are and
 //! why); the code is ours.
 
 /// A pixel counts as opaque for dilation above this alpha (DDNet's threshold).

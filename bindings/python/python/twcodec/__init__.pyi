@@ -132,6 +132,15 @@ class Map:
         """The map file; unmodified, the bytes read. ``level`` (0-9) recompresses all data."""
     def save(self, path: _Path, level: Optional[int] = None) -> None:
         """Writes the map file atomically."""
+    def optimize(
+        self,
+        *,
+        skip: Sequence[str] = (),
+        keep_images: bool = False,
+        level: int = 9,
+        dry_run: bool = False,
+    ) -> Dict[str, Any]:
+        """Makes the map smaller without changing how it looks or plays: the report."""
     def convert(self, form: Literal["ddnet", "teeworlds07"]) -> None:
         """Converts the map in place to DDNet's or Teeworlds 0.7's form. ``BufferError`` while
         arrays view the map, ``BusyError`` while another thread's call uses it; other

@@ -350,7 +350,7 @@ fn every_corpus_map_gets_smaller_plays_the_same_and_draws_the_same() {
     // The sizes before and after, per map; two threads share the maps.
     let check = |path: &std::path::PathBuf| -> (u64, u64) {
         let file = path.file_name().unwrap().to_string_lossy().into_owned();
-        let bytes = std::fs::read(&path).unwrap();
+        let bytes = std::fs::read(path).unwrap();
         let map = Map::parse(&bytes).unwrap_or_else(|e| panic!("{file}: {e}"));
         let options = OptimizeOptions::default();
         let mut optimized = map.clone();
@@ -395,19 +395,18 @@ fn every_corpus_map_gets_smaller_plays_the_same_and_draws_the_same() {
             MapForm::Teeworlds07 => "teeworlds07",
             _ => "ddnet",
         };
-        for time in [3700.0] {
-            let options = RenderOptions::default()
-                .mapres(Some(dir.join("mapres").join(set)))
-                .entities_tileset(None)
-                .size(Size::Width(200))
-                .view(View::Whole)
-                .time_ms(time);
-            let draw = |map: &Map| renderer.render(map, &options).map(|r| r.picture.rgba);
-            match (draw(&map), draw(&reread)) {
-                (Ok(a), Ok(b)) => assert!(a == b, "{file} at {time} ms is drawn differently"),
-                (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{file}"),
-                (a, b) => panic!("{file}: {:?} then {:?}", a.err(), b.err()),
-            }
+        let time = 3700.0;
+        let options = RenderOptions::default()
+            .mapres(Some(dir.join("mapres").join(set)))
+            .entities_tileset(None)
+            .size(Size::Width(200))
+            .view(View::Whole)
+            .time_ms(time);
+        let draw = |map: &Map| renderer.render(map, &options).map(|r| r.picture.rgba);
+        match (draw(&map), draw(&reread)) {
+            (Ok(a), Ok(b)) => assert!(a == b, "{file} at {time} ms is drawn differently"),
+            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{file}"),
+            (a, b) => panic!("{file}: {:?} then {:?}", a.err(), b.err()),
         }
         (bytes.len() as u64, written.len() as u64)
     };

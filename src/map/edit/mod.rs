@@ -12,6 +12,9 @@
 //! | [`Map::insert_layer`], [`Map::move_layer`] | the groups' ranges open up; auto-mapper configurations after the new place shift; a moved layer takes its configuration along |
 //! | [`Map::move_image`], [`Map::move_envelope`], [`Map::move_sound`] | every reference to the items between the old and the new place follows its item (layers, quads, sources) |
 //! | [`Map::move_group`] | its layers move with it (when the groups hold their layers in order, as every editor writes them), auto-mapper configurations follow their groups, DDNet's group extension items stay in step |
+//! | [`Map::transform`] | the whole map turns: every tile layer with its tiles' flags, physics with the game's directions (speedup angles, stoppers, one-ways, checkpoints, rotating lasers), quads, sources, group offsets, parallax and clips, position envelopes; smaller layers of a group are extended with copies of their edge (invisible, as DDNet draws the edge repeated) |
+//! | [`Map::reframe`], [`Map::crop`], [`Map::shift`] | every tile layer of the group together (physics with the game layer; added physics tiles are air, other added tiles copy the edge); the group's offset, quads and sources keep the world in place; for the game group, the other groups' offsets and every clip move instead |
+//! | [`Map::scale_time`] | envelope point times, bezier time tangents, every envelope time offset and sound sources' delays |
 //!
 //! Rules every edit follows:
 //!
@@ -71,6 +74,7 @@ use crate::map::layer::NO_PHYSICS;
 pub use envelopes::NewEnvelope;
 pub use groups::NewGroup;
 use renumber::{renumber_envelopes, Renumber};
+pub use transform::{Margins, Transform};
 
 /// A count as the i32 an item stores.
 fn count(len: usize, what: &str) -> Result<i32, Error> {

@@ -391,15 +391,34 @@ fn on_screen(group: &Group, p: (f64, f64), c: (f64, f64)) -> (f64, f64) {
 
 #[test]
 fn parallax_groups_show_where_the_transformed_camera_sees_them() {
-    let before = small_map();
-    let back = |m: &Map| m.groups()[0].clone();
-    let quad_corner = |m: &Map| -> (f64, f64) {
-        let layer = m
-            .layers()
-            .iter()
-            .find(|l| l.kind_name() == "quads")
-            .expect("quads");
-        let LayerContent::Quads(q) = layer.content() else {
+    // The background group (tiles and a quad) and a group of a quad alone, whose offset and
+    // points are free to choose.
+    let mut before = small_map();
+    let alone = before
+        .add_group(NewGroup {
+            offset: Point { x: 5, y: 7 },
+            parallax: Point { x: 70, y: 40 },
+            ..NewGroup::new("Clouds")
+        })
+        .expect("a group");
+    let quad = twcodec_testkit::sample::quad(
+        [
+            (0, 0),
+            (3 * 1024, 0),
+            (0, 5 * 1024),
+            (100 * 1024, 33 * 1024),
+        ],
+        [255, 255, 255, 255],
+    );
+    before
+        .add_layer(alone, Layer::new_quads("c", vec![quad]).expect("a layer"))
+        .expect("added");
+    let quad_layers: Vec<usize> = (before.layers().iter().enumerate())
+        .filter(|(_, l)| l.kind_name() == "quads")
+        .map(|(i, _)| i)
+        .collect();
+    let corner = |m: &Map, layer: usize| -> (f64, f64) {
+        let LayerContent::Quads(q) = m.layers()[layer].content() else {
             unreachable!()
         };
         let p = q.quads().expect("quads")[0].points[3];
@@ -409,28 +428,30 @@ fn parallax_groups_show_where_the_transformed_camera_sees_them() {
     for t in Transform::ALL {
         let mut map = before.clone();
         map.transform(t).expect("transformed");
-        for camera in [(0.0, 0.0), (50.0, 70.0), (ww, wh)] {
-            let moved_camera = match t {
-                Transform::MirrorX => (ww - camera.0, camera.1),
-                Transform::FlipY => (camera.0, wh - camera.1),
-                Transform::Rotate90 => (wh - camera.1, camera.0),
-                Transform::Rotate180 => (ww - camera.0, wh - camera.1),
-                _ => (camera.1, ww - camera.0),
-            };
-            let s = on_screen(&back(&before), quad_corner(&before), camera);
-            let want = match t {
-                Transform::MirrorX => (-s.0, s.1),
-                Transform::FlipY => (s.0, -s.1),
-                Transform::Rotate90 => (-s.1, s.0),
-                Transform::Rotate180 => (-s.0, -s.1),
-                _ => (s.1, -s.0),
-            };
-            let got = on_screen(&back(&map), quad_corner(&map), moved_camera);
-            // Offsets are whole pixels: at most half a pixel off per axis.
-            assert!(
-                (got.0 - want.0).abs() <= 0.5 && (got.1 - want.1).abs() <= 0.5,
-                "{t:?} camera {camera:?}: {got:?} != {want:?}"
-            );
+        for (&layer, group) in quad_layers.iter().zip([0, 2]) {
+            for camera in [(0.0, 0.0), (50.0, 70.0), (ww, wh)] {
+                let moved_camera = match t {
+                    Transform::MirrorX => (ww - camera.0, camera.1),
+                    Transform::FlipY => (camera.0, wh - camera.1),
+                    Transform::Rotate90 => (wh - camera.1, camera.0),
+                    Transform::Rotate180 => (ww - camera.0, wh - camera.1),
+                    _ => (camera.1, ww - camera.0),
+                };
+                let s = on_screen(&before.groups()[group], corner(&before, layer), camera);
+                let want = match t {
+                    Transform::MirrorX => (-s.0, s.1),
+                    Transform::FlipY => (s.0, -s.1),
+                    Transform::Rotate90 => (-s.1, s.0),
+                    Transform::Rotate180 => (-s.0, -s.1),
+                    _ => (s.1, -s.0),
+                };
+                let got = on_screen(&map.groups()[group], corner(&map, layer), moved_camera);
+                // Offsets are whole pixels: at most half a pixel off per axis.
+                assert!(
+                    (got.0 - want.0).abs() <= 0.5 && (got.1 - want.1).abs() <= 0.5,
+                    "{t:?} group {group} camera {camera:?}: {got:?} != {want:?}"
+                );
+            }
         }
     }
 }

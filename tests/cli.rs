@@ -158,6 +158,71 @@ fn resave_is_lossless_and_converts_versions() {
 }
 
 #[test]
+fn transform_writes_the_edited_map_or_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = temp_file(&dir, "in.map", &twcodec_testkit::sample::datafile());
+    let once = dir.path().join("once.map").to_string_lossy().into_owned();
+    let twice = dir.path().join("twice.map").to_string_lossy().into_owned();
+    let output = twcodec(&[
+        "transform",
+        &input,
+        "-o",
+        &once,
+        "--mirror",
+        "--rotate",
+        "90",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(stdout(&output), format!("wrote {once}\n"));
+    let output = twcodec(&[
+        "transform",
+        &once,
+        "-o",
+        &twice,
+        "--rotate",
+        "90",
+        "--mirror",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    // Mirror then a quarter turn, twice over, is the identity.
+    let game = |path: &str| {
+        let map = twcodec::Map::open(path).unwrap();
+        let (_, layer) = map.game_layer().expect("a game layer");
+        layer.grid().expect("tiles").clone()
+    };
+    assert_eq!(game(&twice), game(&input));
+
+    let refused = dir.path().join("refused.map");
+    let path = refused.to_string_lossy();
+    let output = twcodec(&["transform", &input, "-o", &path, "--crop", "0,0,1,1"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("the rectangle 1x1 is smaller than DDNet's 2x2 minimum"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!refused.exists(), "nothing is written");
+    let output = twcodec(&["transform", &input, "-o", &path, "--rotate", "45"]);
+    assert_eq!(output.status.code(), Some(2));
+    let output = twcodec(&[
+        "transform",
+        &input,
+        "-o",
+        &path,
+        "--crop",
+        "0,0,2,2",
+        "--shift",
+        "1,1",
+    ]);
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "--crop and --shift exclude each other"
+    );
+    assert!(!refused.exists(), "nothing is written");
+}
+
+#[test]
 fn bad_input_exits_1_with_one_line_naming_file_and_problem() {
     let dir = tempfile::tempdir().unwrap();
     let cases: [(&str, Vec<u8>); 3] = [

@@ -123,6 +123,11 @@ fn map_roundtrip() {
 }
 
 #[test]
+fn transform() {
+    smoke(Target::Transform, 300);
+}
+
+#[test]
 fn tiles_07() {
     smoke(Target::Tiles07, 3000);
 }

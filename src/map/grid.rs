@@ -93,4 +93,24 @@ impl<T: Copy> Grid<T> {
     pub fn rows(&self) -> impl Iterator<Item = &[T]> {
         self.tiles.chunks_exact(self.width.max(1))
     }
+
+    /// A `width` x `height` grid whose tile at column `x`, row `y` is this grid's tile at
+    /// `source(x, y)`, or `fill` where that gives `None` or a place outside this grid; `None`
+    /// when the size overflows. For the whole-map edits (transform, reframe).
+    pub(crate) fn remapped(
+        &self,
+        width: usize,
+        height: usize,
+        source: impl Fn(usize, usize) -> Option<(usize, usize)>,
+        fill: T,
+    ) -> Option<Grid<T>> {
+        let mut tiles = Vec::with_capacity(width.checked_mul(height)?);
+        for y in 0..height {
+            for x in 0..width {
+                let tile = source(x, y).and_then(|(sx, sy)| self.get(sx, sy).copied());
+                tiles.push(tile.unwrap_or(fill));
+            }
+        }
+        Grid::new(width, height, tiles)
+    }
 }

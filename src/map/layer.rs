@@ -302,21 +302,27 @@ impl<T: TileKind> TilesLayer<T> {
             .as_mut()
     }
 
-    /// Replaces the tiles with a grid of any size (the item's width and height follow); the
-    /// layer is written anew.
-    pub(crate) fn replace_grid(&mut self, grid: Grid<T>) {
-        let layout = self.layout();
-        // Sizes past i32 cannot come from an item; a grid that large is not stored.
+    /// Replaces the tiles with a grid of any size, setting the item's width and height to
+    /// match; the layer is written anew. Does nothing to a layer whose tiles did not load (the
+    /// caller checks [`TilesLayer::grid`] first) or to a size beyond an item's ints.
+    pub(crate) fn set_grid(&mut self, grid: Grid<T>) {
         let (Ok(width), Ok(height)) = (i32::try_from(grid.width()), i32::try_from(grid.height()))
         else {
             return;
         };
+        let item = &self.item;
+        let Some(tiles) = self
+            .tiles
+            .get_mut(|source, place| content::decode_tiles(source, place, item))
+        else {
+            return;
+        };
+        if tiles.grid.is_none() {
+            return;
+        }
+        tiles.grid = Some(grid);
         self.item.width = width;
         self.item.height = height;
-        self.tiles = Lazy::ready(Tiles {
-            grid: Some(grid),
-            layout,
-        });
         self.modified = true;
     }
 

@@ -21,6 +21,8 @@
 //! | `pack` | [`mapdir::pack`](twcodec_tools::mapdir::pack) of the sample's directory after the file edits the input describes (numbers changed, bytes overwritten, files added, deleted, moved); a map it builds is read back |
 //! | `render` | [`render`](twcodec_tools::render::render) of a map at two small sizes and views, under [`FUZZ_RENDER_WORK`] |
 //! | `merge` | two maps from one input: [`Map::append`] and [`Map::replace_area`] (between them and into itself), the results written and read back |
+//! | `transform` | a whole-map edit the first byte picks ([`Map::transform`], [`Map::reframe`], [`Map::shift`], [`Map::scale_time`]) on the map the rest holds, then write -> read -> write |
+//! | `optimize` | a byte choosing the steps, then a map: [`Map::optimize`]; the physics layers keep their kinds and sizes, and the result is written and read back |
 
 use std::io;
 use std::path::Path;
@@ -85,11 +87,13 @@ pub enum Target {
     Merge,
     /// Optimizing maps: every step, or the steps the first byte picks.
     Optimize,
+    /// Whole-map edits: mirror, flip, rotate, reframe, shift, scale time.
+    Transform,
 }
 
 impl Target {
     /// Every target.
-    pub const ALL: [Target; 15] = [
+    pub const ALL: [Target; 16] = [
         Target::Datafile,
         Target::MapLenient,
         Target::MapStrict,
@@ -105,6 +109,7 @@ impl Target {
         Target::Render,
         Target::Merge,
         Target::Optimize,
+        Target::Transform,
     ];
 
     /// The target's name, as the fuzz binary is called.
@@ -125,6 +130,7 @@ impl Target {
             Target::Render => "render",
             Target::Merge => "merge",
             Target::Optimize => "optimize",
+            Target::Transform => "transform",
         }
     }
 
@@ -146,6 +152,7 @@ impl Target {
             Target::Render => render(data),
             Target::Merge => merge(data),
             Target::Optimize => optimize(data),
+            Target::Transform => transform(data),
         }
     }
 
@@ -562,6 +569,43 @@ pub fn map_roundtrip(data: &[u8]) {
     }
 }
 
+/// How many edits the first byte of a `transform` input picks from (its low 3 bits; the
+/// high 5 bits are the edit's amount).
+const TRANSFORM_EDITS: u8 = 8;
+
+/// The `transform` target: the first byte picks a whole-map edit and its amount, the rest is
+/// a map read leniently. An edit that works leaves a map that writes, reads back and writes
+/// the same bytes; one that fails is an error, never a panic.
+pub fn transform(data: &[u8]) {
+    use twcodec::map::{Margins, Transform};
+    let Some((&pick, rest)) = data.split_first() else {
+        return;
+    };
+    let Ok(df) = Datafile::parse_with(rest, FUZZ_LIMITS) else {
+        return;
+    };
+    let Ok(mut map) = Map::from_datafile(&df) else {
+        return;
+    };
+    let amount = i32::from(pick >> 3) - 16;
+    let game_group = map
+        .game_layer()
+        .and_then(|(layer, _)| map.group_of(layer))
+        .or_else(|| map.refs::<Group>().next());
+    let done = match (pick % TRANSFORM_EDITS, game_group) {
+        (edit @ 0..=4, _) => map.transform(Transform::ALL[usize::from(edit)]),
+        (5, Some(group)) => map.reframe(group, Margins::uniform(amount)),
+        (6, Some(group)) => map.shift(group, amount, -amount),
+        (7, _) => map.scale_time(f64::from(pick >> 3) / 4.0),
+        _ => return,
+    };
+    if done.is_ok() {
+        // Extended layers can outgrow the source's limits: read back without them, as
+        // `map_roundtrip` does after converting.
+        same_twice(&map, Limits::UNLIMITED);
+    }
+}
+
 /// Writes `map`; if that works, the written map reads under `limits`, and writes to the same
 /// bytes. Zlib level 1 keeps deflating from taking most of the run; the property holds at every
 /// level.
@@ -861,6 +905,17 @@ fn seeds(target: Target, corpus: Option<&Path>) -> Vec<Vec<u8>> {
             .map(|map| [vec![0xff], map].concat())
             .filter(|seed| seed.len() <= MAX_SEED)
             .collect(),
+        Target::Transform => {
+            // The sample with every edit, each other map with one; amount 1 (17 << 3).
+            let pick = |edit: usize| (edit % usize::from(TRANSFORM_EDITS)) as u8 | 17 << 3;
+            let mut seeds: Vec<Vec<u8>> = (0..usize::from(TRANSFORM_EDITS))
+                .map(|edit| [&[pick(edit)][..], &sample].concat())
+                .collect();
+            for (n, map) in maps().iter().enumerate().skip(1) {
+                seeds.push([&[pick(n)][..], map].concat());
+            }
+            seeds
+        }
         Target::Render => {
             let mut seeds = maps();
             seeds.extend(extreme_quads());

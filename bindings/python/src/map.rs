@@ -13,7 +13,7 @@ use numpy::{PyArray2, PyArray3, PyArrayMethods};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
-use twcodec::map::{Layer, LayerContent, Severity, TilesLayer};
+use twcodec::map::{Group, ItemRef, Layer, LayerContent, Margins, Severity, TilesLayer, Transform};
 use twcodec::schema::map::tile::{cast_tiles, tiles_as_bytes, TileKind};
 use twcodec::{Decode, LoadMode, LoadOptions, Map, MapForm};
 use twcodec_tools::render::{RenderOptions, Size, View};
@@ -391,6 +391,92 @@ impl PyMap {
         let map = &mut *map;
         // The conversion notes are the CLI's to print; Python gets the converted map.
         py.detach(|| map.convert(form).map(drop)).or_raise()
+    }
+
+    /// Mirrors left-right (`mirror`), flips top-bottom (`flip`) and rotates clockwise by
+    /// `rotate` degrees (0, 90, 180 or 270), in that order: every tile layer, the physics
+    /// layers with the game's directions, quads, sound sources, group offsets, parallax and
+    /// clips, and position envelopes. A step the map cannot take raises `twcodec.Error`
+    /// (kind 'invalid_edit') and changes nothing.
+    #[pyo3(signature = (mirror = false, flip = false, rotate = 0))]
+    fn transform(&self, py: Python<'_>, mirror: bool, flip: bool, rotate: i32) -> PyResult<()> {
+        let Some(rotation) = Transform::rotation(rotate) else {
+            return Err(invalid_options(
+                py,
+                format!("rotate is 0, 90, 180 or 270 degrees, not {rotate}"),
+            ));
+        };
+        let steps: Vec<Transform> = [
+            mirror.then_some(Transform::MirrorX),
+            flip.then_some(Transform::FlipY),
+            rotation,
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        self.edit_whole(py, "Map.transform", |map| {
+            steps.iter().try_for_each(|&step| map.transform(step))
+        })
+    }
+
+    /// Crops or extends every tile layer of group `group` (default: the game group) by
+    /// margins in tiles, positive adding and negative removing, keeping the world in place;
+    /// see `twcodec::Map::reframe`.
+    #[pyo3(signature = (left = 0, top = 0, right = 0, bottom = 0, *, group = None))]
+    fn reframe(
+        &self,
+        py: Python<'_>,
+        left: i32,
+        top: i32,
+        right: i32,
+        bottom: i32,
+        group: Option<usize>,
+    ) -> PyResult<()> {
+        let margins = Margins {
+            left,
+            top,
+            right,
+            bottom,
+        };
+        self.edit_whole(py, "Map.reframe", |map| {
+            let group = chosen_group(map, group)?;
+            map.reframe(group, margins)
+        })
+    }
+
+    /// Crops every tile layer of group `group` (default: the game group) to `width` x
+    /// `height` tiles from column `x`, row `y` of the group's frame, keeping the world in
+    /// place.
+    #[pyo3(signature = (x, y, width, height, *, group = None))]
+    fn crop(
+        &self,
+        py: Python<'_>,
+        x: i32,
+        y: i32,
+        width: i32,
+        height: i32,
+        group: Option<usize>,
+    ) -> PyResult<()> {
+        self.edit_whole(py, "Map.crop", |map| {
+            let group = chosen_group(map, group)?;
+            map.crop(group, x, y, width, height)
+        })
+    }
+
+    /// Moves the tiles of group `group` (default: the game group) `dx` columns right and
+    /// `dy` rows down inside their layers, which keep their size and place in the world.
+    #[pyo3(signature = (dx, dy, *, group = None))]
+    fn shift(&self, py: Python<'_>, dx: i32, dy: i32, group: Option<usize>) -> PyResult<()> {
+        self.edit_whole(py, "Map.shift", |map| {
+            let group = chosen_group(map, group)?;
+            map.shift(group, dx, dy)
+        })
+    }
+
+    /// Multiplies every envelope time by `factor` (2 plays them half as fast): point times,
+    /// bezier time tangents, every envelope time offset and sound source delays.
+    fn scale_time(&self, py: Python<'_>, factor: f64) -> PyResult<()> {
+        self.edit_whole(py, "Map.scale_time", |map| map.scale_time(factor))
     }
 
     /// Draws the map as the game does, as an (height, width, 4) uint8 RGBA array; with
@@ -1408,5 +1494,42 @@ impl PySound {
         }
         let name = self.name(py)?;
         Ok(format!("<twcodec.Sound #{} {name:?}>", self.index))
+    }
+}
+
+impl PyMap {
+    /// Runs a whole-map edit on a copy of the map and keeps the copy when it succeeds, so that
+    /// a failing edit of several steps changes nothing.
+    fn edit_whole(
+        &self,
+        py: Python<'_>,
+        what: &'static str,
+        edit: impl FnOnce(&mut Map) -> Result<(), twcodec::Error> + Send,
+    ) -> PyResult<()> {
+        let mut map = self.map.write(py, what)?;
+        self.views.check_none("edit the map")?;
+        let map = &mut *map;
+        py.detach(|| {
+            let mut work = map.clone();
+            edit(&mut work)?;
+            *map = work;
+            Ok(())
+        })
+        .or_raise()
+    }
+}
+
+/// Group `n`, or the game group.
+fn chosen_group(map: &Map, group: Option<usize>) -> Result<ItemRef<Group>, twcodec::Error> {
+    match group {
+        Some(n) => map.refs::<Group>().nth(n).ok_or_else(|| {
+            twcodec::Error::invalid_edit(format!(
+                "group {n}: the map has {} groups",
+                map.groups().len()
+            ))
+        }),
+        None => (map.game_layer())
+            .and_then(|(layer, _)| map.group_of(layer))
+            .ok_or_else(|| twcodec::Error::invalid_edit("the map has no game group")),
     }
 }

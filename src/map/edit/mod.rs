@@ -15,6 +15,9 @@
 //! | [`Map::replace_area`] | the tiles of an area of every tile layer (physics layers with their own data) are replaced by another map's of the same structure; quads and sound sources in the area are replaced by the other map's, moved; envelopes they name come along (an identical one shared), appended at the end; nothing is renumbered |
 //! | [`Map::append`] | another map's images, sounds, envelopes (identical ones shared, taken names numbered) and groups are added at the end, every reference of their layers, quads and sources renumbered; its physics layers are dropped, the other layers of its game group get a group of their own; auto-mapper configurations and new server settings come along |
 //! | [`Map::optimize`] | each step says what it changed; see [`Step`] and docs/optimize.md |
+//! | [`Map::transform`] | the whole map turns: every tile layer with its tiles' flags, physics with the game's directions (speedup angles, stoppers, one-ways, checkpoints, rotating lasers), quads, sources, group offsets, parallax and clips, position envelopes; smaller layers of a group are extended with copies of their edge (invisible, as DDNet draws the edge repeated) |
+//! | [`Map::reframe`], [`Map::crop`], [`Map::shift`] | every tile layer of the group together (physics with the game layer; added physics tiles are air, other added tiles copy the edge); the group's offset, quads and sources keep the world in place; for the game group, the other groups' offsets and every clip move instead |
+//! | [`Map::scale_time`] | envelope point times, bezier time tangents, every envelope time offset and sound sources' delays |
 //!
 //! Rules every edit follows:
 //!
@@ -82,6 +85,7 @@ pub use merge::{
 };
 pub use optimize::{OptimizeOptions, OptimizeReport, Step, StepReport};
 use renumber::{renumber_envelopes, Renumber};
+pub use transform::{Margins, Transform};
 
 /// A count as the i32 an item stores.
 fn count(len: usize, what: &str) -> Result<i32, Error> {

@@ -692,6 +692,6 @@ fn crop(layer: &mut TilesLayer<Tile>, left: usize, top: usize, width: usize, hei
         })
         .collect();
     if let Some(grid) = Grid::new(width, height, tiles) {
-        layer.replace_grid(grid);
+        layer.set_grid(grid);
     }
 }

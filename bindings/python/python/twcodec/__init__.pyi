@@ -145,6 +145,32 @@ class Map:
         """Converts the map in place to DDNet's or Teeworlds 0.7's form. ``BufferError`` while
         arrays view the map, ``BusyError`` while another thread's call uses it; other
         threads' calls on the map raise ``BusyError`` until it is done."""
+    def transform(
+        self, mirror: bool = False, flip: bool = False, rotate: Literal[0, 90, 180, 270] = 0
+    ) -> None:
+        """Mirrors left-right, flips top-bottom and rotates clockwise by ``rotate`` degrees,
+        in that order: tiles with their flags, physics with the game's directions (speedup
+        angles, stoppers, checkpoints, rotating lasers), quads, sound sources, group offsets,
+        parallax and clips, position envelopes. Raises ``twcodec.Error`` (kind
+        'invalid_edit') and changes nothing when the map cannot be transformed (a physics
+        layer of another size than the game layer, a tiles layer of the game group larger
+        than the game layer)."""
+    def reframe(
+        self, left: int = 0, top: int = 0, right: int = 0, bottom: int = 0, *, group: Optional[int] = None
+    ) -> None:
+        """Crops (negative) or extends (positive) every tile layer of ``group`` (default: the
+        game group) by these margins in tiles, keeping the world in place. Added physics
+        tiles are air; other layers repeat their edge."""
+    def crop(self, x: int, y: int, width: int, height: int, *, group: Optional[int] = None) -> None:
+        """Crops every tile layer of ``group`` (default: the game group) to ``width`` x
+        ``height`` tiles from column ``x``, row ``y`` of the group's frame (the game layer for
+        the game group), keeping the world in place."""
+    def shift(self, dx: int, dy: int, *, group: Optional[int] = None) -> None:
+        """Moves the tiles of ``group`` (default: the game group) ``dx`` columns right and
+        ``dy`` rows down inside their layers, which keep their size and place."""
+    def scale_time(self, factor: float) -> None:
+        """Multiplies every envelope time by ``factor`` (2 plays them half as fast): point
+        times, bezier time tangents, envelope time offsets and sound source delays."""
     @overload
     def render(
         self,

@@ -478,16 +478,23 @@ fn narrower_layers_are_extended_with_their_edge() {
 #[test]
 fn rotating_needs_physics_layers_of_the_game_size() {
     let mut map = small_map();
-    // A tiles layer in the game group taller than the game layer: flipping it has no place.
+    // A tiles layer in the game group taller than the game layer, between two physics layers:
+    // flipping it has no place, and moving it out would change the draw order.
     let game_group = map.refs::<Group>().nth(1).expect("the game group");
     let tall = Grid::filled(W, H + 2, Tile::default()).expect("a grid");
-    map.add_layer(game_group, Layer::new_tiles("tall", tall).expect("a layer"))
-        .expect("added");
+    map.insert_layer(
+        game_group,
+        1,
+        Layer::new_tiles("tall", tall).expect("a layer"),
+    )
+    .expect("added");
     let before = map.to_bytes().expect("written");
     let error = map.transform(Transform::FlipY).expect_err("refused");
     assert_eq!(error.kind(), ErrorKind::InvalidEdit);
     assert!(
-        error.message().contains("larger than the 6x4 game layer"),
+        error
+            .message()
+            .contains("larger than the 6x4 game layer between two physics layers"),
         "{}",
         error.message()
     );
@@ -782,6 +789,33 @@ fn problems(map: &Map) -> BTreeSet<String> {
         .collect()
 }
 
+/// A print whose groups are, for each layer, how its group draws it (DDNet draws the game
+/// group at offset 0, parallax 100, unclipped, whatever it stores), and the group's name.
+fn as_drawn(map: &Map, mut print: Print) -> Print {
+    let game = map.game_layer().and_then(|(l, _)| map.group_of(l));
+    print.groups = (map.refs::<Layer>())
+        .map(|layer| {
+            let Some(group) = map.group_of(layer) else {
+                return "none".to_string();
+            };
+            let item = map.get(group).expect("a group").item();
+            if Some(group) == game {
+                format!("offset 0,0 parallax 100,100 unclipped {:?}", item.name)
+            } else {
+                let clip = match item.clip.filter(|c| c.enabled != 0) {
+                    Some(clip) => format!("{clip:?}"),
+                    None => "unclipped".to_string(),
+                };
+                format!(
+                    "offset {},{} parallax {},{} {clip} {:?}",
+                    item.offset.x, item.offset.y, item.parallax.x, item.parallax.y, item.name
+                )
+            }
+        })
+        .collect();
+    print
+}
+
 /// Transforms by each of `steps`, then writes and reads the map back.
 fn run(map: &Map, steps: &[Transform]) -> Result<Map, twcodec::Error> {
     let mut map = map.clone();
@@ -823,8 +857,8 @@ fn corpus_round_trips() {
                         if tried.transform(steps[0]).is_err() {
                             assert!(print(&tried) == orig, "{name}: a refused edit changed it");
                         }
-                        let reason = if error.message().contains("larger than the") {
-                            "a tiles layer of the game group is larger than the game layer"
+                        let reason = if error.message().contains("between two physics layers") {
+                            "a tiles layer larger than the game layer between physics layers"
                         } else if error.message().contains("beyond the ints a map stores") {
                             "a position leaves the i32 range"
                         } else {
@@ -834,8 +868,14 @@ fn corpus_round_trips() {
                         continue;
                     }
                 };
-                same_but_extended(&orig, &print(&back))
-                    .unwrap_or_else(|e| panic!("{name} {steps:?}: {e}"));
+                // Layers of the game group larger than the game layer moved to groups of
+                // their own, drawn as the game group is drawn.
+                let (orig, got) = if back.groups().len() == map.groups().len() {
+                    (orig.clone(), print(&back))
+                } else {
+                    (as_drawn(&map, orig.clone()), as_drawn(&back, print(&back)))
+                };
+                same_but_extended(&orig, &got).unwrap_or_else(|e| panic!("{name} {steps:?}: {e}"));
                 let new = problems(&back);
                 let extra: Vec<_> = new.difference(&orig_problems).collect();
                 assert!(extra.is_empty(), "{name} {steps:?}: new problems {extra:?}");
@@ -855,11 +895,14 @@ fn corpus_round_trips() {
         })
         .collect();
     let refused: BTreeSet<String> = refused.into_iter().collect();
-    let larger = "a tiles layer of the game group is larger than the game layer";
     let expected: BTreeSet<String> = [
-        ("ddnet_RaiNyMore2_from_demo.map", larger),
-        ("ddnetpp_survival_ext_sounds.map", larger),
-        ("infclass_inf_warehorse_22int_tilemaps.map", larger),
+        // Tiles layers 650x460 between the 650x308 game layer and the front layer: they cannot
+        // leave the game group without drawing in another order, so flipping is refused
+        // (mirroring works).
+        (
+            "ddnetpp_survival_ext_sounds.map",
+            "a tiles layer larger than the game layer between physics layers",
+        ),
         // A quad at x = 2^31 - 2^21 (garbage): mirrored, it leaves the ints.
         (
             "infclass_half_provence_dup_env_ids.map",
@@ -873,24 +916,217 @@ fn corpus_round_trips() {
     assert_eq!(refused, expected);
 }
 
-/// A map whose game group holds a tiles layer larger than the game layer is refused; cropping
-/// the game group to the game layer first (what the error suggests) makes it transformable.
+/// A corpus map whose game group holds tiles layers larger than the game layer after its
+/// physics layers: transforming moves them, with the layers after them, to a group of their
+/// own just after the game group, drawn as the game group is; mirroring back keeps that group.
 #[test]
-fn cropping_the_game_group_makes_a_refused_map_transformable() {
+fn oversize_layers_of_a_corpus_game_group_move_to_a_group_of_their_own() {
     let Some(bytes) = common::corpus_map("ddnet_RaiNyMore2_from_demo.map") else {
         return;
     };
-    let mut map = Map::parse(&bytes).expect("loaded");
-    let error = map.transform(Transform::MirrorX).expect_err("refused");
-    assert!(error
-        .message()
-        .starts_with("layer #33 of the game group is 490x439 tiles"));
-    let (layer, _) = map.game_layer().expect("a game layer");
-    let group = map.group_of(layer).expect("the game group");
-    let (w, h) = map.group_frame(group).expect("a frame");
-    assert_eq!((w, h), (253, 183));
-    map.crop(group, 0, 0, w, h).expect("cropped");
-    map.transform(Transform::MirrorX).expect("mirrored");
+    let map = Map::parse(&bytes).expect("loaded");
+    let game_group = |m: &Map| {
+        let (layer, _) = m.game_layer().expect("a game layer");
+        m.group_of(layer).expect("the game group").index()
+    };
+    let big = map.refs::<Layer>().nth(33).expect("layer #33");
+    assert_eq!(map.group_of(big).map(|g| g.index()), Some(game_group(&map)));
+    let mut mirrored = map.clone();
+    mirrored.transform(Transform::MirrorX).expect("mirrored");
+    assert_eq!(mirrored.groups().len(), map.groups().len() + 1);
+    assert_eq!(game_group(&mirrored), game_group(&map));
+    // Layers #33 (the first larger one, after the physics layers) to #38 (the last).
+    let group_of = |m: &Map, i: usize| {
+        let layer = m.refs::<Layer>().nth(i).expect("a layer");
+        m.group_of(layer).expect("its group").index()
+    };
+    assert_eq!(group_of(&mirrored, 32), game_group(&map));
+    for i in 33..=38 {
+        assert_eq!(group_of(&mirrored, i), game_group(&map) + 1, "layer #{i}");
+    }
+    let big = mirrored.refs::<Layer>().nth(33).expect("layer #33");
+    let group = mirrored.group_of(big).expect("its group");
+    let item = mirrored.get(group).expect("a group").item();
+    assert_eq!(item.parallax, Point { x: 100, y: 100 });
+    assert_eq!(
+        item.name,
+        map.groups()[game_group(&map)].item().name,
+        "named as the game group"
+    );
+    let back = run(&mirrored, &[Transform::MirrorX]).expect("mirrored back");
+    assert_eq!(back.groups().len(), mirrored.groups().len());
+    // The same picture, tile layers extended by their edge.
+    same_but_extended(&as_drawn(&map, print(&map)), &as_drawn(&back, print(&back)))
+        .unwrap_or_else(|e| panic!("{e}"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Layers of the game group larger than the game layer, on a map built here.
+
+/// A map whose game group holds a 30x20 tiles layer with content near its far corner, a 10x8
+/// game layer and a 4x3 decoration tiles layer in front, behind a parallax group.
+fn oversize_map() -> Map {
+    let mut map = twcodec_testkit::sample::empty_map().expect("the sample");
+    let back = map
+        .add_group(NewGroup {
+            parallax: Point { x: 50, y: 50 },
+            ..NewGroup::new("Back")
+        })
+        .expect("a group");
+    let sky = (0..25).map(|i| Tile {
+        id: 200 + i as u8,
+        ..Tile::default()
+    });
+    let sky = Grid::new(5, 5, sky.collect()).expect("a grid");
+    map.add_layer(back, Layer::new_tiles("sky", sky).expect("a layer"))
+        .expect("added");
+    let game_group = map.add_group(NewGroup::new("Game")).expect("a group");
+    let mut big = vec![Tile::default(); 30 * 20];
+    for (n, (x, y)) in [(29, 19), (28, 19), (29, 17), (25, 18), (3, 2), (12, 9)]
+        .into_iter()
+        .enumerate()
+    {
+        big[y * 30 + x] = Tile {
+            id: 10 + n as u8,
+            flags: n as u8 % 4,
+            ..Tile::default()
+        };
+    }
+    let big = Grid::new(30, 20, big).expect("a grid");
+    map.add_layer(game_group, Layer::new_tiles("big", big).expect("a layer"))
+        .expect("added");
+    let mut game = vec![Tile::default(); 10 * 8];
+    game[2 * 10 + 1] = Tile {
+        id: 1,
+        ..Tile::default()
+    };
+    game[7 * 10 + 9] = Tile {
+        id: 2,
+        ..Tile::default()
+    };
+    let game = Grid::new(10, 8, game).expect("a grid");
+    map.add_layer(game_group, Layer::new_game(game).expect("a layer"))
+        .expect("added");
+    let deco = (0..12).map(|i| Tile {
+        id: 100 + i as u8,
+        flags: 8,
+        ..Tile::default()
+    });
+    let deco = Grid::new(4, 3, deco.collect()).expect("a grid");
+    map.add_layer(game_group, Layer::new_tiles("deco", deco).expect("a layer"))
+        .expect("added");
+    Map::parse(&map.to_bytes().expect("written")).expect("read")
+}
+
+/// The tile layer `name` draws at world tile (x, y) (for a group of parallax 100): world pixel
+/// p shows the group's pixel p + offset (0 in the game group), a tile layer's edge tiles
+/// repeated outward.
+fn drawn(map: &Map, name: &str, x: i64, y: i64) -> (u8, u8) {
+    let (index, layer) = (map.layers().iter().enumerate())
+        .find(|(_, l)| l.name() == name)
+        .expect("the layer");
+    let layer_ref = map.refs::<Layer>().nth(index).expect("a layer");
+    let group = map.group_of(layer_ref).expect("its group");
+    let game = map.game_layer().and_then(|(l, _)| map.group_of(l));
+    let item = map.get(group).expect("a group").item();
+    let offset = if Some(group) == game {
+        (0, 0)
+    } else {
+        assert_eq!(item.parallax, Point { x: 100, y: 100 }, "{name}");
+        (i64::from(item.offset.x), i64::from(item.offset.y))
+    };
+    let grid = match layer.content() {
+        LayerContent::Tiles(t) | LayerContent::Game(t) => t.grid().expect("tiles"),
+        _ => panic!("{name}: not a tiles or game layer"),
+    };
+    let cell =
+        |p: i64, o: i64, len: usize| ((p * 32 + 16 + o).div_euclid(32)).clamp(0, len as i64 - 1);
+    let (cx, cy) = (
+        cell(x, offset.0, grid.width()),
+        cell(y, offset.1, grid.height()),
+    );
+    let tile = grid.get(cx as usize, cy as usize).expect("a tile");
+    (tile.id, tile.flags)
+}
+
+/// The layers' names in draw order (by group, then by place in the group).
+fn draw_order(map: &Map) -> Vec<String> {
+    let mut order: Vec<(usize, usize, String)> = (map.refs::<Layer>())
+        .zip(map.layers())
+        .map(|(r, l)| {
+            let group = map.group_of(r).map_or(usize::MAX, |g| g.index());
+            (group, r.index(), l.name())
+        })
+        .collect();
+    order.sort();
+    order.into_iter().map(|(_, _, name)| name).collect()
+}
+
+#[test]
+fn oversize_layers_of_the_game_group_move_to_a_group_of_their_own() {
+    let before = oversize_map();
+    let names = ["big", "Game", "deco"];
+    for (t, offset) in [
+        // The big layer's frame minus the game layer's, along the turned-over axis.
+        (Transform::MirrorX, Point { x: 32 * 20, y: 0 }),
+        (Transform::Rotate90, Point { x: 32 * 12, y: 0 }),
+    ] {
+        let mut map = before.clone();
+        map.transform(t).expect("transformed");
+        let map = Map::parse(&map.to_bytes().expect("written")).expect("read");
+        assert!(map.problems().is_empty(), "{t:?}: {:?}", map.problems());
+        assert_eq!(draw_order(&map), draw_order(&before), "{t:?}");
+        assert_eq!(map.groups().len(), 3, "{t:?}");
+        let big = map.refs::<Layer>().nth(1).expect("the big layer");
+        let group = map.group_of(big).expect("its group");
+        assert_eq!(group.index(), 1, "{t:?}: just before the game group");
+        let item = map.get(group).expect("a group").item();
+        assert_eq!(
+            (item.parallax, item.offset),
+            (Point { x: 100, y: 100 }, offset),
+            "{t:?}"
+        );
+        assert_eq!(item.clip.map(|c| c.enabled), Some(0), "{t:?}");
+        let game = map.game_layer().expect("a game layer").0;
+        assert_eq!(map.group_of(game).map(|g| g.index()), Some(2), "{t:?}");
+        // Each world tile shows where the transform puts it, turned.
+        let place = |x: i64, y: i64| match t {
+            Transform::MirrorX => (9 - x, y),
+            _ => (7 - y, x),
+        };
+        for name in names {
+            for y in -12..40 {
+                for x in -12..40 {
+                    let (id, flags) = drawn(&before, name, x, y);
+                    let flags = if name == "Game" {
+                        t.physics_flags(id, flags)
+                    } else {
+                        t.tile_flags(flags)
+                    };
+                    let (px, py) = place(x, y);
+                    assert_eq!(
+                        drawn(&map, name, px, py),
+                        (id, flags),
+                        "{t:?}: {name} at ({x}, {y})"
+                    );
+                }
+            }
+        }
+    }
+    // Mirrored twice, every layer draws the world it drew.
+    let twice = run(&before, &[Transform::MirrorX, Transform::MirrorX]).expect("mirrored twice");
+    assert_eq!(draw_order(&twice), draw_order(&before));
+    for name in names {
+        for y in -12..40 {
+            for x in -12..40 {
+                assert_eq!(
+                    drawn(&twice, name, x, y),
+                    drawn(&before, name, x, y),
+                    "{name} at ({x}, {y})"
+                );
+            }
+        }
+    }
 }
 
 /// On every corpus map: extending every group by a margin and cropping it off again, and

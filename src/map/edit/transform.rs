@@ -19,6 +19,20 @@
 //! `CRenderLayerTile`), so the copies change nothing on screen. A parallax that puts the new
 //! offset between two pixels is rounded (half away from zero), at most half a pixel off; the
 //! rounding is the same both ways, so mirroring twice gives the offset back.
+//!
+//! # Tiles layers of the game group larger than the game layer
+//!
+//! The game group's tile layers start at the game layer's origin, which the transform keeps at
+//! 0, so the part of a tiles layer of the game group beyond the game layer, along an axis the
+//! transform turns over, would have to start before 0. Such layers first move to groups of
+//! their own that DDNet draws exactly as it draws the game group (offset 0, parallax 100, no
+//! clip, and the game group's version, name and parallax zoom), where the offsets above place
+//! them: the run of the game group's layers from its first up to the last such layer before
+//! its first physics layer goes to a new group just before the game group, and the run from
+//! the first such layer after its last physics layer to its end goes to a new group just after
+//! it. The draw order stays; the groups stay split once transformed (transforming back gives
+//! the same picture, not the same groups). Such a layer between two physics layers cannot move
+//! without changing the draw order, and the map is refused.
 
 use twcodec_schema::map::envelope::EnvPointBezier;
 use twcodec_schema::map::quad::Quad;
@@ -504,10 +518,15 @@ impl Map {
     /// of direction, quads with their pivots, sound sources, group offsets, parallax and clips,
     /// and the position envelopes. See the module docs of [`crate::map::edit`] for the rules.
     ///
+    /// Tiles layers of the game group larger than the game layer along an axis the transform
+    /// turns over move first, with the layers between them and the group's start or end, to
+    /// new groups just before or after the game group that draw as it draws (see the module
+    /// docs), keeping the draw order.
+    ///
     /// Errors, changing nothing, when a physics layer of the game group differs in size from
-    /// the game layer, when a tiles layer of the game group is larger than the game layer
-    /// along an axis the transform turns over (its overhang cannot be placed), when a tile
-    /// layer did not load, or when a position leaves the range of an item's ints.
+    /// the game layer, when such a larger tiles layer lies between two physics layers of the
+    /// game group (moving it out would change the draw order), when a tile layer did not
+    /// load, or when a position leaves the range of an item's ints.
     ///
     /// ```
     /// use twcodec::map::Transform;
@@ -519,9 +538,122 @@ impl Map {
     /// # Ok::<(), twcodec::Error>(())
     /// ```
     pub fn transform(&mut self, transform: Transform) -> Result<(), Error> {
-        let plan = self.plan_transform(transform)?;
-        self.apply_plan(plan);
-        self.transform_envelopes(transform);
+        let (before, after) = self.game_group_split(transform)?;
+        if before == 0 && after == 0 {
+            let plan = self.plan_transform(transform)?;
+            self.apply_plan(plan);
+            self.transform_envelopes(transform);
+            return Ok(());
+        }
+        // The split and the transform are tried on a copy, so that a refusal changes nothing.
+        let mut map = self.clone();
+        map.split_game_group(before, after)?;
+        let plan = map.plan_transform(transform)?;
+        map.apply_plan(plan);
+        map.transform_envelopes(transform);
+        *self = map;
+        Ok(())
+    }
+
+    /// How many layers at the start and at the end of the game group go to groups of their
+    /// own before `transform`: the runs up to the last tiles layer before the first physics
+    /// layer, and from the first after the last physics layer, that is larger than the game
+    /// layer on an axis the transform turns over. An error, changing nothing, for such a layer
+    /// between two physics layers (moving it out would change the draw order), for physics
+    /// layers of another size than the game layer, and when the game group's layers do not
+    /// follow the other groups' in order.
+    fn game_group_split(&self, transform: Transform) -> Result<(usize, usize), Error> {
+        let (game, gw, gh, game_group) = self.game_frame();
+        let (Some(_), Some(g)) = (game, game_group) else {
+            return Ok((0, 0));
+        };
+        self.check_physics_sizes(game_group, gw, gh)?;
+        let (need_w, need_h) = transform.needs();
+        let (by_group, _) = self.layers_by_group();
+        let layers = by_group.get(g).map(Vec::as_slice).unwrap_or_default();
+        let oversize = |i: usize| {
+            self.layers[i].tilemap().and_then(|item| {
+                let (w, h) = (i64::from(item.width), i64::from(item.height));
+                ((need_w && w > gw) || (need_h && h > gh)).then_some((w, h))
+            })
+        };
+        let physics: Vec<usize> = (0..layers.len())
+            .filter(|&k| self.layers[layers[k]].is_physics())
+            .collect();
+        let (Some(&first), Some(&last)) = (physics.first(), physics.last()) else {
+            return Ok((0, 0));
+        };
+        if let Some((i, (w, h))) =
+            (layers[first..=last].iter()).find_map(|&i| oversize(i).map(|size| (i, size)))
+        {
+            return Err(oversize_error(
+                i,
+                (w, h),
+                (gw, gh),
+                " between two physics layers",
+            ));
+        }
+        let before = (layers[..first].iter())
+            .rposition(|&i| oversize(i).is_some())
+            .map_or(0, |k| k + 1);
+        let after = (layers[last + 1..].iter())
+            .position(|&i| oversize(i).is_some())
+            .map_or(0, |k| layers.len() - (last + 1 + k));
+        if (before > 0 || after > 0) && !self.groups_in_order() {
+            let k = if before > 0 { 0 } else { layers.len() - after };
+            let i = layers[k];
+            let size = oversize(i).unwrap_or_default();
+            return Err(oversize_error(
+                i,
+                size,
+                (gw, gh),
+                " and the groups do not hold their layers in order",
+            ));
+        }
+        Ok((before, after))
+    }
+
+    /// Moves the first `before` layers of the game group to a new group just before it, and
+    /// its last `after` layers to a new group just after it, both drawn as DDNet draws the
+    /// game group: offset 0, parallax 100, no clip, the game group's version, name and
+    /// parallax zoom. The draw order stays; the groups hold their layers in order.
+    fn split_game_group(&mut self, before: usize, after: usize) -> Result<(), Error> {
+        let Some(mut g) = self.game_frame().3 else {
+            return Ok(());
+        };
+        let split = |map: &mut Map, at: usize, g: usize| -> Result<usize, Error> {
+            let new = map.insert_group(at, NewGroup::new(""))?;
+            let game = if at <= g { g + 1 } else { g };
+            let index = map.checked(new)?;
+            let template = map.groups[game].item.clone();
+            let item = &mut map.groups[index].item;
+            item.version = template.version;
+            item.clip = template.clip.map(|_| Default::default());
+            item.name = template.name;
+            if map.group_ex.len() == map.groups.len() {
+                map.group_ex[index].1.parallax_zoom = map.group_ex[game].1.parallax_zoom;
+            }
+            Ok(index)
+        };
+        if after > 0 {
+            let new = split(self, g + 1, g)?;
+            let (by_group, _) = self.layers_by_group();
+            let first = by_group[g].len() - after;
+            let start = by_group[g][first];
+            for position in 0..after {
+                let layer = self.mint(start);
+                self.move_layer(layer, self.mint(new), position)?;
+            }
+        }
+        if before > 0 {
+            let new = split(self, g, g)?;
+            g += 1;
+            let start = self.groups[g].layer_range(self.layers.len()).start;
+            for position in 0..before {
+                let layer = self.mint(start + position);
+                self.move_layer(layer, self.mint(new), position)?;
+            }
+        }
         Ok(())
     }
 
@@ -558,11 +690,7 @@ impl Map {
             if let Some((fw, fh)) = frame.filter(|_| is_game) {
                 for &(i, w, h) in &sizes {
                     if (need_w && w > fw) || (need_h && h > fh) {
-                        return Err(Error::invalid_edit(format!(
-                            "layer #{i} of the game group is {w}x{h} tiles, larger than the \
-                             {fw}x{fh} game layer: its part beyond the game layer has no \
-                             place once transformed (crop it, or move it to a group of its own)"
-                        )));
+                        return Err(oversize_error(i, (w, h), (fw, fh), ""));
                     }
                 }
             }
@@ -1277,6 +1405,16 @@ impl From<NewGrid> for NewContent {
     fn from(grid: NewGrid) -> NewContent {
         NewContent::Tiles(grid, None)
     }
+}
+
+/// The error for tiles layer `i` of the game group, larger than the game layer on an axis a
+/// transform turns over, that cannot move to a group of its own (`why`).
+fn oversize_error(i: usize, (w, h): (i64, i64), (gw, gh): (i64, i64), why: &str) -> Error {
+    Error::invalid_edit(format!(
+        "layer #{i} of the game group is {w}x{h} tiles, larger than the {gw}x{gh} game \
+         layer{why}: its part beyond the game layer has no place once transformed (crop it, \
+         or move it to a group of its own)"
+    ))
 }
 
 /// The error for a group without tile layers to reframe.

@@ -151,10 +151,11 @@ class Map:
         """Mirrors left-right, flips top-bottom and rotates clockwise by ``rotate`` degrees,
         in that order: tiles with their flags, physics with the game's directions (speedup
         angles, stoppers, checkpoints, rotating lasers), quads, sound sources, group offsets,
-        parallax and clips, position envelopes. Raises ``twcodec.Error`` (kind
-        'invalid_edit') and changes nothing when the map cannot be transformed (a physics
-        layer of another size than the game layer, a tiles layer of the game group larger
-        than the game layer)."""
+        parallax and clips, position envelopes. Tiles layers of the game group larger than
+        the game layer move first to new groups just before or after it that draw as it
+        draws, keeping the draw order. Raises ``twcodec.Error`` (kind 'invalid_edit') and
+        changes nothing when the map cannot be transformed (a physics layer of another size
+        than the game layer, such a larger tiles layer between two physics layers)."""
     def reframe(
         self, left: int = 0, top: int = 0, right: int = 0, bottom: int = 0, *, group: Optional[int] = None
     ) -> None:

@@ -3,6 +3,7 @@
 //!
 //! | module | what it does |
 //! |---|---|
+//! | [`automap`] | DDNet's automapper rules read and applied to a tile layer, tile for tile as the editor does |
 //! | [`dump`] | what `twcodec` prints: datafiles, maps (a lazy serde tree, [`dump::MapView`], as text or JSON), snapshots, demos, messages, the format reference, `--for-diff` |
 //! | [`diff`] | a semantic diff of two maps, by place, in the units people think in |
 //! | [`render`] | draws a map as the game does, on the CPU, within a work budget |
@@ -19,6 +20,7 @@
 #![warn(missing_docs)]
 
 pub mod assets;
+pub mod automap;
 pub mod chat;
 pub mod diff;
 pub mod dump;

@@ -82,3 +82,69 @@ fn ddnets_rule_files_read_and_automatic_layers_reproduce() {
     // Pinned: issue 31 explains every miss; more reproducing is progress (update the pin).
     assert_eq!((same, tried), (4, 4), "{misses:#?}");
 }
+
+#[test]
+fn the_command_runs_automatic_layers_or_one_and_writes_nothing_on_an_error() {
+    let Some(dir) = common::corpus_dir() else {
+        return;
+    };
+    let rules = dir.join("automap");
+    let map = dir.join("maps/goresgen_minimalistic_blue.map");
+    let out = tempfile::tempdir().unwrap();
+    let output = out.path().join("out.map");
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_twcodec"))
+            .arg("automap")
+            .arg(&map)
+            .args(["--rules", rules.to_str().unwrap()])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    // Every automatic layer: they hold the editor's output already, so nothing changes.
+    let all = run(&["-o", output.to_str().unwrap()]);
+    assert_eq!(
+        all.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&all.stderr)
+    );
+    let text = String::from_utf8(all.stdout).unwrap();
+    assert!(
+        text.starts_with("layer #2 \"Freeze\": \"Freeze\" with seed 1: 0 tiles changed\n"),
+        "{text}"
+    );
+    assert_eq!(
+        std::fs::read(&output).unwrap(),
+        Map::open(&map).unwrap().to_bytes().unwrap()
+    );
+    // A configuration the rules do not have: an error naming those it has; nothing written.
+    let bad_out = out.path().join("bad.map");
+    let bad = run(&[
+        "-o",
+        bad_out.to_str().unwrap(),
+        "--layer",
+        "Freeze",
+        "--config",
+        "Nope",
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        stderr.contains("no such configuration") && stderr.contains("[\"Freeze\"]"),
+        "{stderr}"
+    );
+    assert!(!bad_out.exists());
+    // Seed 0 cannot be reproduced: an error.
+    let zero = run(&[
+        "-o",
+        bad_out.to_str().unwrap(),
+        "--layer",
+        "2",
+        "--seed",
+        "0",
+    ]);
+    assert_eq!(zero.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&zero.stderr).contains("seed 0"));
+    assert!(!bad_out.exists());
+}

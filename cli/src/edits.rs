@@ -2,6 +2,7 @@
 //! extend, shift, scale time), `replace-area` and `append` (between maps). Each command lives
 //! in its own file under `edits/`, over one library call.
 
+mod automap;
 mod merge;
 mod optimize;
 mod transform;
@@ -20,6 +21,8 @@ pub(crate) enum Commands {
     Transform(transform::Commands),
     #[command(flatten)]
     Merge(merge::Commands),
+    #[command(flatten)]
+    Automap(automap::Commands),
 }
 
 pub(crate) fn run(command: Commands, out: Out<'_>) -> Result<ExitCode, Failure> {
@@ -27,5 +30,6 @@ pub(crate) fn run(command: Commands, out: Out<'_>) -> Result<ExitCode, Failure> 
         Commands::Optimize(command) => optimize::run(command, out),
         Commands::Transform(command) => transform::run(command, out),
         Commands::Merge(command) => merge::run(command, out),
+        Commands::Automap(command) => automap::run(command, out),
     }
 }

@@ -421,3 +421,65 @@ mod tests {
         assert_eq!(ids, [0, 0, 0, 2, 2, 2, 1, 1, 1]);
     }
 }
+
+/// What [`automap_layer`] did to a layer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct LayerRun {
+    /// The layer's index.
+    pub layer: usize,
+    /// The configuration's name.
+    pub config: String,
+    /// The seed used.
+    pub seed: u32,
+    /// How many tiles changed.
+    pub changed: usize,
+}
+
+/// Runs `config` with `seed` on tiles layer `layer` of `map` (a plain tiles layer whose tiles
+/// loaded), as the editor's "Automap" button does; how many tiles changed. An error for
+/// another kind of layer or seed 0 (the editor draws a random seed for 0), changing nothing.
+pub fn automap_layer(
+    map: &mut twcodec::Map,
+    layer: twcodec::map::ItemRef<twcodec::map::Layer>,
+    config: &Config,
+    seed: u32,
+) -> Result<LayerRun, Error> {
+    use twcodec::map::LayerContent;
+    if seed == 0 {
+        return Err(Error::invalid_edit(
+            "seed 0 makes DDNet's editor draw a random seed; give a seed from 1",
+        ));
+    }
+    let index = layer.index();
+    let Some(target) = map.layer_mut(layer) else {
+        return Err(Error::invalid_edit(format!("no layer #{index}")));
+    };
+    let kind = target.kind_name();
+    let LayerContent::Tiles(tiles) = target.content_mut() else {
+        return Err(Error::invalid_edit(format!(
+            "layer #{index} is a {kind} layer; automappers run on tiles layers"
+        )));
+    };
+    let Some(stored) = tiles.grid() else {
+        return Err(Error::invalid_edit(format!(
+            "layer #{index}'s tiles did not load"
+        )));
+    };
+    let mut grid = stored.clone();
+    config.apply(&mut grid, seed);
+    let changed = (stored.tiles().iter().zip(grid.tiles()))
+        .filter(|(a, b)| a.id != b.id || (a.flags & FLAG_BITS) != (b.flags & FLAG_BITS))
+        .count();
+    if changed > 0 {
+        if let Some(tiles_mut) = tiles.grid_mut() {
+            tiles_mut.tiles_mut().copy_from_slice(grid.tiles());
+        }
+    }
+    Ok(LayerRun {
+        layer: index,
+        config: config.name.clone(),
+        seed,
+        changed,
+    })
+}

@@ -186,3 +186,8 @@ fn merge() {
 fn optimize() {
     smoke(Target::Optimize, 300);
 }
+
+#[test]
+fn automap() {
+    smoke(Target::Automap, 1000);
+}

@@ -23,6 +23,7 @@
 //! | `merge` | two maps from one input: [`Map::append`] and [`Map::replace_area`] (between them and into itself), the results written and read back |
 //! | `transform` | a whole-map edit the first byte picks ([`Map::transform`], [`Map::reframe`], [`Map::shift`], [`Map::scale_time`]) on the map the rest holds, then write -> read -> write |
 //! | `optimize` | a byte choosing the steps, then a map: [`Map::optimize`]; the physics layers keep their kinds and sizes, and the result is written and read back |
+//! | `automap` | an automapper rules file read ([`twcodec_tools::automap::Rules::parse`]), each configuration applied twice to a small layer with the same seed: the same tiles |
 
 use std::io;
 use std::path::Path;
@@ -89,11 +90,13 @@ pub enum Target {
     Optimize,
     /// Whole-map edits: mirror, flip, rotate, reframe, shift, scale time.
     Transform,
+    /// Automapper rule files: read, then applied to a small layer.
+    Automap,
 }
 
 impl Target {
     /// Every target.
-    pub const ALL: [Target; 16] = [
+    pub const ALL: [Target; 17] = [
         Target::Datafile,
         Target::MapLenient,
         Target::MapStrict,
@@ -110,6 +113,7 @@ impl Target {
         Target::Merge,
         Target::Optimize,
         Target::Transform,
+        Target::Automap,
     ];
 
     /// The target's name, as the fuzz binary is called.
@@ -130,6 +134,7 @@ impl Target {
             Target::Render => "render",
             Target::Merge => "merge",
             Target::Optimize => "optimize",
+            Target::Automap => "automap",
             Target::Transform => "transform",
         }
     }
@@ -152,6 +157,7 @@ impl Target {
             Target::Render => render(data),
             Target::Merge => merge(data),
             Target::Optimize => optimize(data),
+            Target::Automap => automap(data),
             Target::Transform => transform(data),
         }
     }
@@ -486,6 +492,39 @@ pub fn merge(data: &[u8]) {
     let mut map = first.clone();
     if map.append(&second).is_ok() {
         written(&map);
+    }
+}
+
+/// Reads `data` as an automapper rules file; when it reads, applies each configuration to a
+/// 16 x 16 layer made from the input's checksum, with a seed from it: no panic, and the same
+/// tiles twice.
+pub fn automap(data: &[u8]) {
+    use twcodec::map::Grid;
+    use twcodec::schema::map::tile::Tile;
+    use twcodec_tools::automap::Rules;
+    let text = String::from_utf8_lossy(data);
+    let Ok(rules) = Rules::parse(&text, "fuzz.rules") else {
+        return;
+    };
+    let hash = crc32fast::hash(data);
+    let tiles: Vec<Tile> = (0..256u32)
+        .map(|i| Tile {
+            id: (hash.rotate_left(i % 32) as u8) % 4,
+            flags: (i as u8) & 11,
+            ..Tile::default()
+        })
+        .collect();
+    for config in rules.configs.iter().take(4) {
+        if config.work(256) > 1 << 24 {
+            continue;
+        }
+        let Some(mut a) = Grid::new(16, 16, tiles.clone()) else {
+            return;
+        };
+        let mut b = a.clone();
+        config.apply(&mut a, hash);
+        config.apply(&mut b, hash);
+        assert!(a == b, "the same seed gave other tiles");
     }
 }
 
@@ -900,6 +939,20 @@ fn seeds(target: Target, corpus: Option<&Path>) -> Vec<Vec<u8>> {
         .unwrap_or_default();
     match target {
         Target::Datafile | Target::MapLenient | Target::MapStrict | Target::MapRoundTrip => maps(),
+        // DDNet's rule files, when the corpus has them, and a small one of each keyword.
+        Target::Automap => {
+            let mut seeds = vec![
+                b"[A]\nIndex 1\nPos 0 -1 EMPTY\nRandom 3\nNewRun\nIndex 2 XFLIP\n\
+                Pos 1 0 INDEX 1 OR 2 ROTATE\nRandom 50%\nModulo 2 2 0 1\nNoDefaultRule\n\
+                NoLayerCopy\n"
+                    .to_vec(),
+            ];
+            if let Some(corpus) = corpus {
+                seeds.extend(corpus_files(&corpus.join("automap"), "rules"));
+            }
+            seeds.retain(|seed| seed.len() <= MAX_SEED);
+            seeds
+        }
         // A byte of steps (all), then a map.
         Target::Optimize => (maps().into_iter())
             .map(|map| [vec![0xff], map].concat())

@@ -172,7 +172,9 @@ impl Rules {
                 };
                 let rest = rest.trim_start();
                 let end = rest
-                    .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-' || c == '+'))
+                    .find(|c: char| {
+                        !(c.is_ascii_digit() || matches!(c, '.' | '-' | '+' | 'e' | 'E'))
+                    })
                     .unwrap_or(rest.len());
                 let value: f32 =
                     (rest[..end].parse()).map_err(|_| error("expected a number after Random"))?;
@@ -293,7 +295,27 @@ pub fn hash_location(seed: u32, run: u32, rule: u32, x: i32, y: i32) -> u32 {
     hash_u32(h.wrapping_mul(31)) % 65536
 }
 
+/// The most steps of work [`automap_layer`] takes (a step: one condition on one tile), as
+/// the renderer's budget: a rules file that needs more for a layer is an error, before any
+/// work.
+pub const MAX_WORK: u64 = 1 << 32;
+
 impl Config {
+    /// The steps of work applying the configuration to `tiles` tiles takes.
+    pub fn work(&self, tiles: usize) -> u64 {
+        let per_tile: u64 = (self.runs.iter())
+            .flat_map(|run| &run.rules)
+            .map(|rule| {
+                1 + rule
+                    .positions
+                    .iter()
+                    .map(|p| p.list.len() as u64 + 1)
+                    .sum::<u64>()
+            })
+            .sum();
+        per_tile.saturating_mul(tiles as u64)
+    }
+
     /// Applies the configuration to `grid` with `seed` (not 0: DDNet draws a random seed for
     /// 0, which cannot be reproduced).
     pub fn apply(&self, grid: &mut Grid<Tile>, seed: u32) {
@@ -305,8 +327,10 @@ impl Config {
                     for (i, rule) in run.rules.iter().enumerate() {
                         let read = copy.as_ref().unwrap_or(grid);
                         let at = |dx: i32, dy: i32| -> (i32, u8) {
-                            let (px, py) = (x + dx, y + dy);
-                            if px < 0 || py < 0 || px >= w || py >= h {
+                            // Offsets from a rules file may be any i32: no overflow.
+                            let (px, py) =
+                                (i64::from(x) + i64::from(dx), i64::from(y) + i64::from(dy));
+                            if px < 0 || py < 0 || px >= i64::from(w) || py >= i64::from(h) {
                                 return (-1, 0);
                             }
                             let tile = read
@@ -407,6 +431,25 @@ mod tests {
     }
 
     #[test]
+    fn offsets_and_numbers_at_the_ends_of_their_range_do_not_overflow() {
+        let text =
+            "[A]\nIndex 300\nPos 2147483647 -2147483648 FULL\nModulo -1 -2147483648 2147483647 5\n\
+                    Random 1e5\n";
+        let rules = Rules::parse(text, "a.rules").unwrap();
+        let mut grid = Grid::filled(
+            3,
+            2,
+            Tile {
+                id: 1,
+                ..Tile::default()
+            },
+        )
+        .unwrap();
+        rules.configs[0].apply(&mut grid, u32::MAX);
+        assert!((rules.configs[0].runs[0].rules[0].probability - 1e-5).abs() < 1e-9);
+    }
+
+    #[test]
     fn a_configuration_writes_the_last_matching_rule() {
         // Solid tiles with air above become 2 (a top edge), the others 1.
         let rules = Rules::parse("[Edges]\nIndex 1\nIndex 2\nPos 0 -1 EMPTY\n", "e.rules").unwrap();
@@ -466,6 +509,13 @@ pub fn automap_layer(
             "layer #{index}'s tiles did not load"
         )));
     };
+    let work = config.work(stored.tiles().len());
+    if work > MAX_WORK {
+        return Err(Error::limit(format!(
+            "configuration {:?} on layer #{index} takes {work} steps of work, more than {MAX_WORK}",
+            config.name
+        )));
+    }
     let mut grid = stored.clone();
     config.apply(&mut grid, seed);
     let changed = (stored.tiles().iter().zip(grid.tiles()))

@@ -103,6 +103,16 @@ impl Layer {
         )
     }
 
+    /// Whether the content loads (tiles, quads or sources; never for an unknown layer type),
+    /// decoding it in a lazy map.
+    pub(crate) fn content_loads(&self) -> bool {
+        on_tiles!(&self.content, t => t.grid().is_some(),
+            LayerContent::Quads(q) => q.quads().is_some(),
+            LayerContent::Sounds(s) => s.sources().is_some(),
+            LayerContent::Unknown(_) => false,
+        )
+    }
+
     /// Decodes the layer's content now if it is not yet.
     pub fn decode(&self) {
         on_tiles!(&self.content, t => {

@@ -104,19 +104,20 @@ pub(crate) fn run(command: Commands, out: Out<'_>) -> Result<ExitCode, Failure> 
             )));
         };
         let path = dir.join(format!("{name}.rules"));
-        let text = match std::fs::read_to_string(&path) {
-            Ok(text) => text,
-            // Running every automatic layer: a layer whose image has no rules is left alone.
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound && layer.is_none() => {
-                lines.push(format!(
-                    "layer #{index} {:?}: no {} (left as it is)",
-                    map.layers()[index].name(),
-                    path.display()
-                ));
-                continue;
-            }
-            Err(e) => return Err(twcodec::Error::io("read", &path, e).into()),
-        };
+        // Running every automatic layer: a layer whose image has no rules is left alone.
+        if layer.is_none() && !path.exists() {
+            lines.push(format!(
+                "layer #{index} {:?}: no {} (left as it is)",
+                map.layers()[index].name(),
+                path.display()
+            ));
+            continue;
+        }
+        // A regular file, read with the bound of any input file; DDNet drops lines that are
+        // not UTF-8, and a lossy one starts with no keyword, so it is ignored alike.
+        let max = twcodec::Limits::default().max_file_size();
+        let bytes = twcodec::input::read_file(&path, max, "Limits::max_file_size")?;
+        let text = String::from_utf8_lossy(&bytes);
         let rules = Rules::parse(&text, &path.display().to_string())?;
         let chosen = match (&config, &item) {
             (Some(spec), _) => match spec.parse::<usize>() {

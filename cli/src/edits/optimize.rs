@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Subcommand, ValueEnum};
+use clap::Subcommand;
 use twcodec::map::edit::{OptimizeOptions, OptimizeReport, Step};
 use twcodec::Map;
 
@@ -41,9 +41,10 @@ pub(crate) enum Commands {
         /// Print what each step would change and the bytes it saves; write nothing.
         #[arg(long)]
         dry_run: bool,
-        /// Leave steps out (comma-separated or repeated).
-        #[arg(long, value_enum, value_delimiter = ',', value_name = "STEP")]
-        skip: Vec<StepName>,
+        /// Leave steps out (comma-separated or repeated): unused, shrink, cells,
+        /// transparent, dilate, recompress.
+        #[arg(long, value_delimiter = ',', value_name = "STEP", value_parser = parse_step)]
+        skip: Vec<Step>,
         /// Leave every picture step out (cells, transparent, dilate): embedded images keep
         /// every pixel, for mappers who do not want their tilesets touched.
         #[arg(long)]
@@ -54,28 +55,12 @@ pub(crate) enum Commands {
     },
 }
 
-/// A step's name on the command line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub(crate) enum StepName {
-    Unused,
-    Shrink,
-    Cells,
-    Transparent,
-    Dilate,
-    Recompress,
-}
-
-impl StepName {
-    fn step(self) -> Step {
-        match self {
-            StepName::Unused => Step::Unused,
-            StepName::Shrink => Step::Shrink,
-            StepName::Cells => Step::Cells,
-            StepName::Transparent => Step::Transparent,
-            StepName::Dilate => Step::Dilate,
-            StepName::Recompress => Step::Recompress,
-        }
-    }
+/// A step by its name (the library's names, `Step::name`).
+fn parse_step(name: &str) -> Result<Step, String> {
+    Step::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = Step::ALL.iter().map(|s| s.name()).collect();
+        format!("not a step; the steps are {}", names.join(", "))
+    })
 }
 
 pub(crate) fn run(command: Commands, out: Out<'_>) -> Result<ExitCode, Failure> {
@@ -92,7 +77,7 @@ pub(crate) fn run(command: Commands, out: Out<'_>) -> Result<ExitCode, Failure> 
         options = options.keep_images();
     }
     for step in skip {
-        options = options.skip(step.step());
+        options = options.skip(step);
     }
     // The report goes to standard error when the map goes to standard output.
     let to_stdout = !dry_run && output.as_deref().is_some_and(is_stdout);

@@ -383,18 +383,7 @@ impl Map {
                 )));
             }
         }
-        let has_content = match layer.content() {
-            LayerContent::Quads(q) => q.quads().is_some(),
-            LayerContent::Sounds(s) => s.sources().is_some(),
-            LayerContent::Unknown(_) => false,
-            LayerContent::Tiles(t) | LayerContent::Game(t) | LayerContent::Front(t) => {
-                t.grid().is_some()
-            }
-            LayerContent::Tele(t) => t.grid().is_some(),
-            LayerContent::Speedup(t) => t.grid().is_some(),
-            LayerContent::Switch(t) => t.grid().is_some(),
-            LayerContent::Tune(t) => t.grid().is_some(),
-        };
+        let has_content = layer.content_loads();
         if !has_content {
             return Err(Error::invalid_edit(format!(
                 "a {} layer without content to write",

@@ -19,7 +19,7 @@ use twcodec_schema::map::Point;
 
 use super::*;
 use crate::error::Error;
-use crate::map::layer::{Layer, LayerContent, TilesLayer};
+use crate::map::layer::{LayerContent, TilesLayer};
 use crate::map::{Automapper, Envelope, Group, ItemRef, Map, MapStamp, Stored};
 
 /// DDNet's most images a map can have (`MAX_MAPIMAGES`); the client loads no more.
@@ -1126,7 +1126,7 @@ impl Map {
                     Some("the other map's physics layers are dropped: this map keeps its own")
                 } else if matches!(layer.content(), LayerContent::Unknown(_)) {
                     Some("a layer of an unknown type")
-                } else if !has_content(layer) {
+                } else if !layer.content_loads() {
                     Some("its content does not load")
                 } else {
                     None
@@ -1357,22 +1357,6 @@ impl Map {
             }
         }
         Ok(())
-    }
-}
-
-/// Whether a layer's content loads (tiles, quads or sources), as adding it needs.
-fn has_content(layer: &Layer) -> bool {
-    match layer.content() {
-        LayerContent::Quads(q) => q.quads().is_some(),
-        LayerContent::Sounds(s) => s.sources().is_some(),
-        LayerContent::Unknown(_) => false,
-        LayerContent::Tiles(t) | LayerContent::Game(t) | LayerContent::Front(t) => {
-            t.grid().is_some()
-        }
-        LayerContent::Tele(t) => t.grid().is_some(),
-        LayerContent::Speedup(t) => t.grid().is_some(),
-        LayerContent::Switch(t) => t.grid().is_some(),
-        LayerContent::Tune(t) => t.grid().is_some(),
     }
 }
 

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Subcommand, ValueEnum};
-use twcodec::map::Severity;
 use twcodec::{DatafileWriter, Error, LoadMode, Map, MapForm, Version};
+use twcodec_tools::check::{self, rules::RuleSet, Finding, MapFindings};
 use twcodec_tools::dump::{self, DumpOptions, TypeFilter};
 
 use crate::assets::{embedding_notes, mapres_dir};
@@ -55,8 +55,17 @@ pub(crate) enum Commands {
     /// Check maps: a header line per map (`FILE: 1 error, 2 warnings`), then what the reader
     /// and the resolver find, a line each naming the map: `FILE: error: ...` for what DDNet
     /// refuses, `FILE: warning: ...` for the rest. Exit 1 when a map cannot be read, and with
-    /// --strict when one has errors. With several maps (or directories, searched for .map
-    /// files), they are checked in parallel and a summary line ends the output.
+    /// --strict (or --rules) when one has errors. With several maps (or directories, searched
+    /// for .map files), they are checked in parallel and a summary line ends the output.
+    ///
+    /// --ddnet adds the gameplay checks (what plays wrong in DDNet: tiles the game does not
+    /// define, flags it ignores or misreads, hook-through without effect, teleporters without
+    /// exits, switch numbers without a switch, no spawn, start without finish, unset tune
+    /// zones, speedups of force 0, speedups and stoppers facing a wall, tiles beyond the game
+    /// layer), a line per kind and layer with its tiles (`x,y`) and the DDNet rule that
+    /// decides it, the check's id in brackets. --rules FILE adds a project's rules (a TOML
+    /// file: size limits, required and forbidden tiles, allowed settings, required info,
+    /// image and sound rules, and the severity of each check; docs/checks.md).
     Check {
         /// Maps, or directories of maps.
         #[arg(required = true)]
@@ -65,6 +74,16 @@ pub(crate) enum Commands {
         /// counted, and the exit code is 0.
         #[arg(long)]
         strict: bool,
+        /// Also run the gameplay checks of DDNet's game code.
+        #[arg(long)]
+        ddnet: bool,
+        /// Also apply the rules of this TOML file (and fail on errors, as --strict).
+        #[arg(long, value_name = "FILE")]
+        rules: Option<PathBuf>,
+        /// Output: text lines, one JSON document, or GitHub Actions annotations
+        /// (`::error file=...::...`).
+        #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+        format: CheckFormat,
         /// Threads (default: one per core).
         #[arg(long, short = 'j', value_parser = parse_jobs)]
         jobs: Option<usize>,
@@ -203,8 +222,30 @@ pub(crate) fn run(command: Commands, out: Out<'_>) -> Result<ExitCode, Failure> 
         Commands::Check {
             files,
             strict,
+            ddnet,
+            rules,
+            format,
             jobs,
-        } => return check(&files, strict, jobs, out),
+        } => {
+            let rules = match rules {
+                Some(path) => {
+                    let max = twcodec::Limits::default().max_file_size();
+                    let bytes = twcodec::input::read_file(&path, max, "Limits::max_file_size")?;
+                    let text = String::from_utf8(bytes).map_err(|_| {
+                        Failure::Usage(format!("{}: not UTF-8 text", path.display()))
+                    })?;
+                    Some(RuleSet::parse(&text, &path.display().to_string())?)
+                }
+                None => None,
+            };
+            let options = CheckOptions {
+                strict: strict || rules.is_some(),
+                ddnet: ddnet || rules.as_ref().is_some_and(RuleSet::ddnet),
+                rules,
+                format,
+            };
+            return check(&files, &options, jobs, out);
+        }
         Commands::Resave {
             paths,
             out_dir,
@@ -345,120 +386,178 @@ fn schema(
     Ok(())
 }
 
+/// How `check` reads and writes.
+struct CheckOptions {
+    strict: bool,
+    ddnet: bool,
+    rules: Option<RuleSet>,
+    format: CheckFormat,
+}
+
+/// How `check` writes what it found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum CheckFormat {
+    /// A line per finding, naming the file.
+    Text,
+    /// One JSON document: `{"maps": [{"file", "errors", "warnings", "notes", "findings"}]}`.
+    Json,
+    /// GitHub Actions workflow commands (`::error file=F,title=T::MESSAGE`).
+    Github,
+}
+
 /// What checking one map found: its lines (each naming the file, as a compiler's do) and its
 /// counts.
 struct Checked {
-    lines: Vec<String>,
-    errors: usize,
-    warnings: usize,
+    findings: MapFindings,
 }
 
-/// `check` of one map: every problem the reader and the resolver found, as `FILE: error: ...`
-/// for what DDNet refuses ([`Severity::Error`]) and `FILE: warning: ...` for the rest, in
-/// either mode (the mode decides only the exit code).
-fn check_one(file: &Path) -> Result<Checked, Error> {
+/// `check` of one map: every problem the reader and the resolver found (findings of check
+/// `load`: errors for what DDNet refuses), then the gameplay checks and the rules asked for.
+fn check_one(file: &Path, options: &CheckOptions) -> Result<Checked, Error> {
     let map = Map::open_with(file, LoadMode::Lenient)?;
-    let mut lines = Vec::new();
-    let mut errors = 0;
-    for problem in map.problems() {
-        let is_error = problem.severity == Severity::Error;
-        errors += usize::from(is_error);
-        let label = if is_error { "error" } else { "warning" };
-        lines.push(format!("{}: {label}: {problem}", file.display()));
+    let mut findings = check::load_findings(&map);
+    if options.ddnet {
+        findings.extend(check::ddnet::check(&map));
+    }
+    if let Some(rules) = &options.rules {
+        findings = rules.apply_severity(findings);
+        let size = std::fs::metadata(file).ok().map(|m| m.len());
+        findings.extend(rules.check(&map, size));
     }
     Ok(Checked {
-        lines,
-        errors,
-        warnings: map.problems().len() - errors,
+        findings: MapFindings::new(file.display().to_string(), findings),
     })
 }
 
 impl Checked {
-    /// The map's header line: `FILE: 1 error, 2 warnings`.
+    /// The map's header line: `FILE: 1 error, 2 warnings` (`, 3 notes` when there are).
     fn header(&self, file: &Path) -> String {
+        let f = &self.findings;
+        let notes = if f.notes > 0 {
+            format!(", {}", plural(f.notes, "note"))
+        } else {
+            String::new()
+        };
         format!(
-            "{}: {}, {}",
+            "{}: {}, {}{notes}",
             file.display(),
-            plural(self.errors, "error"),
-            plural(self.warnings, "warning")
+            plural(f.errors, "error"),
+            plural(f.warnings, "warning")
         )
+    }
+
+    /// Writes the map's header and lines (text) or annotations (GitHub).
+    fn write(&self, file: &Path, format: CheckFormat, mode: &str, out: Out<'_>) -> io::Result<()> {
+        let name = file.display().to_string();
+        match format {
+            CheckFormat::Text => {
+                writeln!(out, "{}{mode}", self.header(file))?;
+                for finding in &self.findings.findings {
+                    writeln!(out, "{name}: {}", finding.text())?;
+                }
+            }
+            CheckFormat::Github => {
+                for finding in &self.findings.findings {
+                    writeln!(out, "{}", finding.github(&name))?;
+                }
+            }
+            CheckFormat::Json => {}
+        }
+        Ok(())
     }
 }
 
 /// What lenient `check` adds to its verdict line, once.
 const LENIENT: &str = " (lenient: use --strict to fail on errors)";
 
-/// `twcodec check`: each map's header line, then its problems, a line each naming the map;
-/// several maps in parallel, in order, then a summary line. Errors are what DDNet refuses, in
-/// either mode: counted and shown as `error:` always, failing (exit 1) only with --strict. A
-/// map that cannot be read fails in either mode.
+/// `twcodec check`: each map's header line, then its findings, a line each naming the map;
+/// several maps in parallel, in order, then a summary line (or one JSON document, or GitHub
+/// annotations). Errors fail (exit 1) only with --strict or --rules. A map that cannot be
+/// read fails in either mode.
 fn check(
     paths: &[PathBuf],
-    strict: bool,
+    options: &CheckOptions,
     jobs: Option<usize>,
     out: Out<'_>,
 ) -> Result<ExitCode, Failure> {
-    let mode = if strict { "" } else { LENIENT };
+    let strict = options.strict;
+    let format = options.format;
+    let mode = if strict || format != CheckFormat::Text {
+        ""
+    } else {
+        LENIENT
+    };
     if let [file] = paths {
         if !file.is_dir() {
-            let checked = check_one(file)?;
-            writeln!(out, "{}{mode}", checked.header(file))?;
-            for line in &checked.lines {
-                writeln!(out, "{line}")?;
+            let checked = check_one(file, options)?;
+            if format == CheckFormat::Json {
+                check::write_json(std::slice::from_ref(&checked.findings), &mut *out)?;
+            } else {
+                checked.write(file, format, mode, out)?;
             }
-            return Ok(ExitCode::from(u8::from(strict && checked.errors > 0)));
+            return Ok(ExitCode::from(u8::from(
+                strict && checked.findings.errors > 0,
+            )));
         }
     }
     let (files, unreadable_places) = split_found(twcodec_tools::scan::walk(paths, &["map"]));
     let progress = Progress::new(files.len() as u64, "checking");
     let (mut ok, mut warned, mut failed, mut unreadable) = (0, 0, 0, 0);
+    let mut documents = Vec::new();
+    let mut cannot_read = |path: &Path, why: String, out: Out<'_>| -> io::Result<()> {
+        unreadable += 1;
+        let name = path.display().to_string();
+        match format {
+            CheckFormat::Text => progress.print(out, |out| -> io::Result<()> {
+                writeln!(out, "{name}: cannot be read: {why}")
+            })?,
+            CheckFormat::Github => progress.print(out, |out| -> io::Result<()> {
+                let finding = Finding::new(
+                    "load",
+                    check::Severity::Error,
+                    format!("cannot be read: {why}"),
+                );
+                writeln!(out, "{}", finding.github(&name))
+            })?,
+            CheckFormat::Json => documents.push(MapFindings::unreadable(name, why)),
+        }
+        Ok(())
+    };
     // Places that could not be walked are files that could not be read.
     for (path, error) in &unreadable_places {
-        unreadable += 1;
-        progress.print(out, |out| -> io::Result<()> {
-            writeln!(out, "{}: cannot be read: {error}", path.display())
-        })?;
+        cannot_read(path, error.to_string(), out)?;
     }
     let checked = twcodec_tools::scan::in_order(&files, jobs, |file| {
-        let checked = check_one(file);
+        let checked = check_one(file, options);
         progress.inc();
         (file.to_path_buf(), checked)
     })?;
+    let mut maps = Vec::new();
     for (file, result) in checked {
         match result {
             Ok(checked) => {
-                progress.print(out, |out| -> io::Result<()> {
-                    writeln!(out, "{}", checked.header(&file))?;
-                    for line in &checked.lines {
-                        writeln!(out, "{line}")?;
-                    }
-                    Ok(())
-                })?;
-                match (checked.errors, checked.warnings) {
+                progress.print(out, |out| checked.write(&file, format, mode, out))?;
+                match (checked.findings.errors, checked.findings.warnings) {
                     (0, 0) => ok += 1,
                     (0, _) => warned += 1,
                     _ => failed += 1,
                 }
+                maps.push(checked.findings);
             }
-            Err(error) => {
-                unreadable += 1;
-                progress.print(out, |out| -> io::Result<()> {
-                    writeln!(
-                        out,
-                        "{}: cannot be read: {}",
-                        file.display(),
-                        explain_for(&error, &file)
-                    )
-                })?;
-            }
+            Err(error) => cannot_read(&file, explain_for(&error, &file), out)?,
         }
     }
     drop(progress);
-    writeln!(
-        out,
-        "{}: {ok} ok, {warned} with warnings, {failed} with errors, {unreadable} unreadable{mode}",
-        plural(files.len() + unreadable_places.len(), "map")
-    )?;
+    if format == CheckFormat::Json {
+        documents.extend(maps);
+        check::write_json(&documents, &mut *out)?;
+    } else {
+        writeln!(
+            out,
+            "{}: {ok} ok, {warned} with warnings, {failed} with errors, {unreadable} unreadable{mode}",
+            plural(files.len() + unreadable_places.len(), "map")
+        )?;
+    }
     let fails = unreadable > 0 || (strict && failed > 0);
     Ok(ExitCode::from(u8::from(fails)))
 }

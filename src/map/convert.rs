@@ -205,8 +205,9 @@ fn seven(id: u8) -> Seven {
 }
 
 /// What a tile id is on a layer of `kind` (DDNet `src/game/mapitems.h`, `TILE_*` and
-/// `ENTITY_*`), for the notes; `None` for ids without a well-known name.
-fn tile_name(kind: PhysicsKind, id: u8) -> Option<&'static str> {
+/// `ENTITY_*`), for notes and messages; `None` for ids without a well-known name (and for
+/// air).
+pub fn tile_name(kind: PhysicsKind, id: u8) -> Option<&'static str> {
     let special = match (kind, id) {
         (PhysicsKind::Tele, 10) => "evil tele-in",
         (PhysicsKind::Tele, 14) => "weapon tele-in",

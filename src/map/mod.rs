@@ -50,7 +50,7 @@ use crate::limits::Limits;
 
 pub use claims::Claims;
 pub use convert::{
-    Conversion, ConversionNote, NoteAction, NoteSubject, TEEWORLDS_07_MAPRES,
+    tile_name, Conversion, ConversionNote, NoteAction, NoteSubject, TEEWORLDS_07_MAPRES,
     TEEWORLDS_07_MAX_IMAGES, TEEWORLDS_07_MAX_SPAWNS,
 };
 pub use edit::{Margins, NewEnvelope, NewGroup, Transform};

@@ -23,6 +23,7 @@
 //! | `merge` | two maps from one input: [`Map::append`] and [`Map::replace_area`] (between them and into itself), the results written and read back |
 //! | `transform` | a whole-map edit the first byte picks ([`Map::transform`], [`Map::reframe`], [`Map::shift`], [`Map::scale_time`]) on the map the rest holds, then write -> read -> write |
 //! | `optimize` | a byte choosing the steps, then a map: [`Map::optimize`]; the physics layers keep their kinds and sizes, and the result is written and read back |
+//! | `check` | a first byte picking: a map, checked for gameplay ([`twcodec_tools::check::ddnet::check`]) and by a rules file with every rule; or a rules file ([`twcodec_tools::check::rules::RuleSet::parse`]) applied to the sample |
 //! | `automap` | an automapper rules file read ([`twcodec_tools::automap::Rules::parse`]), each configuration applied twice to a small layer with the same seed: the same tiles |
 
 use std::io;
@@ -92,11 +93,13 @@ pub enum Target {
     Transform,
     /// Automapper rule files: read, then applied to a small layer.
     Automap,
+    /// Map checks: gameplay checks and rules files.
+    Check,
 }
 
 impl Target {
     /// Every target.
-    pub const ALL: [Target; 17] = [
+    pub const ALL: [Target; 18] = [
         Target::Datafile,
         Target::MapLenient,
         Target::MapStrict,
@@ -114,6 +117,7 @@ impl Target {
         Target::Optimize,
         Target::Transform,
         Target::Automap,
+        Target::Check,
     ];
 
     /// The target's name, as the fuzz binary is called.
@@ -135,6 +139,7 @@ impl Target {
             Target::Merge => "merge",
             Target::Optimize => "optimize",
             Target::Automap => "automap",
+            Target::Check => "check",
             Target::Transform => "transform",
         }
     }
@@ -158,6 +163,7 @@ impl Target {
             Target::Merge => merge(data),
             Target::Optimize => optimize(data),
             Target::Automap => automap(data),
+            Target::Check => check(data),
             Target::Transform => transform(data),
         }
     }
@@ -492,6 +498,68 @@ pub fn merge(data: &[u8]) {
     let mut map = first.clone();
     if map.append(&second).is_ok() {
         written(&map);
+    }
+}
+
+/// Rules with every rule, for the `check` target's maps.
+const CHECK_RULES: &str = "ddnet = true\n\
+[limits]\nmax-file-size = 1000\nmax-width = 10\nmax-height = 10\nmax-layers = 2\n\
+max-groups = 1\nmax-images = 1\nmax-envelopes = 1\nmax-sounds = 0\n\
+[tiles]\nrequired = [\"spawn\", \"tele:tele-in\"]\nforbidden = [\"freeze\", \"switch:24\"]\n\
+[settings]\nallowed = [\"sv_*\"]\nforbidden = [\"tune*\"]\n\
+[info]\nrequired = [\"author\", \"license\"]\nlicenses = [\"CC0\"]\n\
+[images]\nexternal = false\nmax-width = 64\nmax-height = 64\nmax-data-size = 100\n\
+[sounds]\nallowed = false\nmax-data-size = 10\n\
+[severity]\n\"no-spawn\" = \"warning\"\n\"load\" = \"off\"\n";
+
+/// `check`: an even first byte makes the rest a map, checked for gameplay and by
+/// [`CHECK_RULES`]; an odd one makes it a rules file, read and, when it reads, applied to the
+/// sample. No panic; every tile a finding names lies in its layer.
+pub fn check(data: &[u8]) {
+    use twcodec_tools::check::{ddnet, load_findings, rules::RuleSet};
+    let Some((&pick, rest)) = data.split_first() else {
+        return;
+    };
+    let (map, rules) = if pick % 2 == 0 {
+        let Ok(map) = Map::parse_with(rest, LoadMode::Lenient) else {
+            return;
+        };
+        let Ok(rules) = RuleSet::parse(CHECK_RULES, "fuzz.toml") else {
+            panic!("the fuzz rules read");
+        };
+        (map, rules)
+    } else {
+        let Ok(rules) = RuleSet::parse(&String::from_utf8_lossy(rest), "fuzz.toml") else {
+            return;
+        };
+        let Ok(map) = crate::sample::map() else {
+            return;
+        };
+        (map, rules)
+    };
+    let mut findings = load_findings(&map);
+    findings.extend(ddnet::check(&map));
+    findings = rules.apply_severity(findings);
+    findings.extend(rules.check(&map, Some(rest.len() as u64)));
+    for finding in &findings {
+        let _ = finding.text();
+        let _ = finding.github("a,b:c.map");
+        let Some(place) = &finding.layer else {
+            continue;
+        };
+        let size = map
+            .layers()
+            .get(place.index)
+            .and_then(|l| l.tilemap())
+            .map(|t| (t.width, t.height));
+        if let Some((w, h)) = size {
+            for [x, y] in &finding.tiles {
+                assert!(
+                    i64::from(*x) < i64::from(w) && i64::from(*y) < i64::from(h),
+                    "a finding's tile outside its layer"
+                );
+            }
+        }
     }
 }
 
@@ -950,6 +1018,15 @@ fn seeds(target: Target, corpus: Option<&Path>) -> Vec<Vec<u8>> {
             if let Some(corpus) = corpus {
                 seeds.extend(corpus_files(&corpus.join("automap"), "rules"));
             }
+            seeds.retain(|seed| seed.len() <= MAX_SEED);
+            seeds
+        }
+        // Maps (byte 0), then rules files (byte 1): the documented example and one of each rule.
+        Target::Check => {
+            let mut seeds: Vec<Vec<u8>> = (maps().into_iter())
+                .map(|map| [vec![0], map].concat())
+                .collect();
+            seeds.push([&[1][..], CHECK_RULES.as_bytes()].concat());
             seeds.retain(|seed| seed.len() <= MAX_SEED);
             seeds
         }

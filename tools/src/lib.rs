@@ -4,6 +4,7 @@
 //! | module | what it does |
 //! |---|---|
 //! | [`automap`] | DDNet's automapper rules read and applied to a tile layer, tile for tile as the editor does |
+//! | [`check`] | how a map plays in DDNet (gameplay checks) and a project's rules for its maps (a TOML file), as findings in text, JSON or GitHub annotations |
 //! | [`dump`] | what `twcodec` prints: datafiles, maps (a lazy serde tree, [`dump::MapView`], as text or JSON), snapshots, demos, messages, the format reference, `--for-diff` |
 //! | [`diff`] | a semantic diff of two maps, by place, in the units people think in |
 //! | [`render`] | draws a map as the game does, on the CPU, within a work budget |
@@ -22,6 +23,7 @@
 pub mod assets;
 pub mod automap;
 pub mod chat;
+pub mod check;
 pub mod diff;
 pub mod dump;
 pub mod export;

@@ -750,6 +750,46 @@ impl PyMap {
         crate::json_to_python(py, &json)
     }
 
+    /// What `twcodec check` finds, as a list of dicts ('check', 'severity', 'message', and
+    /// 'layer' and 'tiles' when it is about them): what the reader finds (check 'load'), with
+    /// `ddnet` the gameplay checks, with `rules` (a TOML rules file's path) the project's rules
+    /// and severities (docs/checks.md; `max-file-size` is not checked on a map in memory). A
+    /// bad rules file raises `twcodec.Error`.
+    #[pyo3(signature = (*, ddnet = true, rules = None))]
+    fn check<'py>(
+        &self,
+        py: Python<'py>,
+        ddnet: bool,
+        rules: Option<PathBuf>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        use twcodec_tools::check;
+        let rules = match rules {
+            Some(path) => {
+                let max = twcodec::Limits::default().max_file_size();
+                let bytes =
+                    twcodec::input::read_file(&path, max, "Limits::max_file_size").or_raise()?;
+                let text = String::from_utf8_lossy(&bytes);
+                Some(check::rules::RuleSet::parse(&text, &path.display().to_string()).or_raise()?)
+            }
+            None => None,
+        };
+        let guard = self.map.read(py, "Map.check")?;
+        let map = &*guard;
+        let findings = py.detach(|| {
+            let mut findings = check::load_findings(map);
+            if ddnet || rules.as_ref().is_some_and(check::rules::RuleSet::ddnet) {
+                findings.extend(check::ddnet::check(map));
+            }
+            if let Some(rules) = &rules {
+                findings = rules.apply_severity(findings);
+                findings.extend(rules.check(map, None));
+            }
+            findings
+        });
+        drop(guard);
+        crate::to_python(py, &findings)
+    }
+
     /// What the map holds; while another thread changes it, who does (a repr does not raise).
     fn __repr__(&self) -> String {
         let Some(map) = self.map.try_read("Map.__repr__") else {

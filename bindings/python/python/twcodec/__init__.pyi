@@ -220,6 +220,10 @@ class Map:
         """Copies ``source``'s area (x, y, width, height; game tiles) here at ``to``: the report."""
     def append(self, other: Map) -> Dict[str, Any]:
         """Appends ``other`` (images, sounds, envelopes, groups; shared when identical): the report."""
+    def check(
+        self, *, ddnet: bool = True, rules: Optional[_Path] = None
+    ) -> List[Dict[str, Any]]:
+        """What ``twcodec check`` finds: the reader's problems, the gameplay checks, a rules file's rules."""
     def to_json(self) -> str:
         """The map as ``twcodec dump --format json`` prints it."""
     def to_dict(self) -> Dict[str, Any]:

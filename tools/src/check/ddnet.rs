@@ -1,0 +1,854 @@
+//! How a map plays in DDNet: the gameplay checks of `twcodec check --ddnet`, each rule read
+//! from DDNet's game code (docs/checks.md names the file and function for each, as the
+//! messages do). Physics layers are the last of each kind in the groups, as DDNet's
+//! `CLayers::Init` takes them; solid is a game tile 1 (hookable) or 3 (unhookable), as
+//! `CCollision::IsSolid` reads only the game layer.
+//!
+//! | check | severity | what |
+//! |---|---|---|
+//! | `unknown-id` | warning | a tile id the layer's kind does not define (`mapitems.cpp`, `IsValid*Tile`) |
+//! | `deprecated` | note | old speedups (type 28) and old hook-through (6) |
+//! | `flags-ignored` | note | rotation or flip flags on a game or front tile the game reads without them |
+//! | `flags-misread` | warning | directed hook-through, conveyors and crazy shotguns turned other than 0, 90, 180 or 270 degrees |
+//! | `no-effect` | warning | hook-through where it does nothing, conveyors in the front layer, teleporters and checkpoints numbered 0 |
+//! | `tele-no-destination` | warning | teleporters whose number has no exit, checkpoint teleporters with no exit of their number |
+//! | `tele-unused-destination` | note | exits no teleporter of their number leads to |
+//! | `switch-no-switcher` | warning | switched tiles whose number no switch sets (always on, or always off with `switch_open`) |
+//! | `switch-unused` | note | switches whose number nothing uses |
+//! | `no-spawn` | error | no spawn in the game, front or switch layer |
+//! | `start-finish` | warning | a start without a finish or a finish without a start |
+//! | `no-time-checkpoints` | note | a race without time checkpoints |
+//! | `tune-zone-unset` | warning | tune zones no `tune_zone` setting configures |
+//! | `speedup-force-0` | warning | speedups of force 0 |
+//! | `speedup-into-solid` | note | speedups whose arrow points at a solid tile next to them |
+//! | `stopper-into-solid` | warning | one-way stoppers pointing into a solid tile; two- and all-way stoppers with solid tiles on every side they block |
+//! | `outside-game-area` | warning | physics tiles beyond the game layer's size |
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use twcodec::map::{tile_name, Grid, Group, LayerContent};
+use twcodec::schema::map::layer::PhysicsKind;
+use twcodec::schema::map::tile::TileKind;
+use twcodec::schema::map::tile::{Speedup, Switch, Tele, Tile, Tune};
+use twcodec::Map;
+
+use super::{tiles_where, Finding, LayerPlace, Severity};
+
+/// Every check's id, in the order [`check`] runs them.
+pub const CHECKS: &[&str] = &[
+    "unknown-id",
+    "deprecated",
+    "flags-ignored",
+    "flags-misread",
+    "no-effect",
+    "tele-no-destination",
+    "tele-unused-destination",
+    "switch-no-switcher",
+    "switch-unused",
+    "no-spawn",
+    "start-finish",
+    "no-time-checkpoints",
+    "tune-zone-unset",
+    "speedup-force-0",
+    "speedup-into-solid",
+    "stopper-into-solid",
+    "outside-game-area",
+];
+
+/// The first entity id in game, front and switch layers (`ENTITY_OFFSET + 1`).
+const SPAWN: u8 = 192;
+
+/// The flag bits the game reads for rotation: x flip, y flip, rotate.
+const TURN_BITS: u8 = 1 | 2 | 8;
+
+/// Whether `id` is in one of the inclusive `ranges`.
+fn within(ranges: &[(u8, u8)], id: u8) -> bool {
+    ranges.iter().any(|&(a, b)| (a..=b).contains(&id))
+}
+
+/// Valid entities as layer ids (`IsValidEntity`): spawn to the fast laser, plasma to the
+/// shielded laser, the draggers, the door.
+const ENTITIES: [(u8, u8); 4] = [(192, 218), (220, 229), (233, 238), (240, 240)];
+
+/// `IsValidGameTile`.
+pub fn valid_game_tile(id: u8) -> bool {
+    within(
+        &[
+            (0, 6),
+            (9, 9),
+            (11, 13),
+            (16, 22),
+            (32, 62),
+            (64, 67),
+            (71, 76),
+            (88, 91),
+            (96, 97),
+            (104, 107),
+            (112, 113),
+            (128, 129),
+            (144, 145),
+            (190, 191),
+        ],
+        id,
+    ) || within(&ENTITIES, id)
+}
+
+/// `IsValidFrontTile`: the game's set without solid (1) and unhookable (3), with the tele gun
+/// tiles 98 and 99.
+pub fn valid_front_tile(id: u8) -> bool {
+    id != 1 && id != 3 && (valid_game_tile(id) || id == 98 || id == 99)
+}
+
+/// `IsValidTeleTile` (and air).
+pub fn valid_tele_tile(id: u8) -> bool {
+    matches!(id, 0 | 10 | 14 | 15 | 26 | 27 | 29 | 30 | 31 | 63)
+}
+
+/// `IsValidSpeedupTile` (and air).
+pub fn valid_speedup_tile(id: u8) -> bool {
+    matches!(id, 0 | 28 | 29)
+}
+
+/// `IsValidSwitchTile` (and air): jump, the freezes, hit, the switches, time, the tele gun
+/// tiles, and entities from armor on.
+pub fn valid_switch_tile(id: u8) -> bool {
+    matches!(
+        id,
+        0 | 7 | 9 | 12 | 13 | 19 | 20 | 22..=25 | 79 | 95 | 98 | 99 | 144 | 145
+    ) || (id >= 197 && within(&ENTITIES, id))
+}
+
+/// `IsValidTuneTile` (and air).
+pub fn valid_tune_tile(id: u8) -> bool {
+    matches!(id, 0 | 68)
+}
+
+/// A physics layer: where it is and its tiles.
+struct Physics<'m, T> {
+    place: LayerPlace,
+    grid: &'m Grid<T>,
+}
+
+/// The physics layers DDNet plays with: the last of each kind in the groups.
+#[derive(Default)]
+struct Layers<'m> {
+    game: Option<Physics<'m, Tile>>,
+    front: Option<Physics<'m, Tile>>,
+    tele: Option<Physics<'m, Tele>>,
+    speedup: Option<Physics<'m, Speedup>>,
+    switch: Option<Physics<'m, Switch>>,
+    tune: Option<Physics<'m, Tune>>,
+}
+
+impl<'m> Layers<'m> {
+    fn of(map: &'m Map) -> Layers<'m> {
+        let mut layers = Layers::default();
+        for group in map.refs::<Group>() {
+            let Some(group) = map.get(group) else {
+                continue;
+            };
+            for r in group.layers(map) {
+                let (Some(layer), Some(place)) = (map.get(r), LayerPlace::of(map, r)) else {
+                    continue;
+                };
+                fn take<'m, T: TileKind>(
+                    slot: &mut Option<Physics<'m, T>>,
+                    place: LayerPlace,
+                    tiles: &'m twcodec::map::TilesLayer<T>,
+                ) {
+                    if let Some(grid) = tiles.grid() {
+                        *slot = Some(Physics { place, grid });
+                    }
+                }
+                match layer.content() {
+                    LayerContent::Game(t) => take(&mut layers.game, place, t),
+                    LayerContent::Front(t) => take(&mut layers.front, place, t),
+                    LayerContent::Tele(t) => take(&mut layers.tele, place, t),
+                    LayerContent::Speedup(t) => take(&mut layers.speedup, place, t),
+                    LayerContent::Switch(t) => take(&mut layers.switch, place, t),
+                    LayerContent::Tune(t) => take(&mut layers.tune, place, t),
+                    _ => {}
+                }
+            }
+        }
+        layers
+    }
+
+    /// Whether the game tile at (x, y) is solid (1 or 3); outside the game layer, not.
+    fn solid(&self, x: i64, y: i64) -> bool {
+        let Some(game) = &self.game else {
+            return false;
+        };
+        let (Ok(x), Ok(y)) = (usize::try_from(x), usize::try_from(y)) else {
+            return false;
+        };
+        matches!(game.grid.get(x, y), Some(t) if t.id == 1 || t.id == 3)
+    }
+}
+
+/// Collects findings.
+struct Found(Vec<Finding>);
+
+impl Found {
+    /// A finding about `tiles` of `place`, unless there are none.
+    fn tiles(
+        &mut self,
+        check: &str,
+        severity: Severity,
+        place: &LayerPlace,
+        tiles: Vec<[u32; 2]>,
+        message: String,
+    ) {
+        if !tiles.is_empty() {
+            self.0.push(
+                Finding::new(check, severity, message)
+                    .in_layer(Some(place.clone()))
+                    .at(tiles),
+            );
+        }
+    }
+}
+
+/// `NAME (id N)`, or `id N` for an id without a name.
+fn named(kind: PhysicsKind, id: u8) -> String {
+    match tile_name(kind, id) {
+        Some(name) => format!("{name} (id {id})"),
+        None => format!("id {id}"),
+    }
+}
+
+/// Every gameplay finding of `map`, check by check in the order of the module's table.
+pub fn check(map: &Map) -> Vec<Finding> {
+    let layers = Layers::of(map);
+    let settings: Vec<String> = (map.info())
+        .and_then(|info| info.settings(map).ok())
+        .map(|s| s.to_vec())
+        .unwrap_or_default();
+    let mut found = Found(Vec::new());
+    unknown_ids(&layers, &mut found);
+    deprecated(&layers, &mut found);
+    flags(&layers, &mut found);
+    hookthrough(&layers, &mut found);
+    teleporters(&layers, &mut found);
+    switches(&layers, &settings, &mut found);
+    race(&layers, &mut found);
+    tune_zones(&layers, &settings, &mut found);
+    speedups(&layers, &mut found);
+    stoppers(&layers, &mut found);
+    outside(&layers, &mut found);
+    found.0
+}
+
+/// Ids a layer's kind does not define: a finding per layer and id.
+fn unknown_ids(layers: &Layers<'_>, found: &mut Found) {
+    fn per_id<T: Copy>(
+        found: &mut Found,
+        layer: &Option<Physics<'_, T>>,
+        kind: PhysicsKind,
+        id_of: impl Fn(&T) -> u8,
+        valid: fn(u8) -> bool,
+        rule: &str,
+    ) {
+        let Some(layer) = layer else {
+            return;
+        };
+        let mut ids: BTreeMap<u8, Vec<[u32; 2]>> = BTreeMap::new();
+        for tile in tiles_where(layer.grid, |_, _, t| !valid(id_of(t))) {
+            if let Some(t) = layer.grid.get(tile[0] as usize, tile[1] as usize) {
+                ids.entry(id_of(t)).or_default().push(tile);
+            }
+        }
+        for (id, tiles) in ids {
+            found.tiles(
+                "unknown-id",
+                Severity::Warning,
+                &layer.place,
+                tiles,
+                format!(
+                    "{} is not a {} tile DDNet defines (mapitems.cpp {rule}): the game gives \
+                     it no meaning and the editor refuses to place it",
+                    named(kind, id),
+                    layer.place.kind
+                ),
+            );
+        }
+    }
+    per_id(
+        found,
+        &layers.game,
+        PhysicsKind::Game,
+        |t| t.id,
+        valid_game_tile,
+        "IsValidGameTile",
+    );
+    per_id(
+        found,
+        &layers.front,
+        PhysicsKind::Front,
+        |t| t.id,
+        valid_front_tile,
+        "IsValidFrontTile",
+    );
+    per_id(
+        found,
+        &layers.tele,
+        PhysicsKind::Tele,
+        |t| t.id,
+        valid_tele_tile,
+        "IsValidTeleTile",
+    );
+    per_id(
+        found,
+        &layers.speedup,
+        PhysicsKind::Speedup,
+        |t| t.id,
+        valid_speedup_tile,
+        "IsValidSpeedupTile",
+    );
+    per_id(
+        found,
+        &layers.switch,
+        PhysicsKind::Switch,
+        |t| t.id,
+        valid_switch_tile,
+        "IsValidSwitchTile",
+    );
+    per_id(
+        found,
+        &layers.tune,
+        PhysicsKind::Tune,
+        |t| t.id,
+        valid_tune_tile,
+        "IsValidTuneTile",
+    );
+}
+
+/// Old speedups and old hook-through.
+fn deprecated(layers: &Layers<'_>, found: &mut Found) {
+    if let Some(speedup) = &layers.speedup {
+        found.tiles(
+            "deprecated",
+            Severity::Note,
+            &speedup.place,
+            tiles_where(speedup.grid, |_, _, t| t.id == 28),
+            "old speedup (type 28): DDNet's editor calls it deprecated (explanations.cpp); \
+             the game still runs its old formula (character.cpp HandleSkippableTiles), new \
+             speedups are type 29"
+                .into(),
+        );
+    }
+    for layer in [&layers.game, &layers.front].into_iter().flatten() {
+        found.tiles(
+            "deprecated",
+            Severity::Note,
+            &layer.place,
+            tiles_where(layer.grid, |_, _, t| t.id == 6),
+            "old hook-through (id 6): it works beside a solid tile (collision.cpp \
+             ThroughOffset); new maps put hook-through (5, 66 or 67) in the front layer over \
+             a solid tile"
+                .into(),
+        );
+    }
+}
+
+/// Rotation and flip flags the game ignores or misreads.
+fn flags(layers: &Layers<'_>, found: &mut Found) {
+    /// Tiles whose flags the game reads (`IsRotatableTile`, plus one-way stoppers' flips).
+    fn reads_flags(id: u8) -> bool {
+        matches!(id, 60 | 61 | 64 | 65 | 67 | 190 | 191 | 197..=202 | 224..=229)
+    }
+    let canonical = |flags: u8| matches!(flags, 0 | 3 | 8 | 11);
+    for (layer, is_game) in [(&layers.game, true), (&layers.front, false)] {
+        let Some(layer) = layer else {
+            continue;
+        };
+        let kind = if is_game {
+            PhysicsKind::Game
+        } else {
+            PhysicsKind::Front
+        };
+        let mut ignored: BTreeMap<u8, Vec<[u32; 2]>> = BTreeMap::new();
+        for [x, y] in tiles_where(layer.grid, |_, _, t| {
+            t.id != 0 && t.flags & TURN_BITS != 0 && !reads_flags(t.id)
+        }) {
+            if let Some(t) = layer.grid.get(x as usize, y as usize) {
+                ignored.entry(t.id).or_default().push([x, y]);
+            }
+        }
+        for (id, tiles) in ignored {
+            found.tiles(
+                "flags-ignored",
+                Severity::Note,
+                &layer.place,
+                tiles,
+                format!(
+                    "{} is turned or flipped, but the game reads it without its flags (only \
+                     stoppers, conveyors, directed hook-through, pickups and crazy shotguns \
+                     have a direction: mapitems.cpp IsRotatableTile, collision.cpp)",
+                    named(kind, id)
+                ),
+            );
+        }
+        // Directed hook-through compares the whole flags byte (collision.cpp IsThrough,
+        // IsHookBlocker).
+        found.tiles(
+            "flags-misread",
+            Severity::Warning,
+            &layer.place,
+            tiles_where(layer.grid, |_, _, t| t.id == 67 && !canonical(t.flags)),
+            "directed hook-through (67) flipped rather than turned: collision.cpp IsThrough \
+             and IsHookBlocker compare the flags with the four turns 0, 90, 180, 270 degrees, \
+             so it lets no hook through and blocks none"
+                .into(),
+        );
+        if is_game {
+            found.tiles(
+                "flags-misread",
+                Severity::Warning,
+                &layer.place,
+                tiles_where(layer.grid, |_, _, t| {
+                    (t.id == 64 || t.id == 65) && !canonical(t.flags)
+                }),
+                "conveyor (64, 65) flipped rather than turned: collision.cpp MoverSpeed \
+                 knows only the four turns, so it moves nothing"
+                    .into(),
+            );
+        }
+        found.tiles(
+            "flags-misread",
+            Severity::Warning,
+            &layer.place,
+            tiles_where(layer.grid, |_, _, t| {
+                (t.id == 224 || t.id == 225) && !canonical(t.flags)
+            }),
+            "crazy shotgun flipped rather than turned: gamecontroller.cpp OnEntity reads any \
+             flags but 0, 90 and 180 degrees as 270 degrees"
+                .into(),
+        );
+    }
+    // Conveyors move things only from the game layer (collision.cpp MoverSpeed).
+    if let Some(front) = &layers.front {
+        found.tiles(
+            "no-effect",
+            Severity::Warning,
+            &front.place,
+            tiles_where(front.grid, |_, _, t| t.id == 64 || t.id == 65),
+            "conveyor (64, 65) in the front layer: collision.cpp MoverSpeed reads the game \
+             layer only, so it moves nothing"
+                .into(),
+        );
+    }
+}
+
+/// Hook-through placed where it does nothing.
+fn hookthrough(layers: &Layers<'_>, found: &mut Found) {
+    if let Some(game) = &layers.game {
+        found.tiles(
+            "no-effect",
+            Severity::Warning,
+            &game.place,
+            tiles_where(game.grid, |_, _, t| t.id == 5),
+            "hook-through (5) in the game layer: collision.cpp IsThrough reads it from the \
+             front layer only, over a solid tile"
+                .into(),
+        );
+    }
+    if let Some(front) = &layers.front {
+        found.tiles(
+            "no-effect",
+            Severity::Warning,
+            &front.place,
+            tiles_where(front.grid, |x, y, t| {
+                t.id == 5 && !layers.solid(x as i64, y as i64)
+            }),
+            "hook-through (5) over a tile that is not solid: collision.cpp IsThrough lets \
+             hooks through solid tiles only, and 5 blocks nothing"
+                .into(),
+        );
+    }
+    for layer in [&layers.game, &layers.front].into_iter().flatten() {
+        found.tiles(
+            "no-effect",
+            Severity::Warning,
+            &layer.place,
+            tiles_where(layer.grid, |x, y, t| {
+                let (x, y) = (x as i64, y as i64);
+                t.id == 6
+                    && ![(1, 0), (-1, 0), (0, 1), (0, -1)]
+                        .iter()
+                        .any(|(dx, dy)| layers.solid(x + dx, y + dy))
+            }),
+            "old hook-through (6) with no solid tile beside it: collision.cpp ThroughOffset \
+             reads it only on the tile before a solid one"
+                .into(),
+        );
+    }
+}
+
+/// Teleporters without exits, exits without teleporters, numbers 0.
+fn teleporters(layers: &Layers<'_>, found: &mut Found) {
+    let Some(tele) = &layers.tele else {
+        return;
+    };
+    let numbers = |ids: &[u8]| -> BTreeSet<u8> {
+        (tele.grid.tiles().iter())
+            .filter(|t| t.number != 0 && ids.contains(&t.id))
+            .map(|t| t.number)
+            .collect()
+    };
+    let ins = numbers(&[10, 14, 15, 26]);
+    let outs = numbers(&[27]);
+    let checks = numbers(&[29]);
+    let check_outs = numbers(&[30]);
+    found.tiles(
+        "no-effect",
+        Severity::Warning,
+        &tele.place,
+        tiles_where(tele.grid, |_, _, t| {
+            t.number == 0 && matches!(t.id, 10 | 14 | 15 | 26 | 27 | 29 | 30)
+        }),
+        "teleporter numbered 0: collision.cpp Init skips tiles of number 0, so it does nothing"
+            .into(),
+    );
+    let mut missing: BTreeMap<u8, Vec<[u32; 2]>> = BTreeMap::new();
+    for [x, y] in tiles_where(tele.grid, |_, _, t| {
+        matches!(t.id, 10 | 14 | 15 | 26) && t.number != 0 && !outs.contains(&t.number)
+    }) {
+        if let Some(t) = tele.grid.get(x as usize, y as usize) {
+            missing.entry(t.number).or_default().push([x, y]);
+        }
+    }
+    for (number, tiles) in missing {
+        found.tiles(
+            "tele-no-destination",
+            Severity::Warning,
+            &tele.place,
+            tiles,
+            format!(
+                "teleporter {number} has no exit (tele-out 27 numbered {number}): \
+                 character.cpp HandleTiles finds nowhere to send players, so it does nothing"
+            ),
+        );
+    }
+    let mut missing: BTreeMap<u8, Vec<[u32; 2]>> = BTreeMap::new();
+    for [x, y] in tiles_where(tele.grid, |_, _, t| {
+        t.id == 29 && t.number != 0 && !check_outs.contains(&t.number)
+    }) {
+        if let Some(t) = tele.grid.get(x as usize, y as usize) {
+            missing.entry(t.number).or_default().push([x, y]);
+        }
+    }
+    for (number, tiles) in missing {
+        found.tiles(
+            "tele-no-destination",
+            Severity::Warning,
+            &tele.place,
+            tiles,
+            format!(
+                "checkpoint {number} (29) has no checkpoint exit (30) numbered {number}: \
+                 character.cpp sends players from checkpoint tele-ins to the exit of the \
+                 highest lower checkpoint that has one, or to spawn"
+            ),
+        );
+    }
+    let check_ins = tiles_where(tele.grid, |_, _, t| t.id == 31 || t.id == 63);
+    if check_outs.is_empty() {
+        found.tiles(
+            "tele-no-destination",
+            Severity::Warning,
+            &tele.place,
+            check_ins,
+            "checkpoint tele-in (31, 63) in a map without checkpoint exits (30): character.cpp \
+             always sends players to spawn"
+                .into(),
+        );
+    }
+    let mut unused: BTreeMap<u8, Vec<[u32; 2]>> = BTreeMap::new();
+    for [x, y] in tiles_where(tele.grid, |_, _, t| {
+        (t.id == 27 && t.number != 0 && !ins.contains(&t.number))
+            || (t.id == 30 && t.number != 0 && !checks.contains(&t.number))
+    }) {
+        if let Some(t) = tele.grid.get(x as usize, y as usize) {
+            unused.entry(t.id).or_default().push([x, y]);
+        }
+    }
+    for (id, tiles) in unused {
+        let message = if id == 27 {
+            "tele-out (27) whose number no teleporter (10, 14, 15, 26) uses: only the \
+             `/tele` commands reach it"
+        } else {
+            "checkpoint exit (30) whose number no checkpoint (29) sets: checkpoint tele-ins \
+             use it only when a higher checkpoint has no exit"
+        };
+        found.tiles(
+            "tele-unused-destination",
+            Severity::Note,
+            &tele.place,
+            tiles,
+            message.into(),
+        );
+    }
+}
+
+/// Switched tiles without switches, switches without switched tiles.
+fn switches(layers: &Layers<'_>, settings: &[String], found: &mut Found) {
+    let Some(switch) = &layers.switch else {
+        return;
+    };
+    let is_switcher = |id: u8| (22..=25).contains(&id);
+    // Tiles that take their state from their number: freezes and entities from armor on.
+    let is_switched = |id: u8| matches!(id, 9 | 12 | 13 | 144 | 145) || id >= 197;
+    let switchers: BTreeSet<u8> = (switch.grid.tiles().iter())
+        .filter(|t| t.number != 0 && is_switcher(t.id))
+        .map(|t| t.number)
+        .collect();
+    let switched: BTreeSet<u8> = (switch.grid.tiles().iter())
+        .filter(|t| t.number != 0 && is_switched(t.id))
+        .map(|t| t.number)
+        .collect();
+    let opened: BTreeSet<u8> = (settings.iter())
+        .filter_map(|s| {
+            let mut words = s.split_whitespace();
+            (words.next() == Some("switch_open")).then(|| words.next()?.parse().ok())?
+        })
+        .collect();
+    let mut missing: BTreeMap<u8, Vec<[u32; 2]>> = BTreeMap::new();
+    for [x, y] in tiles_where(switch.grid, |_, _, t| {
+        t.number != 0 && is_switched(t.id) && !switchers.contains(&t.number)
+    }) {
+        if let Some(t) = switch.grid.get(x as usize, y as usize) {
+            missing.entry(t.number).or_default().push([x, y]);
+        }
+    }
+    for (number, tiles) in missing {
+        let state = if opened.contains(&number) {
+            "the `switch_open` setting makes it always off"
+        } else {
+            "it stays on for good (gamecore.cpp InitSwitchers starts every number on)"
+        };
+        found.tiles(
+            "switch-no-switcher",
+            Severity::Warning,
+            &switch.place,
+            tiles,
+            format!("switch number {number} is used, but no switch (22 to 25) sets it: {state}"),
+        );
+    }
+    let mut unused: BTreeMap<u8, Vec<[u32; 2]>> = BTreeMap::new();
+    for [x, y] in tiles_where(switch.grid, |_, _, t| {
+        t.number != 0 && is_switcher(t.id) && !switched.contains(&t.number)
+    }) {
+        if let Some(t) = switch.grid.get(x as usize, y as usize) {
+            unused.entry(t.number).or_default().push([x, y]);
+        }
+    }
+    for (number, tiles) in unused {
+        found.tiles(
+            "switch-unused",
+            Severity::Note,
+            &switch.place,
+            tiles,
+            format!(
+                "switch {number} sets a number no switched tile (freeze, door, laser, ...) uses"
+            ),
+        );
+    }
+}
+
+/// Spawn, start, finish, time checkpoints.
+fn race(layers: &Layers<'_>, found: &mut Found) {
+    let any = |test: &dyn Fn(u8) -> bool| {
+        [&layers.game, &layers.front]
+            .into_iter()
+            .flatten()
+            .any(|l| l.grid.tiles().iter().any(|t| test(t.id)))
+    };
+    let spawn = |id: u8| (SPAWN..=SPAWN + 2).contains(&id);
+    let switch_spawn = (layers.switch.iter()).any(|s| s.grid.tiles().iter().any(|t| spawn(t.id)));
+    if layers.game.is_some() && !any(&spawn) && !switch_spawn {
+        found.0.push(Finding::new(
+            "no-spawn",
+            Severity::Error,
+            "no spawn (entity 192, 193 or 194) in the game, front or switch layer: \
+             gamecontroller.cpp CanSpawn finds no place, so no player can join the game",
+        ));
+    }
+    let start = any(&|id| id == 33);
+    let finish = any(&|id| id == 34);
+    if start && !finish {
+        found.0.push(Finding::new(
+            "start-finish",
+            Severity::Warning,
+            "a start (33) but no finish (34) in the game or front layer: the race never ends \
+             (gamemodes/ddnet.cpp HandleCharacterTiles)",
+        ));
+    }
+    if finish && !start {
+        found.0.push(Finding::new(
+            "start-finish",
+            Severity::Warning,
+            "a finish (34) but no start (33) in the game or front layer: no timer starts, so \
+             the finish counts nothing (gamemodes/ddnet.cpp HandleCharacterTiles)",
+        ));
+    }
+    if start && finish && !any(&|id| (35..=59).contains(&id)) {
+        found.0.push(Finding::new(
+            "no-time-checkpoints",
+            Severity::Note,
+            "a race without time checkpoints (35 to 59): players see no split times \
+             (collision.cpp IsTimeCheckpoint)",
+        ));
+    }
+}
+
+/// Tune zones that no setting configures.
+fn tune_zones(layers: &Layers<'_>, settings: &[String], found: &mut Found) {
+    let Some(tune) = &layers.tune else {
+        return;
+    };
+    let set: BTreeSet<u8> = (settings.iter())
+        .filter_map(|s| {
+            let mut words = s.split_whitespace();
+            (words.next() == Some("tune_zone")).then(|| words.next()?.parse().ok())?
+        })
+        .collect();
+    let mut unset: BTreeMap<u8, Vec<[u32; 2]>> = BTreeMap::new();
+    for [x, y] in tiles_where(tune.grid, |_, _, t| {
+        t.id == 68 && t.number != 0 && !set.contains(&t.number)
+    }) {
+        if let Some(t) = tune.grid.get(x as usize, y as usize) {
+            unset.entry(t.number).or_default().push([x, y]);
+        }
+    }
+    for (zone, tiles) in unset {
+        found.tiles(
+            "tune-zone-unset",
+            Severity::Warning,
+            &tune.place,
+            tiles,
+            format!(
+                "tune zone {zone} is placed, but no `tune_zone {zone} ...` setting changes it: \
+                 it plays with the default tuning (gamecontext.cpp ConTuneZone)"
+            ),
+        );
+    }
+}
+
+/// The tile one step along `angle` degrees (0 right, 90 down), rounded to the 8 neighbours.
+fn step(angle: i16) -> (i64, i64) {
+    let radians = f64::from(angle).to_radians();
+    (radians.cos().round() as i64, radians.sin().round() as i64)
+}
+
+/// Speedups of force 0 and speedups aimed at a wall.
+fn speedups(layers: &Layers<'_>, found: &mut Found) {
+    let Some(speedup) = &layers.speedup else {
+        return;
+    };
+    found.tiles(
+        "speedup-force-0",
+        Severity::Warning,
+        &speedup.place,
+        tiles_where(speedup.grid, |_, _, t| t.id != 0 && t.force == 0),
+        "speedup of force 0: collision.cpp IsSpeedup needs a force above 0, so it does \
+         nothing (an editor bug used to make these)"
+            .into(),
+    );
+    found.tiles(
+        "speedup-into-solid",
+        Severity::Note,
+        &speedup.place,
+        tiles_where(speedup.grid, |x, y, t| {
+            let (dx, dy) = step(t.angle());
+            (t.id == 28 || t.id == 29)
+                && t.force > 0
+                && !layers.solid(x as i64, y as i64)
+                && layers.solid(x as i64 + dx, y as i64 + dy)
+        }),
+        "speedup aimed at a solid tile next to it: it pushes players into the wall, which is \
+         right at the end of a lane of speedups and wrong elsewhere (character.cpp \
+         HandleSkippableTiles)"
+            .into(),
+    );
+}
+
+/// One-way stoppers pointing into a wall, two- and all-way stoppers walled in.
+fn stoppers(layers: &Layers<'_>, found: &mut Found) {
+    for layer in [&layers.game, &layers.front].into_iter().flatten() {
+        // The arrow of a one-way stopper: the way players may pass it (collision.cpp
+        // GetMoveRestrictionsRaw: flags 0 forbid moving down, so it lets players up, ...).
+        found.tiles(
+            "stopper-into-solid",
+            Severity::Warning,
+            &layer.place,
+            tiles_where(layer.grid, |x, y, t| {
+                let (dx, dy) = match t.flags & TURN_BITS {
+                    0 | 1 => (0, -1),
+                    8 | 9 => (1, 0),
+                    3 | 2 => (0, 1),
+                    _ => (-1, 0),
+                };
+                let (x, y) = (x as i64, y as i64);
+                t.id == 60 && !layers.solid(x, y) && layers.solid(x + dx, y + dy)
+            }),
+            "one-way stopper pointing into a solid tile: players may pass it only toward the \
+             wall, so who falls in cannot go back (collision.cpp GetMoveRestrictions)"
+                .into(),
+        );
+        found.tiles(
+            "stopper-into-solid",
+            Severity::Warning,
+            &layer.place,
+            tiles_where(layer.grid, |x, y, t| {
+                let (x, y) = (x as i64, y as i64);
+                let sides: &[(i64, i64)] = match (t.id, t.flags & TURN_BITS) {
+                    (61, 0..=3) => &[(0, -1), (0, 1)],
+                    (61, _) => &[(-1, 0), (1, 0)],
+                    (62, _) => &[(0, -1), (0, 1), (-1, 0), (1, 0)],
+                    _ => return false,
+                };
+                !layers.solid(x, y) && sides.iter().all(|(dx, dy)| layers.solid(x + dx, y + dy))
+            }),
+            "two-way or all-way stopper between solid tiles on every side it blocks: nothing \
+             can move onto it the ways it stops (collision.cpp GetMoveRestrictions)"
+                .into(),
+        );
+    }
+}
+
+/// Physics tiles beyond the game layer's size.
+fn outside(layers: &Layers<'_>, found: &mut Found) {
+    let Some(game) = &layers.game else {
+        return;
+    };
+    let (w, h) = (game.grid.width(), game.grid.height());
+    fn beyond<T: Copy>(
+        found: &mut Found,
+        layer: &Option<Physics<'_, T>>,
+        (w, h): (usize, usize),
+        empty: impl Fn(&T) -> bool,
+    ) {
+        let Some(layer) = layer else {
+            return;
+        };
+        if (layer.grid.width(), layer.grid.height()) == (w, h) {
+            return;
+        }
+        found.tiles(
+            "outside-game-area",
+            Severity::Warning,
+            &layer.place,
+            tiles_where(layer.grid, |x, y, t| (x >= w || y >= h) && !empty(t)),
+            format!(
+                "tiles beyond the {w}x{h} game layer: DDNet reads physics layers with the game \
+                 layer's size (collision.cpp Init), so these are never read, and a layer of \
+                 another width is read shifted"
+            ),
+        );
+    }
+    beyond(found, &layers.front, (w, h), |t| t.id == 0);
+    beyond(found, &layers.tele, (w, h), |t| t.id == 0);
+    beyond(found, &layers.speedup, (w, h), |t| t.id == 0);
+    beyond(found, &layers.switch, (w, h), |t| t.id == 0);
+    beyond(found, &layers.tune, (w, h), |t| t.id == 0);
+}

@@ -388,11 +388,12 @@ fn tune_zones_without_settings() {
     tune[at(2, 2)] = Tune { number: 1, id: 68 };
     tune[at(3, 2)] = Tune { number: 2, id: 68 };
     tune[at(4, 2)] = Tune { number: 2, id: 68 };
+    tune[at(5, 2)] = Tune { number: 3, id: 68 }; // only a message: in use
     let map = map_with(
         race_tiles(),
         Extra {
             tune: Some(tune),
-            settings: vec!["tune_zone 1 gravity 0.2"],
+            settings: vec!["tune_zone 1 gravity 0.2", "tune_zone_enter 3 \"hello\""],
             ..Extra::default()
         },
     );

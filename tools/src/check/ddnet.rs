@@ -709,7 +709,11 @@ fn tune_zones(layers: &Layers<'_>, settings: &[String], found: &mut Found) {
     let set: BTreeSet<u8> = (settings.iter())
         .filter_map(|s| {
             let mut words = s.split_whitespace();
-            (words.next() == Some("tune_zone")).then(|| words.next()?.parse().ok())?
+            // A zone is in use when a setting tunes it or gives it a message on entering or
+            // leaving (gamecontext.cpp ConTuneZone, ConTuneSetZoneMsgEnter/Leave).
+            let command = words.next()?;
+            matches!(command, "tune_zone" | "tune_zone_enter" | "tune_zone_leave")
+                .then(|| words.next()?.parse().ok())?
         })
         .collect();
     let mut unset: BTreeMap<u8, Vec<[u32; 2]>> = BTreeMap::new();
@@ -727,8 +731,9 @@ fn tune_zones(layers: &Layers<'_>, settings: &[String], found: &mut Found) {
             &tune.place,
             tiles,
             format!(
-                "tune zone {zone} is placed, but no `tune_zone {zone} ...` setting changes it: \
-                 it plays with the default tuning (gamecontext.cpp ConTuneZone)"
+                "tune zone {zone} is placed, but no `tune_zone {zone} ...` setting changes it \
+                 and no `tune_zone_enter`/`tune_zone_leave` gives it a message: it plays as \
+                 the default tuning (gamecontext.cpp ConTuneZone)"
             ),
         );
     }

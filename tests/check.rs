@@ -815,3 +815,72 @@ fn the_corpus_findings() {
     assert_eq!(counts["unknown ids"], 769 + 14);
     common::insta_settings().bind(|| insta::assert_debug_snapshot!("check_corpus_totals", total));
 }
+
+/// Settings the server skips or reads otherwise, each as DDNet's console and config code do
+/// (the messages the DDNet server printed for trace_Nature's settings: "No such command",
+/// "cannot be executed from a map").
+#[test]
+fn map_settings_the_server_skips_or_changes() {
+    let mut switch = vec![Switch::default(); W * H];
+    switch[at(2, 2)] = Switch {
+        number: 3,
+        id: 24,
+        flags: 0,
+        delay: 0,
+    };
+    let map = map_with(
+        race_tiles(),
+        Extra {
+            switch: Some(switch),
+            settings: vec![
+                "sv_team 1",
+                "sv_hit 0; sv_deepfly 1 # a comment; sv_nonsense 1",
+                "sv_gametype race",
+                "sv_team 7",
+                "sv_team",
+                "sv_team one",
+                "tune gravity 0.3",
+                "tune gravty 0.3",
+                "tune_zone 300 gravity 1",
+                "tune_zone 1 gravity",
+                "tune_zone_enter 2 \"Welcome; to zone 2\"",
+                "switch_open 3",
+                "switch_open 4",
+                "mapbug grenade-doubleexplosion@ddnet.tw",
+                "mapbug nothing@ddnet.tw",
+            ],
+            ..Extra::default()
+        },
+    );
+    let messages: Vec<String> = of(&map, "map-setting")
+        .into_iter()
+        .map(|f| f.message)
+        .collect();
+    let setting = |m: &String| m.split_once(": ").map(|(s, _)| s.to_string()).unwrap();
+    assert_eq!(
+        messages.iter().map(setting).collect::<Vec<_>>(),
+        [
+            "setting #2 \"sv_gametype race\"",
+            "setting #3 \"sv_team 7\"",
+            "setting #4 \"sv_team\"",
+            "setting #5 \"sv_team one\"",
+            "setting #7 \"tune gravty 0.3\"",
+            "setting #8 \"tune_zone 300 gravity 1\"",
+            "setting #9 \"tune_zone 1 gravity\"",
+            "setting #12 \"switch_open 4\"",
+            "setting #14 \"mapbug nothing@ddnet.tw\"",
+        ],
+        "{messages:#?}"
+    );
+    assert!(messages[1].ends_with("`sv_team 7` is outside 0 to 3: config.cpp clamps it to 3"));
+    assert!(
+        messages[4].contains("did you mean gravity?"),
+        "{}",
+        messages[4]
+    );
+    assert!(
+        messages[7].contains("no switch number 4"),
+        "{}",
+        messages[7]
+    );
+}

@@ -52,11 +52,12 @@ pub(crate) enum Commands {
         #[arg(long, conflicts_with_all = ["format", "tiles"])]
         for_diff: bool,
     },
-    /// Check maps: a header line per map (`FILE: 1 error, 2 warnings`), then what the reader
-    /// and the resolver find, a line each naming the map: `FILE: error: ...` for what DDNet
-    /// refuses, `FILE: warning: ...` for the rest. Exit 1 when a map cannot be read, and with
-    /// --strict (or --rules) when one has errors. With several maps (or directories, searched
-    /// for .map files), they are checked in parallel and a summary line ends the output.
+    /// Check maps: what DDNet refuses or misreads (errors, warnings), with --ddnet what plays
+    /// wrong, with --rules FILE a project's rules; a header line per map (`FILE: 1 error, 2
+    /// warnings`), then a line per finding naming the map. Exit 1 when a map cannot be read,
+    /// and with --strict (or --rules) when one has errors. With several maps (or directories,
+    /// searched for .map files), they are checked in parallel and a summary line ends the
+    /// output.
     ///
     /// --ddnet adds the gameplay checks (what plays wrong in DDNet: tiles the game does not
     /// define, flags it ignores or misreads, hook-through without effect, teleporters without
@@ -536,7 +537,7 @@ fn check(
     for (file, result) in checked {
         match result {
             Ok(checked) => {
-                progress.print(out, |out| checked.write(&file, format, mode, out))?;
+                progress.print(out, |out| checked.write(&file, format, "", out))?;
                 match (checked.findings.errors, checked.findings.warnings) {
                     (0, 0) => ok += 1,
                     (0, _) => warned += 1,

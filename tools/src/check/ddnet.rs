@@ -23,6 +23,7 @@
 //! | `speedup-into-solid` | note | speedups whose arrow points at a solid tile next to them |
 //! | `stopper-into-solid` | warning | one-way stoppers pointing into a solid tile; two- and all-way stoppers with solid tiles on every side they block |
 //! | `outside-game-area` | warning | physics tiles beyond the game layer's size |
+//! | `map-setting` | warning | settings the server ignores, or reads otherwise than written (`console.cpp`, `config_variables.h`) |
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -53,6 +54,7 @@ pub const CHECKS: &[&str] = &[
     "speedup-into-solid",
     "stopper-into-solid",
     "outside-game-area",
+    "map-setting",
 ];
 
 /// The first entity id in game, front and switch layers (`ENTITY_OFFSET + 1`).
@@ -236,6 +238,7 @@ pub fn check(map: &Map) -> Vec<Finding> {
     speedups(&layers, &mut found);
     stoppers(&layers, &mut found);
     outside(&layers, &mut found);
+    map_settings(&layers, &settings, &mut found);
     found.0
 }
 
@@ -856,4 +859,242 @@ fn outside(layers: &Layers<'_>, found: &mut Found) {
     beyond(found, &layers.speedup, (w, h), |t| t.id == 0);
     beyond(found, &layers.switch, (w, h), |t| t.id == 0);
     beyond(found, &layers.tune, (w, h), |t| t.id == 0);
+}
+
+/// The int settings DDNet runs from a map (`config_variables.h`, the `CFGFLAG_GAME` ones):
+/// name, minimum, maximum.
+const MAP_INTS: [(&str, i64, i64); 23] = [
+    ("sv_old_teleport_weapons", 0, 1),
+    ("sv_old_teleport_hook", 0, 1),
+    ("sv_teleport_hold_hook", 0, 1),
+    ("sv_teleport_lose_weapons", 0, 1),
+    ("sv_deepfly", 0, 1),
+    ("sv_destroy_bullets_on_death", 0, 1),
+    ("sv_destroy_lasers_on_death", 0, 1),
+    ("sv_hit", 0, 1),
+    ("sv_endless_drag", 0, 1),
+    ("sv_freeze_delay", 1, 30),
+    ("sv_save_worse_scores", 0, 1),
+    ("sv_pauseable", 0, 1),
+    ("sv_team", 0, 3),
+    ("sv_min_team_size", 1, 128),
+    ("sv_max_team_size", 1, 128),
+    ("sv_old_laser", 0, 1),
+    ("sv_no_weak_hook", 0, 1),
+    ("sv_reset_pickups", 0, 1),
+    ("sv_show_others_default", 0, 2),
+    ("sv_plasma_range", 1, 99999),
+    ("sv_plasma_per_sec", 0, 50),
+    ("sv_dragger_range", 1, 99999),
+    ("sv_solo_server", 0, 1),
+];
+
+/// The tuning parameters (`tuning.h`).
+const TUNINGS: [&str; 47] = [
+    "ground_control_speed",
+    "ground_control_accel",
+    "ground_friction",
+    "ground_jump_impulse",
+    "air_jump_impulse",
+    "air_control_speed",
+    "air_control_accel",
+    "air_friction",
+    "hook_length",
+    "hook_fire_speed",
+    "hook_drag_accel",
+    "hook_drag_speed",
+    "gravity",
+    "velramp_start",
+    "velramp_range",
+    "velramp_curvature",
+    "gun_curvature",
+    "gun_speed",
+    "gun_lifetime",
+    "shotgun_curvature",
+    "shotgun_speed",
+    "shotgun_speeddiff",
+    "shotgun_lifetime",
+    "grenade_curvature",
+    "grenade_speed",
+    "grenade_lifetime",
+    "laser_reach",
+    "laser_bounce_delay",
+    "laser_bounce_num",
+    "laser_bounce_cost",
+    "laser_damage",
+    "player_collision",
+    "player_hooking",
+    "jetpack_strength",
+    "shotgun_strength",
+    "explosion_strength",
+    "hammer_strength",
+    "hook_duration",
+    "hammer_fire_delay",
+    "gun_fire_delay",
+    "shotgun_fire_delay",
+    "grenade_fire_delay",
+    "laser_fire_delay",
+    "ninja_fire_delay",
+    "hammer_hit_fire_delay",
+    "ground_elasticity_x",
+    "ground_elasticity_y",
+];
+
+/// The commands of one setting line, as DDNet's console splits it: at `;` outside quotes, up
+/// to a `#` outside quotes; each as its words (quotes kept out, `\"` inside quotes a quote).
+fn commands(line: &str) -> Vec<Vec<String>> {
+    let mut commands = Vec::new();
+    let (mut words, mut word, mut quoted, mut started) = (Vec::new(), String::new(), false, false);
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => {
+                quoted = !quoted;
+                started = true;
+            }
+            '\\' if quoted => {
+                if let Some(next) = chars.next() {
+                    word.push(next);
+                }
+            }
+            ';' | '#' if !quoted => {
+                if started {
+                    words.push(std::mem::take(&mut word));
+                    started = false;
+                }
+                commands.push(std::mem::take(&mut words));
+                if c == '#' {
+                    return commands.into_iter().filter(|c| !c.is_empty()).collect();
+                }
+            }
+            c if c.is_whitespace() && !quoted => {
+                if started {
+                    words.push(std::mem::take(&mut word));
+                    started = false;
+                }
+            }
+            c => {
+                word.push(c);
+                started = true;
+            }
+        }
+    }
+    if started {
+        words.push(word);
+    }
+    commands.push(words);
+    commands.into_iter().filter(|c| !c.is_empty()).collect()
+}
+
+/// What the server makes of one command of a map's settings: `None` when it runs as written.
+fn setting_problem(words: &[String], switch_numbers: usize) -> Option<String> {
+    let command = words.first()?.as_str();
+    let args = &words[1..];
+    let int = |i: usize| args.get(i).and_then(|a| a.parse::<i64>().ok());
+    if let Some(&(_, min, max)) = MAP_INTS.iter().find(|(name, ..)| *name == command) {
+        return match args.first() {
+            None => Some(format!(
+                "`{command}` without a value only prints the value (config.cpp), so it sets \
+                 nothing"
+            )),
+            Some(_) => match int(0) {
+                None => Some(format!(
+                    "`{command}` takes a number, not {:?}: the console refuses the line",
+                    args[0]
+                )),
+                Some(v) if v < min || v > max => Some(format!(
+                    "`{command} {v}` is outside {min} to {max}: config.cpp clamps it to {}",
+                    v.clamp(min, max)
+                )),
+                Some(_) => None,
+            },
+        };
+    }
+    let tuning = |name: &str| -> Option<String> {
+        (!TUNINGS.contains(&name)).then(|| {
+            let hint = crate::nearest(name, &TUNINGS)
+                .map(|n| format!(" (did you mean {n}?)"))
+                .unwrap_or_default();
+            format!("no tuning parameter `{name}`{hint}: gamecontext.cpp says \"No such tuning parameter\"")
+        })
+    };
+    match command {
+        "tune" => match args {
+            [] => Some("`tune` without a parameter: the console refuses the line".into()),
+            [name] => tuning(name).or_else(|| {
+                Some(format!(
+                    "`tune {name}` without a value only prints the value"
+                ))
+            }),
+            [name, ..] => tuning(name),
+        },
+        "tune_zone" => match (int(0), args.get(1), args.len() >= 3) {
+            (Some(zone), Some(name), true) => {
+                if !(0..256).contains(&zone) {
+                    Some(format!(
+                        "tune zone {zone} is outside 0 to 255: ConTuneZone ignores it"
+                    ))
+                } else {
+                    tuning(name)
+                }
+            }
+            _ => Some(
+                "`tune_zone` takes a zone, a parameter and a value: the console refuses the line"
+                    .into(),
+            ),
+        },
+        "tune_zone_enter" | "tune_zone_leave" => match (int(0), args.len() >= 2) {
+            (Some(zone), true) if !(0..256).contains(&zone) => Some(format!(
+                "tune zone {zone} is outside 0 to 255: the message is never shown"
+            )),
+            (Some(_), true) => None,
+            _ => Some(format!(
+                "`{command}` takes a zone and a message: the console refuses the line"
+            )),
+        },
+        "switch_open" => match int(0) {
+            Some(n) if n < 0 || n as usize >= switch_numbers => Some(format!(
+                "`switch_open {n}`: the switch layer has no switch number {n}, so ConSwitchOpen \
+                 does nothing"
+            )),
+            Some(_) => None,
+            None => {
+                Some("`switch_open` takes a switch number: the console refuses the line".into())
+            }
+        },
+        "mapbug" => match args.first().map(String::as_str) {
+            Some("grenade-doubleexplosion@ddnet.tw") => None,
+            Some(bug) => Some(format!(
+                "no map bug `{bug}` (mapbugs_list.h knows grenade-doubleexplosion@ddnet.tw)"
+            )),
+            None => Some("`mapbug` takes a bug's name: the console refuses the line".into()),
+        },
+        _ => {
+            // No "did you mean": most are real server commands that maps may not run.
+            Some(format!(
+                "`{command}` is not one of the commands DDNet runs from a map: the server skips \
+                 it (console.cpp: \"cannot be executed from a map\", or no such command)"
+            ))
+        }
+    }
+}
+
+/// Settings the server ignores or reads otherwise than written: a finding per setting.
+fn map_settings(layers: &Layers<'_>, settings: &[String], found: &mut Found) {
+    // Switch numbers 0 to the highest in the switch layer exist (gamecore.cpp InitSwitchers).
+    let switch_numbers = (layers.switch.iter())
+        .flat_map(|s| s.grid.tiles().iter().map(|t| usize::from(t.number) + 1))
+        .max()
+        .unwrap_or(0);
+    for (n, setting) in settings.iter().enumerate() {
+        for words in commands(setting) {
+            if let Some(problem) = setting_problem(&words, switch_numbers) {
+                found.0.push(Finding::new(
+                    "map-setting",
+                    Severity::Warning,
+                    format!("setting #{n} {setting:?}: {problem}"),
+                ));
+            }
+        }
+    }
 }

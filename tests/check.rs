@@ -884,3 +884,25 @@ fn map_settings_the_server_skips_or_changes() {
         messages[7]
     );
 }
+
+/// 3000 groups each holding the same 2000 layers: the checks look at each (group, layer) pair
+/// once and read the tiles of the six physics layers DDNet plays with once, so they find on
+/// it what they find on the sample it was built from.
+#[test]
+fn groups_sharing_layers_are_checked_once() {
+    let sample = twcodec_testkit::sample::map().unwrap();
+    let hostile = Map::parse(&common::hostile::groups_sharing_layers(3000, 2000)).unwrap();
+    let strip = |findings: Vec<Finding>| -> Vec<(String, Option<String>, Vec<[u32; 2]>)> {
+        (findings.into_iter())
+            .map(|f| (f.check, f.layer.map(|l| l.kind.to_string()), f.tiles))
+            .collect()
+    };
+    let expected = strip(ddnet::check(&sample));
+    assert!(!expected.is_empty());
+    assert_eq!(strip(ddnet::check(&hostile)), expected);
+    let set = rules("[tiles]\nforbidden = [\"tele:tele-in\", \"1\"]\nrequired = [\"freeze\"]\n");
+    assert_eq!(
+        strip(set.check(&hostile, None)),
+        strip(set.check(&sample, None))
+    );
+}

@@ -1,7 +1,7 @@
 //! How a map plays in DDNet: the gameplay checks of `twcodec check --ddnet`, each rule read
 //! from DDNet's game code (docs/checks.md names the file and function for each, as the
 //! messages do). Physics layers are the last of each kind in the groups, as DDNet's
-//! `CLayers::Init` takes them; solid is a game tile 1 (hookable) or 3 (unhookable), as
+//! `CLayers::Init` takes them (`played_layers`); solid is a game tile 1 (hookable) or 3 (unhookable), as
 //! `CCollision::IsSolid` reads only the game layer.
 //!
 //! | check | severity | what |
@@ -27,7 +27,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use twcodec::map::{tile_name, Grid, Group, LayerContent};
+use twcodec::map::{tile_name, Grid, LayerContent};
 use twcodec::schema::map::layer::PhysicsKind;
 use twcodec::schema::map::tile::TileKind;
 use twcodec::schema::map::tile::{Speedup, Switch, Tele, Tile, Tune};
@@ -144,33 +144,28 @@ struct Layers<'m> {
 
 impl<'m> Layers<'m> {
     fn of(map: &'m Map) -> Layers<'m> {
+        fn take<'m, T: TileKind>(
+            slot: &mut Option<Physics<'m, T>>,
+            place: LayerPlace,
+            tiles: &'m twcodec::map::TilesLayer<T>,
+        ) {
+            if let Some(grid) = tiles.grid() {
+                *slot = Some(Physics { place, grid });
+            }
+        }
         let mut layers = Layers::default();
-        for group in map.refs::<Group>() {
-            let Some(group) = map.get(group) else {
+        for (_, r) in super::played_layers(map) {
+            let (Some(layer), Some(place)) = (map.get(r), LayerPlace::of(map, r)) else {
                 continue;
             };
-            for r in group.layers(map) {
-                let (Some(layer), Some(place)) = (map.get(r), LayerPlace::of(map, r)) else {
-                    continue;
-                };
-                fn take<'m, T: TileKind>(
-                    slot: &mut Option<Physics<'m, T>>,
-                    place: LayerPlace,
-                    tiles: &'m twcodec::map::TilesLayer<T>,
-                ) {
-                    if let Some(grid) = tiles.grid() {
-                        *slot = Some(Physics { place, grid });
-                    }
-                }
-                match layer.content() {
-                    LayerContent::Game(t) => take(&mut layers.game, place, t),
-                    LayerContent::Front(t) => take(&mut layers.front, place, t),
-                    LayerContent::Tele(t) => take(&mut layers.tele, place, t),
-                    LayerContent::Speedup(t) => take(&mut layers.speedup, place, t),
-                    LayerContent::Switch(t) => take(&mut layers.switch, place, t),
-                    LayerContent::Tune(t) => take(&mut layers.tune, place, t),
-                    _ => {}
-                }
+            match layer.content() {
+                LayerContent::Game(t) => take(&mut layers.game, place, t),
+                LayerContent::Front(t) => take(&mut layers.front, place, t),
+                LayerContent::Tele(t) => take(&mut layers.tele, place, t),
+                LayerContent::Speedup(t) => take(&mut layers.speedup, place, t),
+                LayerContent::Switch(t) => take(&mut layers.switch, place, t),
+                LayerContent::Tune(t) => take(&mut layers.tune, place, t),
+                _ => {}
             }
         }
         layers

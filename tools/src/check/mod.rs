@@ -17,6 +17,7 @@ use std::io::{self, Write};
 
 use serde::{Deserialize, Serialize};
 use twcodec::map::{ItemRef, Layer};
+use twcodec::schema::map::layer::PhysicsKind;
 use twcodec::Map;
 
 /// How much a finding matters.
@@ -266,6 +267,39 @@ pub fn write_json(maps: &[MapFindings], out: &mut dyn Write) -> io::Result<()> {
     }
     serde_json::to_writer_pretty(&mut *out, &Document { maps })?;
     writeln!(out)
+}
+
+/// The physics layers DDNet plays with: the last of each kind in the groups, as
+/// `CLayers::Init` visits them (group by group, a layer of several groups once per group). Found
+/// from the end, so that groups sharing thousands of layers cost one look at each (group,
+/// layer) pair and nothing more.
+pub(crate) fn played_layers(map: &Map) -> Vec<(PhysicsKind, ItemRef<Layer>)> {
+    use twcodec::map::{Group, LayerContent};
+    let mut found: Vec<(PhysicsKind, ItemRef<Layer>)> = Vec::new();
+    for group in map.refs::<Group>().rev() {
+        let Some(group) = map.get(group) else {
+            continue;
+        };
+        let layers: Vec<ItemRef<Layer>> = group.layers(map).collect();
+        for r in layers.into_iter().rev() {
+            let kind = match map.get(r).map(Layer::content) {
+                Some(LayerContent::Game(_)) => PhysicsKind::Game,
+                Some(LayerContent::Front(_)) => PhysicsKind::Front,
+                Some(LayerContent::Tele(_)) => PhysicsKind::Tele,
+                Some(LayerContent::Speedup(_)) => PhysicsKind::Speedup,
+                Some(LayerContent::Switch(_)) => PhysicsKind::Switch,
+                Some(LayerContent::Tune(_)) => PhysicsKind::Tune,
+                _ => continue,
+            };
+            if !found.iter().any(|(k, _)| *k == kind) {
+                found.push((kind, r));
+                if found.len() == 6 {
+                    return found;
+                }
+            }
+        }
+    }
+    found
 }
 
 /// Tiles of a grid for which `keep(x, y, tile)` holds, as `[x, y]`, row by row.

@@ -37,7 +37,7 @@
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
-use twcodec::map::{tile_name, DataItem, Group, LayerContent};
+use twcodec::map::{tile_name, DataItem, LayerContent};
 use twcodec::schema::map::layer::PhysicsKind;
 use twcodec::{Error, Map};
 
@@ -384,35 +384,28 @@ impl RuleSet {
         // Each physics layer DDNet plays with (the last of each kind in the groups): its
         // kind, place and tile ids.
         let mut layers: Vec<(PhysicsKind, LayerPlace, usize, Vec<u8>)> = Vec::new();
-        for group in map.refs::<Group>() {
-            let Some(group) = map.get(group) else {
+        fn ids<T: twcodec::schema::map::tile::TileKind>(
+            tiles: &twcodec::map::TilesLayer<T>,
+            id: impl Fn(&T) -> u8,
+        ) -> (usize, Vec<u8>) {
+            match tiles.grid() {
+                Some(g) => (g.width().max(1), g.tiles().iter().map(id).collect()),
+                None => (1, Vec::new()),
+            }
+        }
+        for (kind, r) in super::played_layers(map) {
+            let (Some(layer), Some(place)) = (map.get(r), LayerPlace::of(map, r)) else {
                 continue;
             };
-            for r in group.layers(map) {
-                let (Some(layer), Some(place)) = (map.get(r), LayerPlace::of(map, r)) else {
-                    continue;
-                };
-                fn ids<T: twcodec::schema::map::tile::TileKind>(
-                    tiles: &twcodec::map::TilesLayer<T>,
-                    id: impl Fn(&T) -> u8,
-                ) -> (usize, Vec<u8>) {
-                    match tiles.grid() {
-                        Some(g) => (g.width().max(1), g.tiles().iter().map(id).collect()),
-                        None => (1, Vec::new()),
-                    }
-                }
-                let (kind, (width, ids)) = match layer.content() {
-                    LayerContent::Game(t) => (PhysicsKind::Game, ids(t, |t| t.id)),
-                    LayerContent::Front(t) => (PhysicsKind::Front, ids(t, |t| t.id)),
-                    LayerContent::Tele(t) => (PhysicsKind::Tele, ids(t, |t| t.id)),
-                    LayerContent::Speedup(t) => (PhysicsKind::Speedup, ids(t, |t| t.id)),
-                    LayerContent::Switch(t) => (PhysicsKind::Switch, ids(t, |t| t.id)),
-                    LayerContent::Tune(t) => (PhysicsKind::Tune, ids(t, |t| t.id)),
-                    _ => continue,
-                };
-                layers.retain(|(k, ..)| *k != kind);
-                layers.push((kind, place, width, ids));
-            }
+            let (width, ids) = match layer.content() {
+                LayerContent::Game(t) | LayerContent::Front(t) => ids(t, |t| t.id),
+                LayerContent::Tele(t) => ids(t, |t| t.id),
+                LayerContent::Speedup(t) => ids(t, |t| t.id),
+                LayerContent::Switch(t) => ids(t, |t| t.id),
+                LayerContent::Tune(t) => ids(t, |t| t.id),
+                _ => continue,
+            };
+            layers.push((kind, place, width, ids));
         }
         for spec in &self.required {
             let present = (layers.iter())

@@ -53,7 +53,7 @@ pub use convert::{
     Conversion, ConversionNote, NoteAction, NoteSubject, TEEWORLDS_07_MAPRES,
     TEEWORLDS_07_MAX_IMAGES, TEEWORLDS_07_MAX_SPAWNS,
 };
-pub use edit::{Margins, NewEnvelope, NewGroup, Transform};
+pub use edit::{GameTileOp, Margins, NewEnvelope, NewGroup, TileSpec, Transform};
 pub use grid::{Grid, TileLayout};
 pub use layer::{Layer, LayerContent, QuadsLayer, SoundsLayer, TilesLayer};
 pub use problem::{ItemPlace, Problem, Severity};

@@ -1,12 +1,13 @@
 //! `twcodec automap`: DDNet's automapper without the editor (`twcodec_tools::automap`).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Subcommand;
 use twcodec::Map;
 use twcodec_tools::automap::{automap, AutomapOptions};
 
+use super::{save, usage};
 use crate::output::{is_stdout, refuse_terminal, Failure, Out};
 
 #[derive(Debug, Subcommand)]
@@ -70,36 +71,4 @@ pub(crate) fn run(command: Commands, out: Out<'_>) -> Result<ExitCode, Failure> 
     let outcomes = automap(&mut map, &options).map_err(usage)?;
     let lines: Vec<String> = outcomes.iter().map(|o| o.fact()).collect();
     save(&map, &output, &lines, out)
-}
-
-/// What the options ask for and the map does not have (a layer, a configuration): a usage
-/// error (exit 2); anything else as it is.
-pub(super) fn usage(error: twcodec::Error) -> Failure {
-    match error.kind() {
-        twcodec::ErrorKind::InvalidOptions => Failure::Usage(error.message().to_string()),
-        _ => Failure::Input(error),
-    }
-}
-
-/// Writes the edited map (atomically, or to standard output for `-`) after the report, a
-/// line per fact: on standard output, or on standard error when the map goes there. Nothing
-/// is written when encoding fails.
-pub(super) fn save(
-    map: &Map,
-    output: &Path,
-    lines: &[String],
-    out: Out<'_>,
-) -> Result<ExitCode, Failure> {
-    let writer = map.to_datafile()?;
-    let text = lines.join("\n") + if lines.is_empty() { "" } else { "\n" };
-    if is_stdout(output) {
-        refuse_terminal("a map")?;
-        eprint!("{text}");
-        writer.write(&mut *out)?;
-    } else {
-        out.write_all(text.as_bytes())?;
-        writer.save(output)?;
-        writeln!(out, "wrote {}", output.display())?;
-    }
-    Ok(ExitCode::SUCCESS)
 }

@@ -658,6 +658,14 @@ impl LayerOutcome {
     }
 }
 
+/// What [`automap`] will do to a layer, once every layer is checked.
+enum Planned {
+    /// Run this configuration with this seed.
+    Run(Config, u32),
+    /// Skip it: no rules file at this path.
+    Skip(std::path::PathBuf),
+}
+
 /// An error of kind [`twcodec::ErrorKind::InvalidOptions`].
 fn bad_options(message: String) -> Error {
     Error::new(twcodec::ErrorKind::InvalidOptions, message)
@@ -697,12 +705,9 @@ pub fn automap(
             }
         }
     }
-    // Read and checked: (layer, its outcome or what to run).
+    // Read and checked: each layer with what to do to it.
     let mut files: Vec<(std::path::PathBuf, Rules)> = Vec::new();
-    let mut plan: Vec<(
-        twcodec::map::ItemRef<Layer>,
-        Result<(Config, u32), std::path::PathBuf>,
-    )> = Vec::new();
+    let mut plan: Vec<(twcodec::map::ItemRef<Layer>, Planned)> = Vec::new();
     for (r, config, seed) in runs {
         let index = r.index();
         let item = map.automapper_of(r).map(|a| a.item().clone());
@@ -718,7 +723,7 @@ pub fn automap(
         let path = options.rules_dir.join(format!("{name}.rules"));
         // Running every automatic layer: a layer whose image has no rules is left alone.
         if options.layer.is_none() && !path.exists() {
-            plan.push((r, Err(path)));
+            plan.push((r, Planned::Skip(path)));
             continue;
         }
         let rules = match files.iter().position(|(p, _)| *p == path) {
@@ -757,14 +762,14 @@ pub fn automap(
             .or_else(|| item.as_ref().map(|i| i.seed as u32))
             .unwrap_or(0);
         check_run(map, r, chosen, seed)?;
-        plan.push((r, Ok((chosen.clone(), seed))));
+        plan.push((r, Planned::Run(chosen.clone(), seed)));
     }
     let mut outcomes = Vec::with_capacity(plan.len());
     for (r, run) in plan {
         let name = map.get(r).map(|l| l.name()).unwrap_or_default();
         let outcome = match run {
-            Ok((config, seed)) => Outcome::Ran(automap_layer(map, r, &config, seed)?),
-            Err(path) => Outcome::NoRules(path),
+            Planned::Run(config, seed) => Outcome::Ran(automap_layer(map, r, &config, seed)?),
+            Planned::Skip(path) => Outcome::NoRules(path),
         };
         outcomes.push(LayerOutcome {
             layer: r.index(),

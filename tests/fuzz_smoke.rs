@@ -191,3 +191,8 @@ fn optimize() {
 fn automap() {
     smoke(Target::Automap, 1000);
 }
+
+#[test]
+fn tile_edits() {
+    smoke(Target::TileEdits, 500);
+}

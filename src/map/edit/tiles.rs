@@ -533,16 +533,14 @@ impl Map {
         // Game tile (x + ox, y + oy) is under the layer's tile (x, y).
         let (ox, oy) = (-i64::from(offset.x) / 32, -i64::from(offset.y) / 32);
         let (dw, dh) = (grid.width() as i64, grid.height() as i64);
-        let mut places: Vec<(usize, usize)> = Vec::new();
-        for (y, row) in grid.rows().enumerate() {
-            let gy = y as i64 + oy;
-            for (x, tile) in row.iter().enumerate() {
-                let gx = x as i64 + ox;
-                if tile.id != 0 && gx >= 0 && gy >= 0 {
-                    places.push((gx as usize, gy as usize));
-                }
-            }
-        }
+        // The layer's tiles (a copy, as the layers change), and where they land.
+        let design_grid = grid.clone();
+        let places = Places {
+            grid: &design_grid,
+            ox,
+            oy,
+        };
+        let tiles = places.iter().count();
 
         let Some((game_ref, game)) = self.game_layer() else {
             return Err(Error::invalid_edit(
@@ -595,7 +593,7 @@ impl Map {
         let is_tele: fn(&LayerContent) -> bool = |c| matches!(c, LayerContent::Tele(_));
         let is_front: fn(&LayerContent) -> bool = |c| matches!(c, LayerContent::Front(_));
         let mut missing: Option<Layer> = None;
-        if !places.is_empty() {
+        if tiles > 0 {
             if op.is_tele() && last(self, is_tele).is_none() {
                 missing = Some(Layer::new_tele(
                     Grid::filled(gw, gh, Tele::default())
@@ -666,7 +664,7 @@ impl Map {
                     number: 1,
                     id: op.tile_id(),
                 };
-                changed = write_tiles(t, &places, |_| tile);
+                changed = write_tiles(t, places, |_| tile);
             }
             LayerContent::Game(t) => {
                 let id = match op {
@@ -677,7 +675,7 @@ impl Map {
                     id,
                     ..Tile::default()
                 };
-                changed = write_tiles(t, &places, |_| tile);
+                changed = write_tiles(t, places, |_| tile);
             }
             _ => {}
         }
@@ -688,9 +686,9 @@ impl Map {
                         id: THROUGH_CUT,
                         ..Tile::default()
                     };
-                    write_tiles(t, &places, |_| tile)
+                    write_tiles(t, places, |_| tile)
                 } else {
-                    write_tiles(t, &places, |old| match old.id {
+                    write_tiles(t, places, |old| match old.id {
                         THROUGH_CUT => Tile::default(),
                         _ => old,
                     })
@@ -703,7 +701,7 @@ impl Map {
             op,
             target: Some(target),
             target_kind,
-            tiles: places.len(),
+            tiles,
             changed,
             front: front_changed,
             enlarged: enlarge.then_some(((gw, gh), (nw, nh))),
@@ -891,21 +889,43 @@ fn tile_layer_size(index: usize, layer: &Layer) -> Result<Option<(usize, usize)>
     }
 }
 
+/// Where the non-empty tiles of a layer land in the game layer: tile (x, y) at (x + ox,
+/// y + oy), those at negative places left out.
+#[derive(Clone, Copy)]
+struct Places<'a> {
+    grid: &'a Grid<Tile>,
+    ox: i64,
+    oy: i64,
+}
+
+impl<'a> Places<'a> {
+    fn iter(self) -> impl Iterator<Item = (usize, usize)> + 'a {
+        let Places { grid, ox, oy } = self;
+        grid.rows().enumerate().flat_map(move |(y, row)| {
+            let gy = usize::try_from(y as i64 + oy).ok();
+            row.iter().enumerate().filter_map(move |(x, tile)| {
+                let gx = usize::try_from(x as i64 + ox).ok()?;
+                (tile.id != 0).then_some((gx, gy?))
+            })
+        })
+    }
+}
+
 /// Writes `tile(old)` at each of `places` (inside the grid; others are skipped); how many
 /// tiles changed. Nothing is marked changed when none does.
 fn write_tiles<T: TileKind + Copy + PartialEq>(
     layer: &mut TilesLayer<T>,
-    places: &[(usize, usize)],
+    places: Places<'_>,
     tile: impl Fn(T) -> T,
 ) -> usize {
     let Some(grid) = layer.grid() else {
         return 0;
     };
     let differs = |&(x, y): &(usize, usize)| grid.get(x, y).is_some_and(|old| tile(*old) != *old);
-    let changed = places.iter().filter(|p| differs(p)).count();
+    let changed = places.iter().filter(differs).count();
     if changed > 0 {
         if let Some(grid) = layer.grid_mut() {
-            for &(x, y) in places {
+            for (x, y) in places.iter() {
                 if let Some(old) = grid.get_mut(x, y) {
                     *old = tile(*old);
                 }

@@ -196,3 +196,8 @@ fn automap() {
 fn check() {
     smoke(Target::Check, 600);
 }
+
+#[test]
+fn tile_edits() {
+    smoke(Target::TileEdits, 500);
+}

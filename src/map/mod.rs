@@ -53,7 +53,7 @@ pub use convert::{
     tile_name, Conversion, ConversionNote, NoteAction, NoteSubject, TEEWORLDS_07_MAPRES,
     TEEWORLDS_07_MAX_IMAGES, TEEWORLDS_07_MAX_SPAWNS,
 };
-pub use edit::{Margins, NewEnvelope, NewGroup, Transform};
+pub use edit::{GameTileOp, Margins, NewEnvelope, NewGroup, TileSpec, Transform};
 pub use grid::{Grid, TileLayout};
 pub use layer::{Layer, LayerContent, QuadsLayer, SoundsLayer, TilesLayer};
 pub use problem::{ItemPlace, Problem, Severity};
@@ -916,6 +916,43 @@ impl Map {
     /// The physics layers (game, front, tele, speedup, switch, tune), in file order.
     pub fn physics_layers(&self) -> impl Iterator<Item = (ItemRef<Layer>, &Layer)> {
         (self.refs::<Layer>().zip(&self.layers)).filter(|(_, layer)| layer.is_physics())
+    }
+
+    /// The layer `spec` names: its index as `twcodec dump` shows it (counted over every layer
+    /// of the map from 0), or else its name (the first layer of that name). An error of kind
+    /// [`ErrorKind::InvalidOptions`] listing the layers when there is none.
+    ///
+    /// ```
+    /// # let map = twcodec_testkit::sample::map()?;
+    /// assert_eq!(map.find_layer("Game")?, map.find_layer("2")?);
+    /// assert!(map.find_layer("Nope").is_err());
+    /// # Ok::<(), twcodec::Error>(())
+    /// ```
+    pub fn find_layer(&self, spec: &str) -> Result<ItemRef<Layer>, Error> {
+        let index = match spec.parse::<usize>() {
+            Ok(index) if index < self.layers.len() => Some(index),
+            _ => self.layers.iter().position(|l| l.name() == spec),
+        };
+        if let Some(index) = index {
+            return Ok(self.mint(index));
+        }
+        let names: Vec<String> = (self.layers.iter().enumerate())
+            .take(40)
+            .map(|(i, layer)| format!("#{i} {:?}", layer.name()))
+            .collect();
+        let more = if self.layers.len() > names.len() {
+            ", ..."
+        } else {
+            ""
+        };
+        Err(Error::new(
+            ErrorKind::InvalidOptions,
+            format!(
+                "the map has no layer {spec:?} (by index or name; it has {} layers: {}{more})",
+                self.layers.len(),
+                names.join(", ")
+            ),
+        ))
     }
 
     /// The group holding a layer.

@@ -25,6 +25,7 @@
 //! | `optimize` | a byte choosing the steps, then a map: [`Map::optimize`]; the physics layers keep their kinds and sizes, and the result is written and read back |
 //! | `check` | a first byte picking: a map, checked for gameplay ([`twcodec_tools::check::ddnet::check`]) and by a rules file with every rule; or a rules file ([`twcodec_tools::check::rules::RuleSet::parse`]) applied to the sample |
 //! | `automap` | an automapper rules file read ([`twcodec_tools::automap::Rules::parse`]), each configuration applied twice to a small layer with the same seed: the same tiles |
+//! | `tile_edits` | a header of 8 bytes, then a map: [`Map::fill_game_tiles`] with the op and layer it picks, and [`Map::replace_tiles`] with the tiles, flags and area it gives; the results written and read back, each edit done twice doing nothing the second time |
 
 use std::io;
 use std::path::Path;
@@ -95,11 +96,13 @@ pub enum Target {
     Automap,
     /// Map checks: gameplay checks and rules files.
     Check,
+    /// Tiles changed in place: game tiles from a layer, one tile replaced by another.
+    TileEdits,
 }
 
 impl Target {
     /// Every target.
-    pub const ALL: [Target; 18] = [
+    pub const ALL: [Target; 19] = [
         Target::Datafile,
         Target::MapLenient,
         Target::MapStrict,
@@ -118,6 +121,7 @@ impl Target {
         Target::Transform,
         Target::Automap,
         Target::Check,
+        Target::TileEdits,
     ];
 
     /// The target's name, as the fuzz binary is called.
@@ -141,6 +145,7 @@ impl Target {
             Target::Automap => "automap",
             Target::Check => "check",
             Target::Transform => "transform",
+            Target::TileEdits => "tile_edits",
         }
     }
 
@@ -165,6 +170,7 @@ impl Target {
             Target::Automap => automap(data),
             Target::Check => check(data),
             Target::Transform => transform(data),
+            Target::TileEdits => tile_edits(data),
         }
     }
 
@@ -713,6 +719,100 @@ pub fn transform(data: &[u8]) {
     }
 }
 
+/// The length of a `tile_edits` input's header, before the map.
+const TILE_EDITS_HEADER: usize = 8;
+
+/// The `tile_edits` target: 8 bytes, then a map read leniently. The bytes: which op (the low
+/// 4 bits of the first, modulo 13) and switches (bit 4: `from` has flags, the orientation
+/// bits of the fifth byte; bit 5: `to` has flags, the sixth byte; bit 6: an area), the layer
+/// (an index, modulo the layers), the tile to replace, the tile to write, and the area's x,
+/// y, width and height (255 stands for `u32::MAX`). [`Map::fill_game_tiles`] and
+/// [`Map::replace_tiles`] each run on a copy of the map: either may refuse, never panic.
+/// What they give writes and reads back, its physics layers as large as its game layer, and
+/// the same edit again changes nothing.
+pub fn tile_edits(data: &[u8]) {
+    use twcodec::map::edit::{TileRect, TileSpec};
+    use twcodec::map::{GameTileOp, Layer};
+    let Some((header, rest)) = data.split_first_chunk::<TILE_EDITS_HEADER>() else {
+        return;
+    };
+    let Ok(df) = Datafile::parse_with(rest, FUZZ_LIMITS) else {
+        return;
+    };
+    let Ok(map) = Map::from_datafile(&df) else {
+        return;
+    };
+    let [pick, layer, from, to, x, y, w, h] = *header;
+    let count = map.layers().len();
+    if count == 0 {
+        return;
+    }
+    let index = usize::from(layer) % count;
+    // A reference of the copy it edits (a clone is another map).
+    let layer_of = |map: &Map| map.refs::<Layer>().nth(index);
+    let physics_sizes = |map: &Map| {
+        let game = map
+            .game_layer()
+            .map(|(_, t)| (t.item().width, t.item().height));
+        (map.layers().iter())
+            .filter(|l| l.is_physics())
+            .all(|l| l.tilemap().map(|t| (t.width, t.height)) == game)
+    };
+    let op = GameTileOp::ALL[usize::from(pick & 0x0F) % GameTileOp::ALL.len()];
+    let mut edited = map.clone();
+    let sizes_before = physics_sizes(&map);
+    let Some(layer) = layer_of(&edited) else {
+        return;
+    };
+    if let Ok(report) = edited.fill_game_tiles(layer, op) {
+        if sizes_before || report.enlarged.is_some() {
+            assert!(
+                physics_sizes(&edited),
+                "game tiles left physics layers of other sizes"
+            );
+        }
+        written(&edited);
+        // References to layers are renewed when a layer was added before others.
+        if let Some(again) = edited.refs::<Layer>().nth(report.layer) {
+            let second = edited.fill_game_tiles(again, op);
+            let second = second.expect("game tiles that worked work again");
+            assert_eq!(
+                (second.changed, second.front, second.enlarged),
+                (0, 0, None),
+                "game tiles twice changed more than once"
+            );
+        }
+    }
+    let mut from = TileSpec::new(from);
+    if pick & 0x10 != 0 {
+        from = from.with_flags(x & 11);
+    }
+    let mut to = TileSpec::new(to);
+    if pick & 0x20 != 0 {
+        to = to.with_flags(y);
+    }
+    let side = |v: u8| if v == 255 { u32::MAX } else { u32::from(v) };
+    let area = (pick & 0x40 != 0).then(|| TileRect::new(side(x), side(y), side(w), side(h)));
+    let mut edited = map.clone();
+    let Some(layer) = layer_of(&edited) else {
+        return;
+    };
+    if let Ok(report) = edited.replace_tiles(layer, from, to, area) {
+        written(&edited);
+        // What was written is another id: none of it is left to replace.
+        if to.id != from.id {
+            let second = edited.replace_tiles(layer, from, to, area);
+            let second = second.expect("a replacement that worked works again");
+            assert_eq!(
+                second.replaced,
+                0,
+                "{}: tiles were left to replace",
+                report.fact()
+            );
+        }
+    }
+}
+
 /// Writes `map`; if that works, the written map reads under `limits`, and writes to the same
 /// bytes. Zlib level 1 keeps deflating from taking most of the run; the property holds at every
 /// level.
@@ -1035,6 +1135,21 @@ fn seeds(target: Target, corpus: Option<&Path>) -> Vec<Vec<u8>> {
             .map(|map| [vec![0xff], map].concat())
             .filter(|seed| seed.len() <= MAX_SEED)
             .collect(),
+        // Each op on the sample's tiles layer, and replacing its game tiles (solid by
+        // unhookable) whole and in an area; each other map with one op on a layer.
+        Target::TileEdits => {
+            let header = |pick: u8, layer: u8| [pick, layer, 1, 3, 1, 2, 4, 3];
+            let mut seeds: Vec<Vec<u8>> = (0..13u8)
+                .map(|op| [&header(op, 3)[..], &sample].concat())
+                .collect();
+            seeds.push([&header(0x40, 2)[..], &sample].concat());
+            seeds.push([&header(0x70, 5)[..], &sample].concat());
+            for (n, map) in maps().iter().enumerate().skip(1) {
+                seeds.push([&header(n as u8 % 13, n as u8), map.as_slice()].concat());
+            }
+            seeds.retain(|seed| seed.len() <= MAX_SEED);
+            seeds
+        }
         Target::Transform => {
             // The sample with every edit, each other map with one; amount 1 (17 << 3).
             let pick = |edit: usize| (edit % usize::from(TRANSFORM_EDITS)) as u8 | 17 << 3;

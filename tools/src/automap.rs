@@ -16,6 +16,11 @@
 //!   so the last one wins. Outside the layer a position reads as index -1: `FULL` holds there,
 //!   `EMPTY` does not. `Random` draws from a hash of the seed, the run, the rule and the
 //!   position, so the same seed gives the same tiles (seed 0 makes the editor draw at random).
+//! - **Running.** [`automap`] does what `twcodec automap` and Python's `Map.automap` do: it
+//!   finds the layer ([`twcodec::Map::find_layer`]: index or name) or every automatic layer,
+//!   reads `IMAGE.rules` from a folder ([`AutomapOptions`]), takes the configuration and
+//!   seed from the layer's automapper item unless given, checks every run, then runs each
+//!   with [`automap_layer`], an outcome per layer ([`LayerOutcome`]).
 
 use twcodec::map::Grid;
 use twcodec::schema::map::tile::Tile;
@@ -479,15 +484,14 @@ pub struct LayerRun {
     pub changed: usize,
 }
 
-/// Runs `config` with `seed` on tiles layer `layer` of `map` (a plain tiles layer whose tiles
-/// loaded), as the editor's "Automap" button does; how many tiles changed. An error for
-/// another kind of layer or seed 0 (the editor draws a random seed for 0), changing nothing.
-pub fn automap_layer(
-    map: &mut twcodec::Map,
+/// The error unless `config` with `seed` can run on `layer` of `map`: a plain tiles layer
+/// whose tiles loaded, a seed from 1, work within [`MAX_WORK`].
+fn check_run(
+    map: &twcodec::Map,
     layer: twcodec::map::ItemRef<twcodec::map::Layer>,
     config: &Config,
     seed: u32,
-) -> Result<LayerRun, Error> {
+) -> Result<(), Error> {
     use twcodec::map::LayerContent;
     if seed == 0 {
         return Err(Error::invalid_edit(
@@ -495,13 +499,13 @@ pub fn automap_layer(
         ));
     }
     let index = layer.index();
-    let Some(target) = map.layer_mut(layer) else {
+    let Some(target) = map.get(layer) else {
         return Err(Error::invalid_edit(format!("no layer #{index}")));
     };
-    let kind = target.kind_name();
-    let LayerContent::Tiles(tiles) = target.content_mut() else {
+    let LayerContent::Tiles(tiles) = target.content() else {
         return Err(Error::invalid_edit(format!(
-            "layer #{index} is a {kind} layer; automappers run on tiles layers"
+            "layer #{index} is a {} layer; automappers run on tiles layers",
+            target.kind_name()
         )));
     };
     let Some(stored) = tiles.grid() else {
@@ -516,6 +520,29 @@ pub fn automap_layer(
             config.name
         )));
     }
+    Ok(())
+}
+
+/// Runs `config` with `seed` on tiles layer `layer` of `map` (a plain tiles layer whose tiles
+/// loaded), as the editor's "Automap" button does; how many tiles changed. An error for
+/// another kind of layer or seed 0 (the editor draws a random seed for 0), changing nothing.
+pub fn automap_layer(
+    map: &mut twcodec::Map,
+    layer: twcodec::map::ItemRef<twcodec::map::Layer>,
+    config: &Config,
+    seed: u32,
+) -> Result<LayerRun, Error> {
+    use twcodec::map::LayerContent;
+    check_run(map, layer, config, seed)?;
+    let index = layer.index();
+    let Some(LayerContent::Tiles(tiles)) = map.layer_mut(layer).map(|l| l.content_mut()) else {
+        return Err(Error::invalid_edit(format!("no tiles layer #{index}")));
+    };
+    let Some(stored) = tiles.grid() else {
+        return Err(Error::invalid_edit(format!(
+            "layer #{index}'s tiles did not load"
+        )));
+    };
     let mut grid = stored.clone();
     config.apply(&mut grid, seed);
     let changed = (stored.tiles().iter().zip(grid.tiles()))
@@ -532,4 +559,223 @@ pub fn automap_layer(
         seed,
         changed,
     })
+}
+
+/// What [`automap`] runs: the folder of rules files, and the layer, configuration and seed
+/// (from the layer's automapper item unless given).
+///
+/// ```
+/// use twcodec_tools::automap::AutomapOptions;
+/// let options = AutomapOptions::new("data/editor/automap").layer("Ground").seed(7);
+/// assert_eq!(options.layer.as_deref(), Some("Ground"));
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct AutomapOptions {
+    /// The folder of rules files: a layer drawn with image `NAME` runs `NAME.rules` there
+    /// (DDNet's data/editor/automap).
+    pub rules_dir: std::path::PathBuf,
+    /// The layer to run ([`twcodec::Map::find_layer`]: its index or name); `None` runs every
+    /// tiles layer whose automapper item is automatic, with a configuration and a seed.
+    pub layer: Option<String>,
+    /// The configuration for [`AutomapOptions::layer`]: its name, or its number in the rules
+    /// file; `None` takes the layer's automapper item's.
+    pub config: Option<String>,
+    /// The seed for [`AutomapOptions::layer`]; `None` takes the layer's automapper item's.
+    pub seed: Option<u32>,
+}
+
+impl AutomapOptions {
+    /// Every automatic layer, with the rules in `rules_dir`.
+    pub fn new(rules_dir: impl Into<std::path::PathBuf>) -> AutomapOptions {
+        AutomapOptions {
+            rules_dir: rules_dir.into(),
+            ..AutomapOptions::default()
+        }
+    }
+
+    /// Runs this layer only (its index or name).
+    pub fn layer(mut self, spec: impl Into<String>) -> AutomapOptions {
+        self.layer = Some(spec.into());
+        self
+    }
+
+    /// With this configuration (its name or number).
+    pub fn config(mut self, config: impl Into<String>) -> AutomapOptions {
+        self.config = Some(config.into());
+        self
+    }
+
+    /// With this seed.
+    pub fn seed(mut self, seed: u32) -> AutomapOptions {
+        self.seed = Some(seed);
+        self
+    }
+}
+
+/// What [`automap`] did to one layer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct LayerOutcome {
+    /// The layer's index.
+    pub layer: usize,
+    /// Its name.
+    pub name: String,
+    /// Ran, or skipped.
+    pub outcome: Outcome,
+}
+
+/// Whether a layer ran.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Outcome {
+    /// The configuration ran.
+    Ran(LayerRun),
+    /// Skipped, running every automatic layer: its image has no rules file (this path).
+    NoRules(std::path::PathBuf),
+}
+
+impl LayerOutcome {
+    /// The outcome as one line, as the command line prints it.
+    pub fn fact(&self) -> String {
+        let LayerOutcome {
+            layer,
+            name,
+            outcome,
+        } = self;
+        match outcome {
+            Outcome::Ran(run) => format!(
+                "layer #{layer} {name:?}: {:?} with seed {}: {} tiles changed",
+                run.config, run.seed, run.changed
+            ),
+            Outcome::NoRules(path) => {
+                format!(
+                    "layer #{layer} {name:?}: no {} (left as it is)",
+                    path.display()
+                )
+            }
+        }
+    }
+}
+
+/// What [`automap`] will do to a layer, once every layer is checked.
+enum Planned {
+    /// Run this configuration with this seed.
+    Run(Config, u32),
+    /// Skip it: no rules file at this path.
+    Skip(std::path::PathBuf),
+}
+
+/// An error of kind [`twcodec::ErrorKind::InvalidOptions`].
+fn bad_options(message: String) -> Error {
+    Error::new(twcodec::ErrorKind::InvalidOptions, message)
+}
+
+/// Runs DDNet's automapper on `map` as `options` say, as the editor does: on one layer (with
+/// the configuration and seed its automapper item holds unless the options give them), or
+/// on every tiles layer whose automapper item is automatic with a configuration and a seed
+/// (what the editor redoes on every edit). A layer's rules are `rules_dir/IMAGE.rules`, IMAGE
+/// its image's name, read as any input file is (a regular file within
+/// [`twcodec::Limits::max_file_size`]).
+///
+/// One outcome per layer, in layer order; running every automatic layer, a layer whose image
+/// has no rules file is skipped ([`Outcome::NoRules`]). Every rules file is read and every
+/// run checked before any runs, so an error changes nothing: a layer the map does not have,
+/// a layer without an image, a configuration the rules file does not have (these three of
+/// kind [`twcodec::ErrorKind::InvalidOptions`]), a rules file that cannot be read or has a
+/// bad line, seed 0, another kind of layer, or a run beyond [`MAX_WORK`].
+pub fn automap(
+    map: &mut twcodec::Map,
+    options: &AutomapOptions,
+) -> Result<Vec<LayerOutcome>, Error> {
+    use twcodec::map::{Layer, LayerContent};
+    // The layers to run: (layer, config, seed) each.
+    let mut runs = Vec::new();
+    match &options.layer {
+        Some(spec) => runs.push((map.find_layer(spec)?, options.config.clone(), options.seed)),
+        None => {
+            for (r, layer) in map.refs::<Layer>().zip(map.layers()) {
+                let Some(item) = map.automapper_of(r).map(|a| a.item()) else {
+                    continue;
+                };
+                let tiles = matches!(layer.content(), LayerContent::Tiles(_));
+                if tiles && item.flags.automatic() && item.seed != 0 && item.config >= 0 {
+                    runs.push((r, None, None));
+                }
+            }
+        }
+    }
+    // Read and checked: each layer with what to do to it.
+    let mut files: Vec<(std::path::PathBuf, Rules)> = Vec::new();
+    let mut plan: Vec<(twcodec::map::ItemRef<Layer>, Planned)> = Vec::new();
+    for (r, config, seed) in runs {
+        let index = r.index();
+        let item = map.automapper_of(r).map(|a| a.item().clone());
+        let layer = map
+            .get(r)
+            .ok_or_else(|| bad_options(format!("no layer #{index}")))?;
+        let image = layer.image(map).get().and_then(|i| map.get(i));
+        let Some(name) = image.and_then(|i| i.name(map)) else {
+            return Err(bad_options(format!(
+                "layer #{index} has no image, so no rules file"
+            )));
+        };
+        let path = options.rules_dir.join(format!("{name}.rules"));
+        // Running every automatic layer: a layer whose image has no rules is left alone.
+        if options.layer.is_none() && !path.exists() {
+            plan.push((r, Planned::Skip(path)));
+            continue;
+        }
+        let rules = match files.iter().position(|(p, _)| *p == path) {
+            Some(i) => &files[i].1,
+            None => {
+                // A regular file, read with the bound of any input file; DDNet drops lines
+                // that are not UTF-8, and a lossy one starts with no keyword, so it is
+                // ignored alike.
+                let max = twcodec::Limits::default().max_file_size();
+                let bytes = twcodec::input::read_file(&path, max, "Limits::max_file_size")?;
+                let text = String::from_utf8_lossy(&bytes);
+                let rules = Rules::parse(&text, &path.display().to_string())?;
+                files.push((path.clone(), rules));
+                &files[files.len() - 1].1
+            }
+        };
+        let chosen = match (&config, &item) {
+            (Some(spec), _) => match spec.parse::<usize>() {
+                Ok(n) => rules.configs.get(n),
+                Err(_) => rules.configs.iter().find(|c| c.name == *spec),
+            },
+            (None, Some(item)) => usize::try_from(item.config)
+                .ok()
+                .and_then(|n| rules.configs.get(n)),
+            (None, None) => None,
+        };
+        let Some(chosen) = chosen else {
+            let names: Vec<&str> = rules.configs.iter().map(|c| c.name.as_str()).collect();
+            return Err(bad_options(format!(
+                "layer #{index}: no such configuration in {} (it has {names:?})",
+                path.display()
+            )));
+        };
+        // The item's int, as DDNet hands it to the automapper's unsigned hash.
+        let seed = seed
+            .or_else(|| item.as_ref().map(|i| i.seed as u32))
+            .unwrap_or(0);
+        check_run(map, r, chosen, seed)?;
+        plan.push((r, Planned::Run(chosen.clone(), seed)));
+    }
+    let mut outcomes = Vec::with_capacity(plan.len());
+    for (r, run) in plan {
+        let name = map.get(r).map(|l| l.name()).unwrap_or_default();
+        let outcome = match run {
+            Planned::Run(config, seed) => Outcome::Ran(automap_layer(map, r, &config, seed)?),
+            Planned::Skip(path) => Outcome::NoRules(path),
+        };
+        outcomes.push(LayerOutcome {
+            layer: r.index(),
+            name,
+            outcome,
+        });
+    }
+    Ok(outcomes)
 }

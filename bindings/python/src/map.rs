@@ -738,6 +738,144 @@ impl PyMap {
         Ok(dict)
     }
 
+    /// Runs DDNet's automapper as `twcodec automap` does: on layer `layer` (index or name)
+    /// with configuration `config` (name or number) and `seed`, each from the layer's
+    /// automapper item unless given, or without `layer` on every tiles layer whose automapper
+    /// item is automatic with a seed. A layer drawn with image NAME runs
+    /// `rules_dir/NAME.rules`. Returns a dict per layer: 'layer', 'name', 'config', 'seed',
+    /// 'changed' (tiles), and 'skipped' (None, or the rules file that is missing, running
+    /// every automatic layer). An error (a layer, configuration or rules file that is not
+    /// there, a bad rules line, seed 0) changes nothing.
+    #[pyo3(signature = (rules_dir, layer = None, config = None, seed = None))]
+    fn automap<'py>(
+        &self,
+        py: Python<'py>,
+        rules_dir: PathBuf,
+        layer: Option<Bound<'py, PyAny>>,
+        config: Option<Bound<'py, PyAny>>,
+        seed: Option<u32>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        use twcodec_tools::automap::{automap, AutomapOptions, Outcome};
+        // Python objects are read before the map is locked: `__index__` runs Python code.
+        let mut options = AutomapOptions::new(rules_dir);
+        options.layer = layer.map(|l| spec(py, &l, "a layer")).transpose()?;
+        options.config = config
+            .map(|c| spec(py, &c, "a configuration"))
+            .transpose()?;
+        options.seed = seed;
+        let mut map = self.map.write(py, "Map.automap")?;
+        self.views.check_none("automap the map")?;
+        let map = &mut *map;
+        let outcomes = py.detach(|| automap(map, &options)).or_raise()?;
+        let list = PyList::empty(py);
+        for outcome in &outcomes {
+            let entry = PyDict::new(py);
+            entry.set_item("layer", outcome.layer)?;
+            entry.set_item("name", &outcome.name)?;
+            let (config, seed, changed, skipped) = match &outcome.outcome {
+                Outcome::Ran(run) => (Some(run.config.as_str()), Some(run.seed), run.changed, None),
+                Outcome::NoRules(path) => (None, None, 0, Some(path.display().to_string())),
+                // An outcome the library adds later.
+                _ => (None, None, 0, None),
+            };
+            entry.set_item("config", config)?;
+            entry.set_item("seed", seed)?;
+            entry.set_item("changed", changed)?;
+            entry.set_item("skipped", skipped)?;
+            list.append(entry)?;
+        }
+        Ok(list)
+    }
+
+    /// Makes game tiles from tiles layer `layer` (index or name) as DDNet's "Game tiles"
+    /// button does: `op` ('air', 'hookable', 'death', 'unhookable', 'hookthrough',
+    /// 'freeze', 'unfreeze', 'deep-freeze', 'deep-unfreeze', 'blue-check-tele',
+    /// 'red-check-tele', 'live-freeze', 'live-unfreeze') under every non-empty tile, at the
+    /// group's offset (see `twcodec::Map::fill_game_tiles`). Returns the report as a dict:
+    /// 'layer', 'name', 'op', 'target' (the layer written, or None), 'target_kind',
+    /// 'tiles', 'changed', 'front', 'enlarged' (((w, h), (new_w, new_h)) or None), 'added'
+    /// ([(index, kind)]) and 'fact' (the line the CLI prints). An error changes nothing.
+    fn fill_game_tiles<'py>(
+        &self,
+        py: Python<'py>,
+        layer: Bound<'py, PyAny>,
+        op: &str,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let Some(op) = twcodec::map::GameTileOp::from_name(op) else {
+            let names: Vec<&str> = (twcodec::map::GameTileOp::ALL.iter())
+                .map(|op| op.name())
+                .collect();
+            return Err(invalid_options(
+                py,
+                format!("{op:?} is not a game tile op; one of {}", names.join(", ")),
+            ));
+        };
+        let spec = spec(py, &layer, "a layer")?;
+        let mut map = self.map.write(py, "Map.fill_game_tiles")?;
+        self.views.check_none("make game tiles in the map")?;
+        let map = &mut *map;
+        let report = py
+            .detach(|| {
+                let layer = map.find_layer(&spec)?;
+                map.fill_game_tiles(layer, op)
+            })
+            .or_raise()?;
+        let dict = PyDict::new(py);
+        dict.set_item("layer", report.layer)?;
+        dict.set_item("name", &report.name)?;
+        dict.set_item("op", report.op.name())?;
+        dict.set_item("target", report.target)?;
+        dict.set_item("target_kind", report.target_kind)?;
+        dict.set_item("tiles", report.tiles)?;
+        dict.set_item("changed", report.changed)?;
+        dict.set_item("front", report.front)?;
+        dict.set_item("enlarged", report.enlarged)?;
+        dict.set_item("added", &report.added)?;
+        dict.set_item("fact", report.fact())?;
+        Ok(dict)
+    }
+
+    /// Replaces tile `from_` by `to` in layer `layer` (index or name), or in `area` = (x, y,
+    /// width, height) of its tiles, as `twcodec replace-tiles` does. `from_` and `to` are an
+    /// id or (id, flags): `from_` without flags matches any flags, with flags that
+    /// orientation only (x flip 1, y flip 2, rotate 8); `to` without flags keeps each
+    /// tile's orientation, and air (0) without flags empties the tile. Tele, speedup, switch
+    /// and tune layers match their type and keep numbers, forces and delays. Returns the
+    /// report as a dict: 'layer', 'name', 'kind', 'area', 'replaced' and 'fact'. An error (a
+    /// quads layer, an area out of the layer, flags on a layer without them) changes
+    /// nothing.
+    #[pyo3(signature = (layer, from_, to, area = None))]
+    fn replace_tiles<'py>(
+        &self,
+        py: Python<'py>,
+        layer: Bound<'py, PyAny>,
+        from_: Bound<'py, PyAny>,
+        to: Bound<'py, PyAny>,
+        area: Option<(u32, u32, u32, u32)>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let spec = spec(py, &layer, "a layer")?;
+        let (from, to) = (tile_spec(py, &from_, "from_")?, tile_spec(py, &to, "to")?);
+        let area = area.map(|(x, y, w, h)| twcodec::map::edit::TileRect::new(x, y, w, h));
+        let mut map = self.map.write(py, "Map.replace_tiles")?;
+        self.views.check_none("replace tiles of the map")?;
+        let map = &mut *map;
+        let report = py
+            .detach(|| {
+                let layer = map.find_layer(&spec)?;
+                map.replace_tiles(layer, from, to, area)
+            })
+            .or_raise()?;
+        let dict = PyDict::new(py);
+        dict.set_item("layer", report.layer)?;
+        dict.set_item("name", &report.name)?;
+        dict.set_item("kind", report.kind)?;
+        let a = report.area;
+        dict.set_item("area", (a.x, a.y, a.width, a.height))?;
+        dict.set_item("replaced", report.replaced)?;
+        dict.set_item("fact", report.fact())?;
+        Ok(dict)
+    }
+
     /// The map as `twcodec dump --format json` prints it, as a JSON string.
     fn to_json(&self, py: Python<'_>) -> PyResult<String> {
         self.json(py, "Map.to_json")
@@ -804,6 +942,35 @@ impl PyMap {
             map.envelopes().len(),
             map.sounds().len()
         )
+    }
+}
+
+/// A layer or configuration given by index (0 or more) or by name, as the library's text.
+fn spec(py: Python<'_>, value: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
+    match (value.extract::<usize>(), value.extract::<String>()) {
+        (Ok(index), _) => Ok(index.to_string()),
+        (_, Ok(name)) => Ok(name),
+        _ => Err(invalid_options(
+            py,
+            format!("{what} is given by index (0 or more) or by name, not {value:?}"),
+        )),
+    }
+}
+
+/// A tile to look for or write: an id, or (id, flags).
+fn tile_spec(
+    py: Python<'_>,
+    value: &Bound<'_, PyAny>,
+    what: &str,
+) -> PyResult<twcodec::map::TileSpec> {
+    use twcodec::map::TileSpec;
+    match (value.extract::<u8>(), value.extract::<(u8, u8)>()) {
+        (Ok(id), _) => Ok(TileSpec::new(id)),
+        (_, Ok((id, flags))) => Ok(TileSpec::new(id).with_flags(flags)),
+        _ => Err(invalid_options(
+            py,
+            format!("{what} is a tile id (0 to 255) or (id, flags), not {value:?}"),
+        )),
     }
 }
 

@@ -4,10 +4,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Subcommand;
-use twcodec::map::{Layer, LayerContent};
 use twcodec::Map;
-use twcodec_tools::automap::{automap_layer, Rules};
+use twcodec_tools::automap::{automap, AutomapOptions};
 
+use super::{save, usage};
 use crate::output::{is_stdout, refuse_terminal, Failure, Out};
 
 #[derive(Debug, Subcommand)]
@@ -64,98 +64,11 @@ pub(crate) fn run(command: Commands, out: Out<'_>) -> Result<ExitCode, Failure> 
             })?,
     };
     let mut map = Map::open(&input)?;
-    // The layers to run: (index, config, seed) each.
-    let mut runs: Vec<(usize, Option<String>, Option<u32>)> = Vec::new();
-    match &layer {
-        Some(spec) => {
-            let index = match spec.parse::<usize>() {
-                Ok(index) if index < map.layers().len() => index,
-                _ => (map.layers().iter())
-                    .position(|l| l.name() == *spec)
-                    .ok_or_else(|| Failure::Usage(format!("the map has no layer {spec:?}")))?,
-            };
-            runs.push((index, config.clone(), seed));
-        }
-        None => {
-            for (index, r) in map.refs::<Layer>().enumerate() {
-                let Some(item) = map.automapper_of(r).map(|a| a.item().clone()) else {
-                    continue;
-                };
-                let tiles = matches!(map.layers()[index].content(), LayerContent::Tiles(_));
-                if tiles && item.flags.automatic() && item.seed != 0 && item.config >= 0 {
-                    runs.push((index, None, None));
-                }
-            }
-        }
-    }
-    let mut lines = Vec::new();
-    for (index, config, seed) in runs {
-        let Some(r) = map.refs::<Layer>().nth(index) else {
-            return Err(Failure::Usage(format!("the map has no layer #{index}")));
-        };
-        let item = map.automapper_of(r).map(|a| a.item().clone());
-        let image = map.layers()[index]
-            .image(&map)
-            .get()
-            .and_then(|i| map.get(i));
-        let Some(name) = image.and_then(|i| i.name(&map)) else {
-            return Err(Failure::Usage(format!(
-                "layer #{index} has no image, so no rules file"
-            )));
-        };
-        let path = dir.join(format!("{name}.rules"));
-        // Running every automatic layer: a layer whose image has no rules is left alone.
-        if layer.is_none() && !path.exists() {
-            lines.push(format!(
-                "layer #{index} {:?}: no {} (left as it is)",
-                map.layers()[index].name(),
-                path.display()
-            ));
-            continue;
-        }
-        // A regular file, read with the bound of any input file; DDNet drops lines that are
-        // not UTF-8, and a lossy one starts with no keyword, so it is ignored alike.
-        let max = twcodec::Limits::default().max_file_size();
-        let bytes = twcodec::input::read_file(&path, max, "Limits::max_file_size")?;
-        let text = String::from_utf8_lossy(&bytes);
-        let rules = Rules::parse(&text, &path.display().to_string())?;
-        let chosen = match (&config, &item) {
-            (Some(spec), _) => match spec.parse::<usize>() {
-                Ok(n) => rules.configs.get(n),
-                Err(_) => rules.configs.iter().find(|c| c.name == *spec),
-            },
-            (None, Some(item)) => usize::try_from(item.config)
-                .ok()
-                .and_then(|n| rules.configs.get(n)),
-            (None, None) => None,
-        };
-        let Some(chosen) = chosen else {
-            let names: Vec<&str> = rules.configs.iter().map(|c| c.name.as_str()).collect();
-            return Err(Failure::Usage(format!(
-                "layer #{index}: no such configuration in {} (it has {names:?}); give --config",
-                path.display()
-            )));
-        };
-        let seed = seed.or_else(|| item.as_ref().and_then(|i| u32::try_from(i.seed).ok()));
-        let run = automap_layer(&mut map, r, chosen, seed.unwrap_or(0))?;
-        lines.push(format!(
-            "layer #{} {:?}: {:?} with seed {}: {} tiles changed",
-            run.layer,
-            map.layers()[index].name(),
-            run.config,
-            run.seed,
-            run.changed
-        ));
-    }
-    let writer = map.to_datafile()?;
-    let text = lines.join("\n") + if lines.is_empty() { "" } else { "\n" };
-    if to_stdout {
-        eprint!("{text}");
-        writer.write(&mut *out)?;
-    } else {
-        out.write_all(text.as_bytes())?;
-        writer.save(&output)?;
-        writeln!(out, "wrote {}", output.display())?;
-    }
-    Ok(ExitCode::SUCCESS)
+    let mut options = AutomapOptions::new(dir);
+    options.layer = layer;
+    options.config = config;
+    options.seed = seed;
+    let outcomes = automap(&mut map, &options).map_err(usage)?;
+    let lines: Vec<String> = outcomes.iter().map(|o| o.fact()).collect();
+    save(&map, &output, &lines, out)
 }

@@ -107,7 +107,7 @@ fn save(map: &Map, output: &Path, facts: &[String], out: Out<'_>) -> Result<(), 
 }
 
 /// `X,Y,W,H` in tiles.
-fn parse_area(text: &str) -> Result<TileRect, String> {
+pub(super) fn parse_area(text: &str) -> Result<TileRect, String> {
     match numbers(text)?[..] {
         [x, y, width, height] => Ok(TileRect::new(x, y, width, height)),
         _ => Err(format!(

@@ -27,8 +27,9 @@ pub const MAX_IMAGES: usize = 64;
 /// DDNet's most sounds a map can have (`MAX_MAPSOUNDS`).
 pub const MAX_SOUNDS: usize = 64;
 
-/// A rectangle of game-layer tiles: column `x`, row `y`, `width` tiles across and `height`
-/// down. The area [`Map::replace_area`] copies.
+/// A rectangle of tiles: column `x`, row `y`, `width` tiles across and `height` down. The
+/// area [`Map::replace_area`] copies (in game-layer tiles) and the one
+/// [`Map::replace_tiles`] looks in (in the layer's own tiles).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct TileRect {
     /// The left column.

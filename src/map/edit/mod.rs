@@ -17,6 +17,8 @@
 //! | [`Map::optimize`] | each step says what it changed; see [`Step`] and docs/optimize.md |
 //! | [`Map::transform`] | the whole map turns: every tile layer with its tiles' flags, physics with the game's directions (speedup angles, stoppers, one-ways, checkpoints, rotating lasers), quads, sources, group offsets, parallax and clips, position envelopes; smaller layers of a group are extended with copies of their edge (invisible, as DDNet draws the edge repeated); tiles layers of the game group larger than the game layer on an axis the transform turns over move first, with the layers up to the group's start or end, to new groups just before or after it drawn as the game group is (offset 0, parallax 100, unclipped), keeping the draw order (one between two physics layers is an error) |
 //! | [`Map::reframe`], [`Map::crop`], [`Map::shift`] | every tile layer of the group together (physics with the game layer; added physics tiles are air, other added tiles copy the edge); the group's offset, quads and sources keep the world in place; for the game group, the other groups' offsets and every clip move instead |
+//! | [`Map::fill_game_tiles`] | DDNet's "Game tiles" button: the game layer (or the tele layer, for check-teles) gets the op's tile under every non-empty tile of a tiles layer, at its group's offset; the physics layers grow together at their right and bottom to hold it; hookthrough also writes the front layer, other ops clear hookthrough there; a missing front or tele layer is added at the end of the game group |
+//! | [`Map::replace_tiles`] | the tiles of one id (and orientation) become another in a tile layer of any kind, or a rectangle of it; tele numbers, speedup forces and angles, switch numbers and delays stay |
 //! | [`Map::scale_time`] | envelope point times, bezier time tangents, every envelope time offset and sound sources' delays |
 //!
 //! Rules every edit follows:
@@ -53,7 +55,8 @@
 //! The edits live by subject: `images.rs`, `sounds.rs`, `envelopes.rs` (and [`NewEnvelope`]),
 //! `groups.rs` (and [`NewGroup`]), `layers.rs` (the `Layer::new_*` constructors, adding,
 //! moving and removing layers), `references.rs` (the `set_*` methods), `merge.rs` (between
-//! maps: [`Map::replace_area`], [`Map::append`] and their reports); `data.rs` and
+//! maps: [`Map::replace_area`], [`Map::append`] and their reports), `tiles.rs` (tiles changed
+//! in place: [`Map::fill_game_tiles`], [`Map::replace_tiles`]); `data.rs` and
 //! `renumber.rs` hold what every edit shares: the data items behind it and how indices shift.
 
 mod data;
@@ -67,6 +70,7 @@ mod pictures;
 mod references;
 mod renumber;
 mod sounds;
+mod tiles;
 mod transform;
 
 use twcodec_schema::map::{I32String, Point};
@@ -85,6 +89,7 @@ pub use merge::{
 };
 pub use optimize::{OptimizeOptions, OptimizeReport, Step, StepReport};
 use renumber::{renumber_envelopes, Renumber};
+pub use tiles::{GameTileOp, GameTilesReport, ReplaceTilesReport, TileSpec, ORIENTATION_FLAGS};
 pub use transform::{Margins, Transform};
 
 /// A count as the i32 an item stores.

@@ -912,7 +912,7 @@ impl Map {
     /// Gives a non-game physics layer a new zeroed `data` block of its new size (DDNet's
     /// editor writes one; the game does not read it): in place when nothing else names the
     /// old one, else as a new data item.
-    fn set_dummy_tiles(&mut self, index: usize, zeros: Vec<u8>) {
+    pub(super) fn set_dummy_tiles(&mut self, index: usize, zeros: Vec<u8>) {
         let uses = self.data_uses();
         let Some(raw) = self.layers[index].tilemap().map(|t| t.data) else {
             return;

@@ -224,6 +224,49 @@ class Map:
         self, *, ddnet: bool = True, rules: Optional[_Path] = None
     ) -> List[Dict[str, Any]]:
         """What ``twcodec check`` finds: the reader's problems, the gameplay checks, a rules file's rules."""
+    def automap(
+        self,
+        rules_dir: _Path,
+        layer: Optional[Union[int, str]] = None,
+        config: Optional[Union[int, str]] = None,
+        seed: Optional[int] = None,
+    ) -> List[Dict[str, Any]]:
+        """Runs DDNet's automapper (``rules_dir/IMAGE.rules``) on ``layer`` (index or name),
+        with ``config`` and ``seed`` from its automapper item unless given, or on every
+        automatic layer: a dict per layer ('layer', 'name', 'config', 'seed', 'changed',
+        'skipped'). An error changes nothing."""
+    def fill_game_tiles(
+        self,
+        layer: Union[int, str],
+        op: Literal[
+            "air",
+            "hookable",
+            "death",
+            "unhookable",
+            "hookthrough",
+            "freeze",
+            "unfreeze",
+            "deep-freeze",
+            "deep-unfreeze",
+            "blue-check-tele",
+            "red-check-tele",
+            "live-freeze",
+            "live-unfreeze",
+        ],
+    ) -> Dict[str, Any]:
+        """DDNet's "Game tiles" button: ``op``'s tile in the game layer (the tele layer for
+        the check-teles) under every non-empty tile of ``layer``, at its group's offset; the
+        report. An error (another parallax, an offset not of whole tiles) changes nothing."""
+    def replace_tiles(
+        self,
+        layer: Union[int, str],
+        from_: Union[int, Tuple[int, int]],
+        to: Union[int, Tuple[int, int]],
+        area: Optional[Tuple[int, int, int, int]] = None,
+    ) -> Dict[str, Any]:
+        """Replaces tile ``from_`` (id, or (id, flags)) by ``to`` in ``layer``, or in ``area``
+        (x, y, width, height) of it; tele, speedup, switch and tune layers by type, keeping
+        numbers and forces: the report. An error changes nothing."""
     def to_json(self) -> str:
         """The map as ``twcodec dump --format json`` prints it."""
     def to_dict(self) -> Dict[str, Any]:

@@ -148,3 +148,29 @@ fn the_command_runs_automatic_layers_or_one_and_writes_nothing_on_an_error() {
     assert!(String::from_utf8_lossy(&zero.stderr).contains("seed 0"));
     assert!(!bad_out.exists());
 }
+
+/// `Random 96` at a hash of exactly 682: DDNet compares `(float)hash < 65536.0f * (1 / 96.0f)`,
+/// 682.67, so the rule applies there (twmap-automapper 0.5.3 truncates the bound to 682 and
+/// does not: the 3 of 48 seeded runs where it differs, docs/automap.md). With seed 2262, the
+/// second rule's hash at (5, 6) is 682 (`hash_location`), and one other tile of the 8 x 8
+/// layer passes.
+#[test]
+fn random_compares_as_ddnets_float() {
+    use twcodec::map::Grid;
+    use twcodec::schema::map::tile::Tile;
+    use twcodec_tools::automap::hash_location;
+    assert_eq!(hash_location(2262, 0, 1, 5, 6), 682);
+    let rules = Rules::parse("[T]\nIndex 1\nIndex 2\nRandom 96\n", "t.rules").unwrap();
+    let one = Tile {
+        id: 1,
+        ..Tile::default()
+    };
+    let mut grid = Grid::new(8, 8, vec![one; 64]).unwrap();
+    rules.configs[0].apply(&mut grid, 2262);
+    let twos: Vec<(usize, usize)> = (0..64)
+        .filter(|i| grid.tiles()[*i].id == 2)
+        .map(|i| (i % 8, i / 8))
+        .collect();
+    assert_eq!(twos.len(), 2, "{twos:?}");
+    assert!(twos.contains(&(5, 6)), "{twos:?}");
+}

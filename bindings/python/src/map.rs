@@ -8,8 +8,9 @@
 //! `twcodec.BusyError` saying by what.
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 
-use numpy::{PyArray2, PyArray3, PyArrayMethods};
+use numpy::{PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray3, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
@@ -43,6 +44,20 @@ pub(crate) struct PyMap {
     map: Shared<Map>,
     /// Counted without the lock, so that `views` answers while the map is in use.
     views: Views,
+    /// Per kind of item, counts the edits that may remove or move items of that kind (under
+    /// the write lock): a handle (`Group`, `Layer`, ...) made before one raises instead of
+    /// reading another item.
+    generations: [AtomicU64; 5],
+}
+
+/// The kinds of item a handle names, indexing [`PyMap::generations`].
+#[derive(Clone, Copy)]
+enum Kind {
+    Group,
+    Layer,
+    Image,
+    Envelope,
+    Sound,
 }
 
 impl PyMap {
@@ -50,7 +65,32 @@ impl PyMap {
         PyMap {
             map: Shared::new(map, "map"),
             views: Views::default(),
+            generations: Default::default(),
         }
+    }
+
+    /// The count of edits so far that moved items of `kind`.
+    fn generation(&self, kind: Kind) -> u64 {
+        self.generations[kind as usize].load(Ordering::Acquire)
+    }
+
+    /// Marks an edit that may remove or move items of `kinds`: their handles made before it
+    /// are gone.
+    fn moved(&self, kinds: &[Kind]) {
+        for &kind in kinds {
+            self.generations[kind as usize].fetch_add(1, Ordering::AcqRel);
+        }
+    }
+
+    /// Marks a whole-map edit: every handle made before it is gone.
+    fn moved_items(&self) {
+        self.moved(&[
+            Kind::Group,
+            Kind::Layer,
+            Kind::Image,
+            Kind::Envelope,
+            Kind::Sound,
+        ]);
     }
 
     /// The map as `twcodec dump --format json` prints it, for the Python method `what`.
@@ -228,6 +268,7 @@ impl PyMap {
         Ok((0..count)
             .map(|index| PyGroup {
                 map: slf.clone().unbind(),
+                generation: slf.get().generation(Kind::Group),
                 index,
             })
             .collect())
@@ -255,6 +296,7 @@ impl PyMap {
         Ok((0..count)
             .map(|index| PyImage {
                 map: slf.clone().unbind(),
+                generation: slf.get().generation(Kind::Image),
                 index,
             })
             .collect())
@@ -269,6 +311,7 @@ impl PyMap {
         Ok((0..count)
             .map(|index| PyEnvelope {
                 map: slf.clone().unbind(),
+                generation: slf.get().generation(Kind::Envelope),
                 index,
             })
             .collect())
@@ -281,6 +324,7 @@ impl PyMap {
         Ok((0..count)
             .map(|index| PySound {
                 map: slf.clone().unbind(),
+                generation: slf.get().generation(Kind::Sound),
                 index,
             })
             .collect())
@@ -353,6 +397,7 @@ impl PyMap {
         } else {
             let mut map = self.map.write(py, what)?;
             self.views.check_none("optimize the map")?;
+            self.moved_items();
             let map = &mut *map;
             py.detach(|| map.optimize(&options)).or_raise()?
         };
@@ -388,6 +433,7 @@ impl PyMap {
         };
         let mut map = self.map.write(py, "Map.convert")?;
         self.views.check_none("convert the map")?;
+        self.moved_items();
         let map = &mut *map;
         // The conversion notes are the CLI's to print; Python gets the converted map.
         py.detach(|| map.convert(form).map(drop)).or_raise()
@@ -654,6 +700,7 @@ impl PyMap {
         };
         let mut map = self.map.write(py, what)?;
         self.views.check_none("replace an area of the map")?;
+        self.moved_items();
         let map = &mut *map;
         let (x, y, width, height) = from_area;
         let area = twcodec::map::edit::TileRect::new(x, y, width, height);
@@ -704,6 +751,7 @@ impl PyMap {
         };
         let mut map = self.map.write(py, what)?;
         self.views.check_none("append to the map")?;
+        self.moved_items();
         let map = &mut *map;
         let report = py.detach(|| map.append(other)).or_raise()?;
         let dict = PyDict::new(py);
@@ -813,6 +861,7 @@ impl PyMap {
         let spec = spec(py, &layer, "a layer")?;
         let mut map = self.map.write(py, "Map.fill_game_tiles")?;
         self.views.check_none("make game tiles in the map")?;
+        self.moved_items();
         let map = &mut *map;
         let report = py
             .detach(|| {
@@ -928,6 +977,225 @@ impl PyMap {
         crate::to_python(py, &findings)
     }
 
+    /// A DDNet map from nothing: an empty info and a group "Game" holding a `width` x `height`
+    /// game layer of air (at least 2 x 2). Add groups, layers, images and a spawn, then save.
+    #[staticmethod]
+    #[pyo3(name = "new", signature = (width = 100, height = 50))]
+    fn new_map(py: Python<'_>, width: usize, height: usize) -> PyResult<PyMap> {
+        let map = py.detach(|| Map::new(width, height)).or_raise()?;
+        Ok(PyMap::new(map))
+    }
+
+    /// Sets the info texts given ('' removes one; a field not given is kept): `author`,
+    /// `version`, `credits`, `license`. Longer than DDNet keeps (31, 15, 127, 31 bytes) raises
+    /// `twcodec.Error` naming the field, and changes nothing.
+    #[pyo3(signature = (*, author = None, version = None, credits = None, license = None))]
+    fn set_info(
+        &self,
+        py: Python<'_>,
+        author: Option<String>,
+        version: Option<String>,
+        credits: Option<String>,
+        license: Option<String>,
+    ) -> PyResult<()> {
+        use twcodec::map::edit::InfoField;
+        let fields = [
+            (InfoField::Author, author),
+            (InfoField::Version, version),
+            (InfoField::Credits, credits),
+            (InfoField::License, license),
+        ];
+        self.edit_fields(py, "Map.set_info", move |map| {
+            for (field, text) in fields {
+                if let Some(text) = text {
+                    map.set_info(field, Some(&text))?;
+                }
+            }
+            Ok(())
+        })
+    }
+
+    /// Sets DDNet's server settings (a list of commands, as `info['settings']` lists them); an
+    /// empty list removes them.
+    fn set_settings(&self, py: Python<'_>, settings: Vec<String>) -> PyResult<()> {
+        self.edit_fields(py, "Map.set_settings", move |map| {
+            map.set_settings(&settings)
+        })
+    }
+
+    /// Adds a group (at the end, drawn in front, or at position `at`): the new `Group`.
+    /// Handles made before it are gone (get them from the map again).
+    #[pyo3(signature = (name, *, offset = (0, 0), parallax = (100, 100), clip = None, at = None))]
+    fn add_group(
+        slf: &Bound<'_, Self>,
+        name: String,
+        offset: (i32, i32),
+        parallax: (i32, i32),
+        clip: Option<(i32, i32, i32, i32)>,
+        at: Option<usize>,
+    ) -> PyResult<PyGroup> {
+        use twcodec::map::NewGroup;
+        use twcodec::schema::map::Point;
+        let this = slf.get();
+        let index = this.edit_items(
+            slf.py(),
+            "Map.add_group",
+            if at.is_some() { &[Kind::Group] } else { &[] },
+            move |map| {
+                let mut group = NewGroup::new(name);
+                group.offset = Point {
+                    x: offset.0,
+                    y: offset.1,
+                };
+                group.parallax = Point {
+                    x: parallax.0,
+                    y: parallax.1,
+                };
+                let at = at.unwrap_or(map.groups().len());
+                let r = map.insert_group(at, group)?;
+                if clip.is_some() {
+                    map.set_group_clip(r, clip)?;
+                }
+                Ok(r.index())
+            },
+        )?;
+        Ok(PyGroup {
+            map: slf.clone().unbind(),
+            generation: this.generation(Kind::Group),
+            index,
+        })
+    }
+
+    /// Removes a group with its layers, renumbering every reference.
+    fn remove_group(slf: &Bound<'_, Self>, group: &Bound<'_, PyGroup>) -> PyResult<()> {
+        let index = handle_index(
+            slf,
+            group.get().map.bind(slf.py()),
+            group.get().fresh(),
+            "group",
+            group.get().index,
+        )?;
+        slf.get().edit_items(
+            slf.py(),
+            "Map.remove_group",
+            &[Kind::Group, Kind::Layer],
+            move |map| {
+                let r = item_at::<Group>(map, index)?;
+                map.remove_group(r)
+            },
+        )
+    }
+
+    /// Adds a layer at the end of `group`: `kind` one of 'tiles', 'game', 'front', 'tele',
+    /// 'speedup', 'switch', 'tune', 'quads', 'sounds'. A tiles layer is `width` x `height`
+    /// tiles of air (default: the game layer's size); physics layers are the game layer's
+    /// size and go in the game group, as DDNet needs. The new `Layer`.
+    #[pyo3(signature = (group, kind, name = None, *, width = None, height = None))]
+    fn add_layer(
+        slf: &Bound<'_, Self>,
+        group: &Bound<'_, PyGroup>,
+        kind: &str,
+        name: Option<String>,
+        width: Option<usize>,
+        height: Option<usize>,
+    ) -> PyResult<PyLayer> {
+        let py = slf.py();
+        let group_index = handle_index(
+            slf,
+            group.get().map.bind(py),
+            group.get().fresh(),
+            "group",
+            group.get().index,
+        )?;
+        let kind = kind.to_string();
+        let this = slf.get();
+        let index = this.edit_items(py, "Map.add_layer", &[Kind::Layer], move |map| {
+            let group = item_at::<Group>(map, group_index)?;
+            let layer = new_layer(map, &kind, name.as_deref(), width, height)?;
+            Ok(map.add_layer(group, layer)?.index())
+        })?;
+        Ok(PyLayer {
+            map: slf.clone().unbind(),
+            generation: this.generation(Kind::Layer),
+            index,
+        })
+    }
+
+    /// Removes a layer, renumbering every reference (auto-mapper configurations too).
+    fn remove_layer(slf: &Bound<'_, Self>, layer: &Bound<'_, PyLayer>) -> PyResult<()> {
+        let index = handle_index(
+            slf,
+            layer.get().map.bind(slf.py()),
+            layer.get().fresh(),
+            "layer",
+            layer.get().index,
+        )?;
+        slf.get()
+            .edit_items(slf.py(), "Map.remove_layer", &[Kind::Layer], move |map| {
+                let r = item_at::<Layer>(map, index)?;
+                map.remove_layer(r)
+            })
+    }
+
+    /// Adds an external image (one of the client's own pictures, by name): the new `Image`.
+    fn add_external_image(slf: &Bound<'_, Self>, name: String) -> PyResult<PyImage> {
+        let this = slf.get();
+        let index = this.edit_items(slf.py(), "Map.add_external_image", &[], move |map| {
+            Ok(map.add_external_image(&name)?.index())
+        })?;
+        Ok(PyImage {
+            map: slf.clone().unbind(),
+            generation: this.generation(Kind::Image),
+            index,
+        })
+    }
+
+    /// Adds an embedded image from RGBA pixels (a uint8 array of shape (height, width, 4)):
+    /// the new `Image`.
+    fn add_embedded_image(
+        slf: &Bound<'_, Self>,
+        name: String,
+        pixels: PyReadonlyArray3<'_, u8>,
+    ) -> PyResult<PyImage> {
+        let shape = pixels.shape().to_vec();
+        let [height, width, 4] = shape[..] else {
+            return Err(PyValueError::new_err(format!(
+                "pixels are a uint8 array of shape (height, width, 4), not {shape:?}"
+            )));
+        };
+        let (Ok(width), Ok(height)) = (u32::try_from(width), u32::try_from(height)) else {
+            return Err(PyValueError::new_err(format!(
+                "an image of {width}x{height} pixels"
+            )));
+        };
+        let rgba: Vec<u8> = pixels.as_array().iter().copied().collect();
+        let this = slf.get();
+        let index = this.edit_items(slf.py(), "Map.add_embedded_image", &[], move |map| {
+            Ok(map.add_embedded_image(&name, width, height, rgba)?.index())
+        })?;
+        Ok(PyImage {
+            map: slf.clone().unbind(),
+            generation: this.generation(Kind::Image),
+            index,
+        })
+    }
+
+    /// Removes an image; layers drawn with it are drawn without one.
+    fn remove_image(slf: &Bound<'_, Self>, image: &Bound<'_, PyImage>) -> PyResult<()> {
+        let index = handle_index(
+            slf,
+            image.get().map.bind(slf.py()),
+            image.get().fresh(),
+            "image",
+            image.get().index,
+        )?;
+        slf.get()
+            .edit_items(slf.py(), "Map.remove_image", &[Kind::Image], move |map| {
+                let r = item_at::<twcodec::map::Image>(map, index)?;
+                map.remove_image(r)
+            })
+    }
+
     /// What the map holds; while another thread changes it, who does (a repr does not raise).
     fn __repr__(&self) -> String {
         let Some(map) = self.map.try_read("Map.__repr__") else {
@@ -977,6 +1245,7 @@ fn tile_spec(
 fn layer(map: &Bound<'_, PyMap>, index: usize) -> PyLayer {
     PyLayer {
         map: map.clone().unbind(),
+        generation: map.get().generation(Kind::Layer),
         index,
     }
 }
@@ -994,19 +1263,74 @@ fn busy_repr(map: &Py<PyMap>, kind: &str, index: usize) -> Option<String> {
 /// The error of a handle whose item is gone (cannot happen while the bindings remove
 /// nothing; kept so that no index is trusted).
 fn gone(what: &str, index: usize) -> PyErr {
-    PyIndexError::new_err(format!("{what} #{index} is not in the map"))
+    PyIndexError::new_err(format!(
+        "{what} #{index} is gone: the map's items were added, removed or moved since this \
+         object was made (get it from the map again)"
+    ))
+}
+
+/// Whether a handle was made since the map's last item-moving edit.
+trait Fresh {
+    fn fresh(&self) -> bool;
+}
+
+macro_rules! fresh {
+    ($($handle:ty),*) => {$(
+        impl Fresh for $handle {
+            fn fresh(&self) -> bool {
+                self.map.get().generation(<$handle>::KIND) == self.generation
+            }
+        }
+    )*};
+}
+
+fresh!(PyGroup, PyLayer, PyImage, PyEnvelope, PySound);
+
+impl PyGroup {
+    const KIND: Kind = Kind::Group;
+}
+impl PyLayer {
+    const KIND: Kind = Kind::Layer;
+}
+impl PyImage {
+    const KIND: Kind = Kind::Image;
+}
+impl PyEnvelope {
+    const KIND: Kind = Kind::Envelope;
+}
+impl PySound {
+    const KIND: Kind = Kind::Sound;
 }
 
 /// A group of layers (`twcodec::map::Group`).
 #[pyclass(name = "Group", module = "twcodec", frozen)]
 pub(crate) struct PyGroup {
     map: Py<PyMap>,
+    /// The map\'s generation when the handle was made ([`PyMap::moved_items`]).
+    generation: u64,
     /// Index among the map's groups.
     #[pyo3(get)]
     index: usize,
 }
 
 impl PyGroup {
+    /// Changes a field of the group (through the map's lock; handles stay valid).
+    fn edit(
+        &self,
+        py: Python<'_>,
+        what: &'static str,
+        f: impl FnOnce(&mut Map, ItemRef<Group>) -> Result<(), twcodec::Error> + Send,
+    ) -> PyResult<()> {
+        if !self.fresh() {
+            return Err(gone("group", self.index));
+        }
+        let index = self.index;
+        self.map.get().edit_fields(py, what, move |map| {
+            let r = item_at::<Group>(map, index)?;
+            f(map, r)
+        })
+    }
+
     fn with<R>(
         &self,
         py: Python<'_>,
@@ -1014,7 +1338,8 @@ impl PyGroup {
         f: impl FnOnce(&Map, &twcodec::map::Group) -> R,
     ) -> PyResult<R> {
         let map = self.map.get().map.read(py, what)?;
-        let group = (map.groups().get(self.index)).ok_or_else(|| gone("group", self.index))?;
+        let group = (map.groups().get(self.index).filter(|_| self.fresh()))
+            .ok_or_else(|| gone("group", self.index))?;
         Ok(f(&map, group))
     }
 }
@@ -1051,6 +1376,38 @@ impl PyGroup {
                 .filter(|c| c.enabled != 0)
                 .map(|c| (c.x, c.y, c.width, c.height))
         })
+    }
+
+    #[setter]
+    fn set_name(&self, py: Python<'_>, name: String) -> PyResult<()> {
+        self.edit(py, "Group.name", move |map, r| map.set_group_name(r, &name))
+    }
+
+    #[setter]
+    fn set_offset(&self, py: Python<'_>, offset: (i32, i32)) -> PyResult<()> {
+        let offset = twcodec::schema::map::Point {
+            x: offset.0,
+            y: offset.1,
+        };
+        self.edit(py, "Group.offset", move |map, r| {
+            map.set_group_offset(r, offset)
+        })
+    }
+
+    #[setter]
+    fn set_parallax(&self, py: Python<'_>, parallax: (i32, i32)) -> PyResult<()> {
+        let parallax = twcodec::schema::map::Point {
+            x: parallax.0,
+            y: parallax.1,
+        };
+        self.edit(py, "Group.parallax", move |map, r| {
+            map.set_group_parallax(r, parallax)
+        })
+    }
+
+    #[setter]
+    fn set_clip(&self, py: Python<'_>, clip: Option<(i32, i32, i32, i32)>) -> PyResult<()> {
+        self.edit(py, "Group.clip", move |map, r| map.set_group_clip(r, clip))
     }
 
     /// The group's layers.
@@ -1192,12 +1549,31 @@ fn quad_dtype(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
 #[pyclass(name = "Layer", module = "twcodec", frozen)]
 pub(crate) struct PyLayer {
     map: Py<PyMap>,
+    /// The map\'s generation when the handle was made ([`PyMap::moved_items`]).
+    generation: u64,
     /// Index among the map's layers (as `twcodec dump` numbers them).
     #[pyo3(get)]
     index: usize,
 }
 
 impl PyLayer {
+    /// Changes a field of the layer (through the map's lock; handles stay valid).
+    fn edit(
+        &self,
+        py: Python<'_>,
+        what: &'static str,
+        f: impl FnOnce(&mut Map, ItemRef<Layer>) -> Result<(), twcodec::Error> + Send,
+    ) -> PyResult<()> {
+        if !self.fresh() {
+            return Err(gone("layer", self.index));
+        }
+        let index = self.index;
+        self.map.get().edit_fields(py, what, move |map| {
+            let r = item_at::<Layer>(map, index)?;
+            f(map, r)
+        })
+    }
+
     fn with<R>(
         &self,
         py: Python<'_>,
@@ -1205,7 +1581,8 @@ impl PyLayer {
         f: impl FnOnce(&Map, &Layer) -> R,
     ) -> PyResult<R> {
         let map = self.map.get().map.read(py, what)?;
-        let layer = (map.layers().get(self.index)).ok_or_else(|| gone("layer", self.index))?;
+        let layer = (map.layers().get(self.index).filter(|_| self.fresh()))
+            .ok_or_else(|| gone("layer", self.index))?;
         Ok(f(&map, layer))
     }
 
@@ -1217,7 +1594,8 @@ impl PyLayer {
     ) -> PyResult<Option<(Bound<'py, PyArray3<u8>>, Fields)>> {
         let owner = self.map.bind(py).get();
         let map = owner.map.read(py, "Layer.tiles")?;
-        let layer = (map.layers().get(self.index)).ok_or_else(|| gone("layer", self.index))?;
+        let layer = (map.layers().get(self.index).filter(|_| self.fresh()))
+            .ok_or_else(|| gone("layer", self.index))?;
         match tile_bytes(layer.content()) {
             None => Err(PyValueError::new_err(format!(
                 "layer #{} is a {} layer, not a tile layer",
@@ -1240,6 +1618,67 @@ impl PyLayer {
     #[getter]
     fn name(&self, py: Python<'_>) -> PyResult<String> {
         self.with(py, "Layer.name", |_, l| l.name())
+    }
+
+    #[setter]
+    fn set_name(&self, py: Python<'_>, name: String) -> PyResult<()> {
+        self.edit(py, "Layer.name", move |map, r| map.set_layer_name(r, &name))
+    }
+
+    #[setter]
+    fn set_detail(&self, py: Python<'_>, detail: bool) -> PyResult<()> {
+        self.edit(py, "Layer.detail", move |map, r| {
+            map.set_layer_detail(r, detail)
+        })
+    }
+
+    /// A tiles layer's color, (r, g, b, a) each 0 to 255; None for other layers. Settable.
+    #[getter]
+    fn color(&self, py: Python<'_>) -> PyResult<Option<(i32, i32, i32, i32)>> {
+        self.with(py, "Layer.color", |_, l| match l.content() {
+            LayerContent::Tiles(t) => {
+                let c = t.item().color;
+                Some((c.r, c.g, c.b, c.a))
+            }
+            _ => None,
+        })
+    }
+
+    #[setter]
+    fn set_color(&self, py: Python<'_>, color: (i32, i32, i32, i32)) -> PyResult<()> {
+        let color = twcodec::schema::map::common::Color {
+            r: color.0,
+            g: color.1,
+            b: color.2,
+            a: color.3,
+        };
+        self.edit(py, "Layer.color", move |map, r| {
+            map.set_layer_color(r, color)
+        })
+    }
+
+    #[setter]
+    fn set_image(&self, py: Python<'_>, image: Option<Bound<'_, PyImage>>) -> PyResult<()> {
+        let image = match image {
+            Some(image) => {
+                let i = image.get();
+                Some(handle_index(
+                    self.map.bind(py),
+                    i.map.bind(py),
+                    i.fresh(),
+                    "image",
+                    i.index,
+                )?)
+            }
+            None => None,
+        };
+        self.edit(py, "Layer.image", move |map, r| {
+            let image = match image {
+                Some(index) => Some(item_at::<twcodec::map::Image>(map, index)?),
+                None => None,
+            };
+            map.set_layer_image(r, image)
+        })
     }
 
     /// 'tiles', 'game', 'front', 'tele', 'speedup', 'switch', 'tune', 'quads', 'sounds' or
@@ -1278,6 +1717,7 @@ impl PyLayer {
         })?;
         Ok(index.map(|index| PyImage {
             map: self.map.clone_ref(py),
+            generation: self.map.get().generation(Kind::Image),
             index,
         }))
     }
@@ -1353,7 +1793,8 @@ impl PyLayer {
         let mut map = owner.map.write(py, "Layer.set_tiles")?;
         owner.views.check_none("set tiles")?;
         let index = self.index;
-        let layer = (map.layers().get(index)).ok_or_else(|| gone("layer", index))?;
+        let layer = (map.layers().get(index).filter(|_| self.fresh()))
+            .ok_or_else(|| gone("layer", index))?;
         let expected = match tile_bytes(layer.content()) {
             Some(Some(t)) => (t.height, t.width, t.tile_size),
             Some(None) => {
@@ -1395,7 +1836,8 @@ impl PyLayer {
     fn quads<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
         let owner = self.map.bind(py);
         let map = owner.get().map.read(py, "Layer.quads")?;
-        let layer = (map.layers().get(self.index)).ok_or_else(|| gone("layer", self.index))?;
+        let layer = (map.layers().get(self.index).filter(|_| self.fresh()))
+            .ok_or_else(|| gone("layer", self.index))?;
         let LayerContent::Quads(quads) = layer.content() else {
             return Err(PyValueError::new_err(format!(
                 "layer #{} is a {} layer, not a quads layer",
@@ -1447,6 +1889,8 @@ impl PyLayer {
 #[pyclass(name = "Image", module = "twcodec", frozen)]
 pub(crate) struct PyImage {
     map: Py<PyMap>,
+    /// The map\'s generation when the handle was made ([`PyMap::moved_items`]).
+    generation: u64,
     /// Index among the map's images.
     #[pyo3(get)]
     index: usize,
@@ -1460,7 +1904,8 @@ impl PyImage {
         f: impl FnOnce(&Map, &twcodec::map::Image) -> R,
     ) -> PyResult<R> {
         let map = self.map.get().map.read(py, what)?;
-        let image = (map.images().get(self.index)).ok_or_else(|| gone("image", self.index))?;
+        let image = (map.images().get(self.index).filter(|_| self.fresh()))
+            .ok_or_else(|| gone("image", self.index))?;
         Ok(f(&map, image))
     }
 }
@@ -1504,7 +1949,8 @@ impl PyImage {
     fn rgba<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray3<u8>>> {
         let owner = self.map.bind(py);
         let map = owner.get().map.read(py, "Image.rgba")?;
-        let image = (map.images().get(self.index)).ok_or_else(|| gone("image", self.index))?;
+        let image = (map.images().get(self.index).filter(|_| self.fresh()))
+            .ok_or_else(|| gone("image", self.index))?;
         let pixels = image.rgba8(&map).or_raise()?;
         let shape = [pixels.height, pixels.width, 4];
         match pixels.bytes {
@@ -1551,6 +1997,8 @@ impl PyImage {
 #[pyclass(name = "Envelope", module = "twcodec", frozen)]
 pub(crate) struct PyEnvelope {
     map: Py<PyMap>,
+    /// The map\'s generation when the handle was made ([`PyMap::moved_items`]).
+    generation: u64,
     /// Index among the map's envelopes.
     #[pyo3(get)]
     index: usize,
@@ -1564,8 +2012,8 @@ impl PyEnvelope {
         f: impl FnOnce(&Map, &twcodec::map::Envelope) -> R,
     ) -> PyResult<R> {
         let map = self.map.get().map.read(py, what)?;
-        let envelope =
-            (map.envelopes().get(self.index)).ok_or_else(|| gone("envelope", self.index))?;
+        let envelope = (map.envelopes().get(self.index).filter(|_| self.fresh()))
+            .ok_or_else(|| gone("envelope", self.index))?;
         Ok(f(&map, envelope))
     }
 }
@@ -1655,6 +2103,8 @@ impl PyEnvelope {
 #[pyclass(name = "Sound", module = "twcodec", frozen)]
 pub(crate) struct PySound {
     map: Py<PyMap>,
+    /// The map\'s generation when the handle was made ([`PyMap::moved_items`]).
+    generation: u64,
     /// Index among the map's sounds.
     #[pyo3(get)]
     index: usize,
@@ -1668,7 +2118,8 @@ impl PySound {
         f: impl FnOnce(&Map, &twcodec::map::Sound) -> R,
     ) -> PyResult<R> {
         let map = self.map.get().map.read(py, what)?;
-        let sound = (map.sounds().get(self.index)).ok_or_else(|| gone("sound", self.index))?;
+        let sound = (map.sounds().get(self.index).filter(|_| self.fresh()))
+            .ok_or_else(|| gone("sound", self.index))?;
         Ok(f(&map, sound))
     }
 }
@@ -1715,6 +2166,7 @@ impl PyMap {
     ) -> PyResult<()> {
         let mut map = self.map.write(py, what)?;
         self.views.check_none("edit the map")?;
+        self.moved_items();
         let map = &mut *map;
         py.detach(|| {
             let mut work = map.clone();
@@ -1724,6 +2176,120 @@ impl PyMap {
         })
         .or_raise()
     }
+}
+
+impl PyMap {
+    /// An edit of fields (no item added, removed or moved): handles stay valid.
+    fn edit_fields(
+        &self,
+        py: Python<'_>,
+        what: &'static str,
+        edit: impl FnOnce(&mut Map) -> Result<(), twcodec::Error> + Send,
+    ) -> PyResult<()> {
+        let mut map = self.map.write(py, what)?;
+        self.views.check_none("edit the map")?;
+        let map = &mut *map;
+        py.detach(|| {
+            let mut work = map.clone();
+            edit(&mut work)?;
+            *map = work;
+            Ok(())
+        })
+        .or_raise()
+    }
+
+    /// An edit that may remove or move items of `kinds`: their handles made before it are
+    /// gone (adding at the end moves nothing).
+    fn edit_items<R: Send>(
+        &self,
+        py: Python<'_>,
+        what: &'static str,
+        kinds: &[Kind],
+        edit: impl FnOnce(&mut Map) -> Result<R, twcodec::Error> + Send,
+    ) -> PyResult<R> {
+        let mut map = self.map.write(py, what)?;
+        self.views.check_none("edit the map")?;
+        self.moved(kinds);
+        let map = &mut *map;
+        py.detach(|| edit(map)).or_raise()
+    }
+}
+
+/// The index of a handle given to `map`'s method: an error for a handle of another map or
+/// one made before the map's items moved.
+fn handle_index(
+    map: &Bound<'_, PyMap>,
+    owner: &Bound<'_, PyMap>,
+    fresh: bool,
+    what: &str,
+    index: usize,
+) -> PyResult<usize> {
+    if !owner.is(map) {
+        return Err(PyValueError::new_err(format!(
+            "{what} #{index} is of another map"
+        )));
+    }
+    if !fresh {
+        return Err(gone(what, index));
+    }
+    Ok(index)
+}
+
+/// The reference of item `index` of a kind.
+fn item_at<T: twcodec::map::ItemKind>(
+    map: &Map,
+    index: usize,
+) -> Result<ItemRef<T>, twcodec::Error> {
+    map.refs::<T>()
+        .nth(index)
+        .ok_or_else(|| twcodec::Error::invalid_edit(format!("no item #{index}")))
+}
+
+/// A new layer of `kind` for `Map.add_layer`.
+fn new_layer(
+    map: &Map,
+    kind: &str,
+    name: Option<&str>,
+    width: Option<usize>,
+    height: Option<usize>,
+) -> Result<Layer, twcodec::Error> {
+    use twcodec::map::Grid;
+    let (gw, gh) = map
+        .game_layer()
+        .and_then(|(_, g)| g.grid())
+        .map_or((100, 50), |g| (g.width(), g.height()));
+    let (w, h) = (width.unwrap_or(gw), height.unwrap_or(gh));
+    let physics = !matches!(kind, "tiles" | "quads" | "sounds");
+    if physics && (w, h) != (gw, gh) {
+        return Err(twcodec::Error::invalid_edit(format!(
+            "a {kind} layer is as large as the game layer, {gw}x{gh}, not {w}x{h}"
+        )));
+    }
+    fn grid<T: Copy + Default>(w: usize, h: usize) -> Result<Grid<T>, twcodec::Error> {
+        Grid::filled(w, h, T::default())
+            .ok_or_else(|| twcodec::Error::invalid_edit(format!("a layer of {w}x{h} tiles")))
+    }
+    let layer = match kind {
+        "tiles" => Layer::new_tiles(name.unwrap_or("Tiles"), grid(w, h)?)?,
+        "quads" => Layer::new_quads(name.unwrap_or("Quads"), Vec::new())?,
+        "sounds" => Layer::new_sounds(name.unwrap_or("Sounds"), Vec::new())?,
+        "game" => Layer::new_game(grid(w, h)?)?,
+        "front" => Layer::new_front(grid(w, h)?)?,
+        "tele" => Layer::new_tele(grid(w, h)?)?,
+        "speedup" => Layer::new_speedup(grid(w, h)?)?,
+        "switch" => Layer::new_switch(grid(w, h)?)?,
+        "tune" => Layer::new_tune(grid(w, h)?)?,
+        other => {
+            return Err(twcodec::Error::new(
+                twcodec::ErrorKind::InvalidOptions,
+                format!(
+                "kind is one of 'tiles', 'game', 'front', 'tele', 'speedup', 'switch', 'tune', \
+                 'quads', 'sounds', not {other:?}"
+            ),
+            ))
+        }
+    };
+    Ok(layer)
 }
 
 /// Group `n`, or the game group.

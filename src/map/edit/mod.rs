@@ -61,6 +61,7 @@
 
 mod data;
 mod envelopes;
+mod fields;
 mod groups;
 mod images;
 mod layers;
@@ -82,6 +83,7 @@ use crate::error::Error;
 
 use crate::map::layer::NO_PHYSICS;
 pub use envelopes::NewEnvelope;
+pub use fields::InfoField;
 pub use groups::NewGroup;
 pub use merge::{
     AppendReport, AppendedGroup, AreaLayer, DroppedLayer, Merge, Merged, ReplaceAreaReport,

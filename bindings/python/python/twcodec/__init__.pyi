@@ -220,6 +220,52 @@ class Map:
         """Copies ``source``'s area (x, y, width, height; game tiles) here at ``to``: the report."""
     def append(self, other: Map) -> Dict[str, Any]:
         """Appends ``other`` (images, sounds, envelopes, groups; shared when identical): the report."""
+    @staticmethod
+    def new(width: int = 100, height: int = 50) -> Map:
+        """A DDNet map from nothing: an empty info and a group "Game" with a game layer of air."""
+    def set_info(
+        self,
+        *,
+        author: Optional[str] = None,
+        version: Optional[str] = None,
+        credits: Optional[str] = None,
+        license: Optional[str] = None,
+    ) -> None:
+        """Sets the info texts given ('' removes one)."""
+    def set_settings(self, settings: Sequence[str]) -> None:
+        """Sets DDNet's server settings; an empty list removes them."""
+    def add_group(
+        self,
+        name: str,
+        *,
+        offset: Tuple[int, int] = (0, 0),
+        parallax: Tuple[int, int] = (100, 100),
+        clip: Optional[Tuple[int, int, int, int]] = None,
+        at: Optional[int] = None,
+    ) -> Group:
+        """Adds a group: the new Group. Handles made before it are gone."""
+    def remove_group(self, group: Group) -> None:
+        """Removes a group with its layers, renumbering every reference."""
+    def add_layer(
+        self,
+        group: Group,
+        kind: Literal[
+            "tiles", "game", "front", "tele", "speedup", "switch", "tune", "quads", "sounds"
+        ],
+        name: Optional[str] = None,
+        *,
+        width: Optional[int] = None,
+        height: Optional[int] = None,
+    ) -> Layer:
+        """Adds a layer at the end of ``group``: the new Layer."""
+    def remove_layer(self, layer: Layer) -> None:
+        """Removes a layer, renumbering every reference."""
+    def add_external_image(self, name: str) -> Image:
+        """Adds an external image (the client's own picture of that name)."""
+    def add_embedded_image(self, name: str, pixels: npt.ArrayLike) -> Image:
+        """Adds an embedded image from RGBA pixels, uint8 of shape (height, width, 4)."""
+    def remove_image(self, image: Image) -> None:
+        """Removes an image; layers drawn with it are drawn without one."""
     def check(
         self, *, ddnet: bool = True, rules: Optional[_Path] = None
     ) -> List[Dict[str, Any]]:
@@ -273,21 +319,30 @@ class Map:
         """The map as ``twcodec dump --format json`` prints it, as dicts and lists."""
 
 class Group:
-    """A group of layers."""
+    """A group of layers. ``name``, ``offset``, ``parallax`` and ``clip`` are settable (the game
+    group's offset, parallax and clip are fixed: DDNet resets them)."""
 
     @property
     def index(self) -> int: ...
     @property
     def name(self) -> str: ...
+    @name.setter
+    def name(self, name: str) -> None: ...
     @property
     def offset(self) -> Tuple[int, int]:
         """World units."""
+    @offset.setter
+    def offset(self, offset: Tuple[int, int]) -> None: ...
     @property
     def parallax(self) -> Tuple[int, int]:
         """Percent."""
+    @parallax.setter
+    def parallax(self, parallax: Tuple[int, int]) -> None: ...
     @property
     def clip(self) -> Optional[Tuple[int, int, int, int]]:
         """(x, y, width, height) when clipping is on."""
+    @clip.setter
+    def clip(self, clip: Optional[Tuple[int, int, int, int]]) -> None: ...
     @property
     def layers(self) -> List[Layer]: ...
     @property
@@ -301,6 +356,13 @@ class Layer:
     def index(self) -> int: ...
     @property
     def name(self) -> str: ...
+    @name.setter
+    def name(self, name: str) -> None: ...
+    @property
+    def color(self) -> Optional[Tuple[int, int, int, int]]:
+        """A tiles layer's color (r, g, b, a), each 0 to 255; None for other kinds."""
+    @color.setter
+    def color(self, color: Tuple[int, int, int, int]) -> None: ...
     @property
     def kind(
         self,
@@ -311,11 +373,15 @@ class Layer:
     def is_physics(self) -> bool: ...
     @property
     def detail(self) -> bool: ...
+    @detail.setter
+    def detail(self, detail: bool) -> None: ...
     @property
     def group(self) -> Optional[int]:
         """Index of the group holding the layer."""
     @property
     def image(self) -> Optional[Image]: ...
+    @image.setter
+    def image(self, image: Optional[Image]) -> None: ...
     @property
     def width(self) -> Optional[int]:
         """Tiles, for tile layers."""

@@ -1,0 +1,95 @@
+"""Maps from nothing and the setters (issue 32's first part): Map.new, set_info, set_settings,
+group and layer fields, adding and removing groups, layers and images, handles made stale."""
+
+import numpy as np
+import pytest
+
+import twcodec
+
+
+def test_a_map_from_nothing_saves_and_loads_strictly(tmp_path) -> None:
+    m = twcodec.Map.new(60, 40)
+    game = m.game_layer
+    assert game is not None and (game.width, game.height) == (60, 40)
+    tiles = game.tiles().copy()
+    tiles[38, :, 0] = 1  # a floor
+    tiles[37, 5, 0] = 192  # a spawn
+    game.set_tiles(tiles)
+    m.set_info(author="Tee", license="CC0")
+    m.set_settings(["sv_team 1"])
+    back = m.add_group("Background", parallax=(50, 50), at=0)
+    sky = m.add_layer(back, "tiles", "Sky", width=20, height=10)
+    sky.color = (40, 40, 80, 255)
+    sky.image = m.add_external_image("grass_main")
+    pixels = np.zeros((64, 64, 4), np.uint8)
+    pixels[..., 3] = 255
+    m.add_embedded_image("black", pixels)
+    path = tmp_path / "new.map"
+    m.save(path)
+    read = twcodec.Map.load(path, strict=True)
+    assert read.problems == []
+    assert read.info["author"] == "Tee" and read.info["license"] == "CC0"
+    assert read.info["settings"] == ["sv_team 1"]
+    assert [g.name for g in read.groups] == ["Background", "Game"]
+    assert read.groups[0].parallax == (50, 50)
+    sky = read.groups[0].layers[0]
+    assert (sky.name, sky.color, sky.width) == ("Sky", (40, 40, 80, 255), 20)
+    assert sky.image.name == "grass_main"
+    assert [i.name for i in read.images] == ["grass_main", "black"]
+    assert read.game_layer.tiles()[37, 5, 0] == 192
+
+
+def test_setters_raise_naming_what_and_change_nothing() -> None:
+    m = twcodec.Map.new(10, 10)
+    before = m.to_bytes()
+    with pytest.raises(twcodec.Error, match="at most 15"):
+        m.set_info(version="x" * 16)
+    game_group = m.groups[0]
+    with pytest.raises(twcodec.Error, match="game group's offset"):
+        game_group.offset = (32, 0)
+    with pytest.raises(twcodec.Error, match="at most 11"):
+        game_group.name = "a very long name"
+    with pytest.raises(twcodec.Error, match="0 to 255"):
+        m.add_layer(game_group, "tiles").color = (0, 0, 0, 300)
+    with pytest.raises(twcodec.Error, match="as large as the game layer"):
+        m.add_layer(m.groups[0], "front", width=5, height=5)
+    with pytest.raises(twcodec.Error, match="kind is one of"):
+        m.add_layer(m.groups[0], "floor")
+    m2 = twcodec.Map.new(10, 10)
+    assert m2.to_bytes() == before
+
+
+def test_handles_made_before_an_item_moved_raise() -> None:
+    m = twcodec.Map.sample()
+    layer = m.layers[3]
+    name = layer.name
+    group = m.groups[0]
+    m.remove_group(m.groups[0])
+    with pytest.raises(IndexError, match="gone"):
+        layer.name
+    with pytest.raises(IndexError, match="gone"):
+        group.offset = (0, 0)
+    # Fresh handles read the renumbered map; field setters keep handles.
+    fresh = m.layers[0]
+    fresh.name = "Renamed"
+    assert fresh.name == "Renamed" and m.layers[0].name == "Renamed"
+    assert name  # the old handle read its layer before the removal
+    # A handle of another map is refused.
+    other = twcodec.Map.sample()
+    with pytest.raises(ValueError, match="another map"):
+        m.remove_layer(other.layers[0])
+
+
+def test_removing_layers_and_images_renumbers_references() -> None:
+    m = twcodec.Map.sample()
+    images = len(m.images)
+    drawn = [l.image.name if l.image else None for l in m.layers]
+    m.remove_image(m.images[0])
+    assert len(m.images) == images - 1
+    after = [l.image.name if l.image else None for l in m.layers]
+    gone_name = twcodec.Map.sample().images[0].name
+    assert after == [None if n == gone_name else n for n in drawn]
+    layers = len(m.layers)
+    m.remove_layer(m.layers[-1])
+    assert len(m.layers) == layers - 1
+    assert twcodec.Map.parse(m.to_bytes(), strict=True).problems == []

@@ -165,6 +165,7 @@ fn layer_fields() {
 #[test]
 fn a_new_map_is_one_ddnet_loads() {
     let Some(dir) = std::env::var_os("TWCODEC_DDNET_BUILD") else {
+        eprintln!("skipped: set TWCODEC_DDNET_BUILD to a DDNet build folder to run map_test");
         return;
     };
     let map_test = std::path::Path::new(&dir).join("map_test");

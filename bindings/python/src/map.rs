@@ -30,7 +30,50 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyImage>()?;
     m.add_class::<PyEnvelope>()?;
     m.add_class::<PySound>()?;
+    m.add_function(wrap_pyfunction!(tile_name, m)?)?;
+    m.add_function(wrap_pyfunction!(tile_ids, m)?)?;
     Ok(())
+}
+
+/// The physics kind of a layer kind's name.
+fn physics_kind(kind: &str) -> PyResult<twcodec::schema::map::layer::PhysicsKind> {
+    use twcodec::schema::map::layer::PhysicsKind;
+    Ok(match kind {
+        "game" => PhysicsKind::Game,
+        "front" => PhysicsKind::Front,
+        "tele" => PhysicsKind::Tele,
+        "speedup" => PhysicsKind::Speedup,
+        "switch" => PhysicsKind::Switch,
+        "tune" => PhysicsKind::Tune,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "kind is one of 'game', 'front', 'tele', 'speedup', 'switch', 'tune', not \
+                 {other:?}"
+            )))
+        }
+    })
+}
+
+/// The name twcodec gives tile `id` in a layer of `kind` ('game', 'front', 'tele',
+/// 'speedup', 'switch', 'tune'), as `twcodec check` and the conversion notes name it
+/// ('freeze', 'start', 'tele-in', ...); None for air and ids without a name.
+#[pyfunction]
+#[pyo3(signature = (id, kind = "game"))]
+fn tile_name(id: u8, kind: &str) -> PyResult<Option<&'static str>> {
+    Ok(twcodec::map::tile_name(physics_kind(kind)?, id).filter(|_| id != 0))
+}
+
+/// The ids of the tiles named `name` in a layer of `kind` (several for some names:
+/// 'hook-through' is 5, 6, 66 and 67); an empty list for a name no tile has.
+#[pyfunction]
+#[pyo3(signature = (name, kind = "game"))]
+fn tile_ids(name: &str, kind: &str) -> PyResult<Vec<u32>> {
+    let kind = physics_kind(kind)?;
+    // u32, not u8: PyO3 turns a Vec<u8> into bytes.
+    Ok((1..=255u8)
+        .filter(|&id| twcodec::map::tile_name(kind, id) == Some(name))
+        .map(u32::from)
+        .collect())
 }
 
 /// A map (`twcodec::Map`): every item resolved into groups, layers, images, envelopes and

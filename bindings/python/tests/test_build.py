@@ -93,3 +93,24 @@ def test_removing_layers_and_images_renumbers_references() -> None:
     m.remove_layer(m.layers[-1])
     assert len(m.layers) == layers - 1
     assert twcodec.Map.parse(m.to_bytes(), strict=True).problems == []
+
+
+def test_tiles_of_every_kind_by_field_and_name() -> None:
+    assert twcodec.tile_name(9) == "freeze"
+    assert twcodec.tile_name(26, "tele") == "tele-in"
+    assert twcodec.tile_name(0) is None
+    assert twcodec.tile_ids("hook-through") == [5, 6, 66, 67]
+    assert twcodec.tile_ids("spawn") == [192]
+    assert twcodec.tile_ids("nothing") == []
+    with pytest.raises(ValueError, match="kind is one of"):
+        twcodec.tile_name(1, "floor")
+    # A speedup layer's records: set force, angle and type by name, written back.
+    m = twcodec.Map.new(20, 10)
+    speedup = m.add_layer(m.groups[0], "speedup")
+    tiles = speedup.tiles(structured=True).copy()
+    assert tiles.dtype.names == ("force", "max_speed", "id", "reserved", "angle")
+    tiles[3, 4] = (10, 0, twcodec.tile_ids("speedup", "speedup")[0], 0, -90)
+    speedup.set_tiles(tiles)
+    read = twcodec.Map.parse(m.to_bytes(), strict=True)
+    record = read.layers[1].tiles(structured=True)[3, 4]
+    assert (record["force"], record["id"], record["angle"]) == (10, 29, -90)

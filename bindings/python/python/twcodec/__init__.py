@@ -32,6 +32,8 @@ from ._twcodec import (
     sample,
     scan,
     scan_file,
+    tile_ids,
+    tile_name,
 )
 
 __all__ = [
@@ -56,4 +58,6 @@ __all__ = [
     "sample",
     "scan",
     "scan_file",
+    "tile_ids",
+    "tile_name",
 ]

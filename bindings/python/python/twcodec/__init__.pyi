@@ -63,6 +63,14 @@ class BusyError(Error, RuntimeError):
 class RenderWarning(UserWarning):
     """Something ``Map.render`` drew differently from what the map asks."""
 
+_Kind = Literal["game", "front", "tele", "speedup", "switch", "tune"]
+
+def tile_name(id: int, kind: _Kind = "game") -> Optional[str]:
+    """The name of tile ``id`` in a layer of ``kind`` ('freeze', 'start', ...), or None."""
+
+def tile_ids(name: str, kind: _Kind = "game") -> List[int]:
+    """The ids of the tiles of that name in a layer of ``kind`` (5, 6, 66, 67 for 'hook-through')."""
+
 def sample() -> bytes:
     """The built-in sample map's bytes: a small DDNet map using every feature twcodec knows."""
 

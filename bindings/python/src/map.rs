@@ -1902,6 +1902,72 @@ impl PyLayer {
         Ok(Some(records))
     }
 
+    /// Replaces a quads layer's quads: `quads` is an array like `quads()` gives (records of
+    /// the quad dtype, or int32 of shape (n, 38)), copied into the map: points, colors,
+    /// texture coordinates and envelopes, as many quads as given. An envelope index past the
+    /// map's envelopes raises `twcodec.Error` naming the quad; arrays viewing the map raise
+    /// `BufferError`.
+    fn set_quads(&self, py: Python<'_>, quads: Bound<'_, PyAny>) -> PyResult<()> {
+        use twcodec::schema::map::quad::Quad;
+        let numpy = py.import("numpy")?;
+        let array = numpy.call_method1("ascontiguousarray", (quads,))?;
+        let itemsize: usize = array.getattr("itemsize")?.extract()?;
+        let size: usize = array.getattr("size")?.extract()?;
+        let kind: String = array.getattr("dtype")?.getattr("kind")?.extract()?;
+        let bytes_len = itemsize.checked_mul(size).unwrap_or(usize::MAX);
+        if kind == "O" || bytes_len % Quad::SIZE != 0 {
+            return Err(PyValueError::new_err(format!(
+                "quads are records of the quad dtype (152 bytes each) or int32 of shape (n, 38), \
+                 not {size} items of {itemsize} bytes"
+            )));
+        }
+        let flat = array.call_method0("tobytes")?;
+        let flat = flat.cast::<PyBytes>()?.as_bytes();
+        let quads: Vec<Quad> = bytemuck::pod_collect_to_vec(flat);
+        let index = self.index;
+        self.edit(py, "Layer.set_quads", move |map, r| {
+            let envelopes = map.envelopes().len() as i64;
+            for (n, quad) in quads.iter().enumerate() {
+                for (field, value) in [
+                    ("position_envelope", quad.position_envelope),
+                    ("color_envelope", quad.color_envelope),
+                ] {
+                    if value < -1 || i64::from(value) >= envelopes {
+                        return Err(twcodec::Error::invalid_edit(format!(
+                            "quad #{n}: {field} = {value}, but the map has {envelopes} \
+                             envelopes (-1 for none)"
+                        )));
+                    }
+                }
+            }
+            let max = map.limits().max_layer_data();
+            if quads.len().saturating_mul(Quad::SIZE) > max || i32::try_from(quads.len()).is_err() {
+                return Err(twcodec::Error::limit(format!(
+                    "{} quads of {} bytes are more than the {max} bytes a layer's data may \
+                     have (Limits::max_layer_data)",
+                    quads.len(),
+                    Quad::SIZE
+                )));
+            }
+            let layer = map
+                .layer_mut(r)
+                .ok_or_else(|| twcodec::Error::invalid_edit(format!("no layer #{index}")))?;
+            let kind = layer.kind_name();
+            let LayerContent::Quads(q) = layer.content_mut() else {
+                return Err(twcodec::Error::invalid_edit(format!(
+                    "layer #{index} is a {kind} layer, not a quads layer"
+                )));
+            };
+            let target = q.quads_mut().ok_or_else(|| {
+                twcodec::Error::invalid_edit(format!(
+                    "layer #{index}'s quads did not load; nothing to replace"
+                ))
+            })?;
+            *target = quads;
+            Ok(())
+        })
+    }
+
     /// The sound sources of a sounds layer as dicts (`twcodec dump` field names), or None
     /// when the data is missing or broken.
     fn sources<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {

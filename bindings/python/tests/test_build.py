@@ -114,3 +114,24 @@ def test_tiles_of_every_kind_by_field_and_name() -> None:
     read = twcodec.Map.parse(m.to_bytes(), strict=True)
     record = read.layers[1].tiles(structured=True)[3, 4]
     assert (record["force"], record["id"], record["angle"]) == (10, 29, -90)
+
+
+def test_quads_are_replaced_from_records_and_checked() -> None:
+    m = twcodec.Map.sample()
+    layer = next(l for l in m.layers if l.kind == "quads" and l.quads() is not None)
+    quads = layer.quads().copy()
+    count = len(quads)
+    quads["colors"][..., 0] = 7
+    layer.set_quads(quads[:1])
+    read = twcodec.Map.parse(m.to_bytes(), strict=True)
+    written = read.layers[layer.index].quads()
+    assert len(written) == 1 and count >= 1
+    assert (written["colors"][..., 0] == 7).all()
+    bad = quads[:1].copy()
+    bad["color_envelope"] = 99
+    with pytest.raises(twcodec.Error, match="quad #0: color_envelope = 99"):
+        layer.set_quads(bad)
+    with pytest.raises(ValueError, match="quad dtype"):
+        layer.set_quads(np.zeros(5, np.uint8))
+    with pytest.raises(twcodec.Error, match="not a quads layer"):
+        m.game_layer.set_quads(quads[:1])

@@ -408,6 +408,8 @@ class Layer:
         ``convert``, ...) uses it, the map unchanged."""
     def quads(self) -> Optional[npt.NDArray[np.void]]:
         """View: one record per quad (points, colors, texture_coords, envelopes)."""
+    def set_quads(self, quads: npt.ArrayLike) -> None:
+        """Replaces a quads layer's quads with records like ``quads()`` gives (copied)."""
     def sources(self) -> Optional[List[Dict[str, Any]]]:
         """The sound sources of a sounds layer."""
 

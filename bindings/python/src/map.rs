@@ -1914,7 +1914,7 @@ impl PyLayer {
         let itemsize: usize = array.getattr("itemsize")?.extract()?;
         let size: usize = array.getattr("size")?.extract()?;
         let kind: String = array.getattr("dtype")?.getattr("kind")?.extract()?;
-        let bytes_len = itemsize.checked_mul(size).unwrap_or(usize::MAX);
+        let bytes_len = itemsize.saturating_mul(size);
         if kind == "O" || bytes_len % Quad::SIZE != 0 {
             return Err(PyValueError::new_err(format!(
                 "quads are records of the quad dtype (152 bytes each) or int32 of shape (n, 38), \

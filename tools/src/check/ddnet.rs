@@ -25,7 +25,7 @@
 //! | `outside-game-area` | warning | physics tiles beyond the game layer's size |
 //! | `map-setting` | warning | settings the server ignores, or reads otherwise than written (`console.cpp`, `config_variables.h`) |
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use twcodec::map::{tile_name, Grid, LayerContent};
 use twcodec::schema::map::layer::PhysicsKind;
@@ -33,7 +33,7 @@ use twcodec::schema::map::tile::TileKind;
 use twcodec::schema::map::tile::{Speedup, Switch, Tele, Tile, Tune};
 use twcodec::Map;
 
-use super::{tiles_where, Finding, LayerPlace, Severity};
+use super::{tiles_by, tiles_where, Finding, LayerPlace, Severity};
 
 /// Every check's id, in the order [`check`] runs them.
 pub const CHECKS: &[&str] = &[
@@ -250,12 +250,7 @@ fn unknown_ids(layers: &Layers<'_>, found: &mut Found) {
         let Some(layer) = layer else {
             return;
         };
-        let mut ids: BTreeMap<u8, Vec<[u32; 2]>> = BTreeMap::new();
-        for tile in tiles_where(layer.grid, |_, _, t| !valid(id_of(t))) {
-            if let Some(t) = layer.grid.get(tile[0] as usize, tile[1] as usize) {
-                ids.entry(id_of(t)).or_default().push(tile);
-            }
-        }
+        let ids = tiles_by(layer.grid, |_, _, t| !valid(id_of(t)), &id_of);
         for (id, tiles) in ids {
             found.tiles(
                 "unknown-id",
@@ -365,14 +360,11 @@ fn flags(layers: &Layers<'_>, found: &mut Found) {
         } else {
             PhysicsKind::Front
         };
-        let mut ignored: BTreeMap<u8, Vec<[u32; 2]>> = BTreeMap::new();
-        for [x, y] in tiles_where(layer.grid, |_, _, t| {
-            t.id != 0 && t.flags & TURN_BITS != 0 && !reads_flags(t.id)
-        }) {
-            if let Some(t) = layer.grid.get(x as usize, y as usize) {
-                ignored.entry(t.id).or_default().push([x, y]);
-            }
-        }
+        let ignored = tiles_by(
+            layer.grid,
+            |_, _, t| t.id != 0 && t.flags & TURN_BITS != 0 && !reads_flags(t.id),
+            |t| t.id,
+        );
         for (id, tiles) in ignored {
             found.tiles(
                 "flags-ignored",
@@ -508,14 +500,11 @@ fn teleporters(layers: &Layers<'_>, found: &mut Found) {
         "teleporter numbered 0: collision.cpp Init skips tiles of number 0, so it does nothing"
             .into(),
     );
-    let mut missing: BTreeMap<u8, Vec<[u32; 2]>> = BTreeMap::new();
-    for [x, y] in tiles_where(tele.grid, |_, _, t| {
-        matches!(t.id, 10 | 14 | 15 | 26) && t.number != 0 && !outs.contains(&t.number)
-    }) {
-        if let Some(t) = tele.grid.get(x as usize, y as usize) {
-            missing.entry(t.number).or_default().push([x, y]);
-        }
-    }
+    let missing = tiles_by(
+        tele.grid,
+        |_, _, t| matches!(t.id, 10 | 14 | 15 | 26) && t.number != 0 && !outs.contains(&t.number),
+        |t| t.number,
+    );
     for (number, tiles) in missing {
         found.tiles(
             "tele-no-destination",
@@ -528,14 +517,11 @@ fn teleporters(layers: &Layers<'_>, found: &mut Found) {
             ),
         );
     }
-    let mut missing: BTreeMap<u8, Vec<[u32; 2]>> = BTreeMap::new();
-    for [x, y] in tiles_where(tele.grid, |_, _, t| {
-        t.id == 29 && t.number != 0 && !check_outs.contains(&t.number)
-    }) {
-        if let Some(t) = tele.grid.get(x as usize, y as usize) {
-            missing.entry(t.number).or_default().push([x, y]);
-        }
-    }
+    let missing = tiles_by(
+        tele.grid,
+        |_, _, t| t.id == 29 && t.number != 0 && !check_outs.contains(&t.number),
+        |t| t.number,
+    );
     for (number, tiles) in missing {
         found.tiles(
             "tele-no-destination",
@@ -561,15 +547,14 @@ fn teleporters(layers: &Layers<'_>, found: &mut Found) {
                 .into(),
         );
     }
-    let mut unused: BTreeMap<u8, Vec<[u32; 2]>> = BTreeMap::new();
-    for [x, y] in tiles_where(tele.grid, |_, _, t| {
-        (t.id == 27 && t.number != 0 && !ins.contains(&t.number))
-            || (t.id == 30 && t.number != 0 && !checks.contains(&t.number))
-    }) {
-        if let Some(t) = tele.grid.get(x as usize, y as usize) {
-            unused.entry(t.id).or_default().push([x, y]);
-        }
-    }
+    let unused = tiles_by(
+        tele.grid,
+        |_, _, t| {
+            (t.id == 27 && t.number != 0 && !ins.contains(&t.number))
+                || (t.id == 30 && t.number != 0 && !checks.contains(&t.number))
+        },
+        |t| t.id,
+    );
     for (id, tiles) in unused {
         let message = if id == 27 {
             "tele-out (27) whose number no teleporter (10, 14, 15, 26) uses: only the \
@@ -604,20 +589,12 @@ fn switches(layers: &Layers<'_>, settings: &[String], found: &mut Found) {
         .filter(|t| t.number != 0 && is_switched(t.id))
         .map(|t| t.number)
         .collect();
-    let opened: BTreeSet<u8> = (settings.iter())
-        .filter_map(|s| {
-            let mut words = s.split_whitespace();
-            (words.next() == Some("switch_open")).then(|| words.next()?.parse().ok())?
-        })
-        .collect();
-    let mut missing: BTreeMap<u8, Vec<[u32; 2]>> = BTreeMap::new();
-    for [x, y] in tiles_where(switch.grid, |_, _, t| {
-        t.number != 0 && is_switched(t.id) && !switchers.contains(&t.number)
-    }) {
-        if let Some(t) = switch.grid.get(x as usize, y as usize) {
-            missing.entry(t.number).or_default().push([x, y]);
-        }
-    }
+    let opened = setting_numbers(settings, &["switch_open"]);
+    let missing = tiles_by(
+        switch.grid,
+        |_, _, t| t.number != 0 && is_switched(t.id) && !switchers.contains(&t.number),
+        |t| t.number,
+    );
     for (number, tiles) in missing {
         let state = if opened.contains(&number) {
             "the `switch_open` setting makes it always off"
@@ -632,14 +609,11 @@ fn switches(layers: &Layers<'_>, settings: &[String], found: &mut Found) {
             format!("switch number {number} is used, but no switch (22 to 25) sets it: {state}"),
         );
     }
-    let mut unused: BTreeMap<u8, Vec<[u32; 2]>> = BTreeMap::new();
-    for [x, y] in tiles_where(switch.grid, |_, _, t| {
-        t.number != 0 && is_switcher(t.id) && !switched.contains(&t.number)
-    }) {
-        if let Some(t) = switch.grid.get(x as usize, y as usize) {
-            unused.entry(t.number).or_default().push([x, y]);
-        }
-    }
+    let unused = tiles_by(
+        switch.grid,
+        |_, _, t| t.number != 0 && is_switcher(t.id) && !switched.contains(&t.number),
+        |t| t.number,
+    );
     for (number, tiles) in unused {
         found.tiles(
             "switch-unused",
@@ -704,24 +678,17 @@ fn tune_zones(layers: &Layers<'_>, settings: &[String], found: &mut Found) {
     let Some(tune) = &layers.tune else {
         return;
     };
-    let set: BTreeSet<u8> = (settings.iter())
-        .filter_map(|s| {
-            let mut words = s.split_whitespace();
-            // A zone is in use when a setting tunes it or gives it a message on entering or
-            // leaving (gamecontext.cpp ConTuneZone, ConTuneSetZoneMsgEnter/Leave).
-            let command = words.next()?;
-            matches!(command, "tune_zone" | "tune_zone_enter" | "tune_zone_leave")
-                .then(|| words.next()?.parse().ok())?
-        })
-        .collect();
-    let mut unset: BTreeMap<u8, Vec<[u32; 2]>> = BTreeMap::new();
-    for [x, y] in tiles_where(tune.grid, |_, _, t| {
-        t.id == 68 && t.number != 0 && !set.contains(&t.number)
-    }) {
-        if let Some(t) = tune.grid.get(x as usize, y as usize) {
-            unset.entry(t.number).or_default().push([x, y]);
-        }
-    }
+    // A zone is in use when a setting tunes it or gives it a message on entering or leaving
+    // (gamecontext.cpp ConTuneZone, ConTuneSetZoneMsgEnter/Leave).
+    let set = setting_numbers(
+        settings,
+        &["tune_zone", "tune_zone_enter", "tune_zone_leave"],
+    );
+    let unset = tiles_by(
+        tune.grid,
+        |_, _, t| t.id == 68 && t.number != 0 && !set.contains(&t.number),
+        |t| t.number,
+    );
     for (zone, tiles) in unset {
         found.tiles(
             "tune-zone-unset",
@@ -979,6 +946,16 @@ fn commands(line: &str) -> Vec<Vec<String>> {
     }
     commands.push(words);
     commands.into_iter().filter(|c| !c.is_empty()).collect()
+}
+
+/// The first arguments, as numbers, of the settings' commands named in `names`, each setting
+/// split into commands as the console splits it ([`commands`]).
+fn setting_numbers(settings: &[String], names: &[&str]) -> BTreeSet<u8> {
+    (settings.iter())
+        .flat_map(|s| commands(s))
+        .filter(|words| names.contains(&words[0].as_str()))
+        .filter_map(|words| words.get(1)?.parse().ok())
+        .collect()
 }
 
 /// What the server makes of one command of a map's settings: `None` when it runs as written.

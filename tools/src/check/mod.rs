@@ -313,3 +313,24 @@ pub(crate) fn tiles_where<T: Copy>(
         .map(|(i, _)| [(i % width) as u32, (i / width) as u32])
         .collect()
 }
+
+/// The tiles of a grid for which `keep(x, y, tile)` holds, grouped by `key(tile)` (an id, a
+/// number), each group row by row: one finding per key.
+pub(crate) fn tiles_by<T: Copy, K: Ord>(
+    grid: &twcodec::map::Grid<T>,
+    mut keep: impl FnMut(usize, usize, &T) -> bool,
+    key: impl Fn(&T) -> K,
+) -> std::collections::BTreeMap<K, Vec<[u32; 2]>> {
+    let width = grid.width().max(1);
+    let mut groups = std::collections::BTreeMap::<K, Vec<[u32; 2]>>::new();
+    for (i, tile) in grid.tiles().iter().enumerate() {
+        let (x, y) = (i % width, i / width);
+        if keep(x, y, tile) {
+            groups
+                .entry(key(tile))
+                .or_default()
+                .push([x as u32, y as u32]);
+        }
+    }
+    groups
+}

@@ -4,6 +4,9 @@
 //! worked out from the group's offset), it is compared with that computation; every edited map
 //! is written and read back.
 
+mod common;
+
+use common::Rng;
 use twcodec::map::edit::{GameTilesReport, ReplaceTilesReport, TileRect, TileSpec};
 use twcodec::map::{GameTileOp, Grid, Group, ItemRef, Layer, LayerContent, NewGroup};
 use twcodec::schema::map::quad::Quad;
@@ -14,19 +17,6 @@ use twcodec::{ErrorKind, Map};
 /// The game layer's size in the maps built here.
 const GW: usize = 10;
 const GH: usize = 7;
-
-/// A small deterministic generator (splitmix64), for tile patterns.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
 
 fn tile(id: u8) -> Tile {
     Tile {

@@ -308,20 +308,14 @@ impl PyMap {
     #[getter]
     fn groups(slf: &Bound<'_, Self>) -> PyResult<Vec<PyGroup>> {
         let count = (slf.get().map.read(slf.py(), "Map.groups")?).groups().len();
-        Ok((0..count)
-            .map(|index| PyGroup {
-                map: slf.clone().unbind(),
-                generation: slf.get().generation(Kind::Group),
-                index,
-            })
-            .collect())
+        Ok((0..count).map(|index| PyGroup::at(slf, index)).collect())
     }
 
     /// The layers, in file order (`twcodec dump` numbers them so).
     #[getter]
     fn layers(slf: &Bound<'_, Self>) -> PyResult<Vec<PyLayer>> {
         let count = (slf.get().map.read(slf.py(), "Map.layers")?).layers().len();
-        Ok((0..count).map(|index| layer(slf, index)).collect())
+        Ok((0..count).map(|index| PyLayer::at(slf, index)).collect())
     }
 
     /// The game layer, or None.
@@ -329,20 +323,14 @@ impl PyMap {
     fn game_layer(slf: &Bound<'_, Self>) -> PyResult<Option<PyLayer>> {
         let map = slf.get().map.read(slf.py(), "Map.game_layer")?;
         let index = map.game_layer().map(|(r, _)| r.index());
-        Ok(index.map(|index| layer(slf, index)))
+        Ok(index.map(|index| PyLayer::at(slf, index)))
     }
 
     /// The images, in file order.
     #[getter]
     fn images(slf: &Bound<'_, Self>) -> PyResult<Vec<PyImage>> {
         let count = (slf.get().map.read(slf.py(), "Map.images")?).images().len();
-        Ok((0..count)
-            .map(|index| PyImage {
-                map: slf.clone().unbind(),
-                generation: slf.get().generation(Kind::Image),
-                index,
-            })
-            .collect())
+        Ok((0..count).map(|index| PyImage::at(slf, index)).collect())
     }
 
     /// The envelopes, in file order.
@@ -351,26 +339,14 @@ impl PyMap {
         let count = (slf.get().map.read(slf.py(), "Map.envelopes")?)
             .envelopes()
             .len();
-        Ok((0..count)
-            .map(|index| PyEnvelope {
-                map: slf.clone().unbind(),
-                generation: slf.get().generation(Kind::Envelope),
-                index,
-            })
-            .collect())
+        Ok((0..count).map(|index| PyEnvelope::at(slf, index)).collect())
     }
 
     /// The sounds, in file order.
     #[getter]
     fn sounds(slf: &Bound<'_, Self>) -> PyResult<Vec<PySound>> {
         let count = (slf.get().map.read(slf.py(), "Map.sounds")?).sounds().len();
-        Ok((0..count)
-            .map(|index| PySound {
-                map: slf.clone().unbind(),
-                generation: slf.get().generation(Kind::Sound),
-                index,
-            })
-            .collect())
+        Ok((0..count).map(|index| PySound::at(slf, index)).collect())
     }
 
     /// How many numpy arrays view the map's memory now (the map cannot be modified while any
@@ -1102,11 +1078,7 @@ impl PyMap {
                 Ok(r.index())
             },
         )?;
-        Ok(PyGroup {
-            map: slf.clone().unbind(),
-            generation: this.generation(Kind::Group),
-            index,
-        })
+        Ok(PyGroup::at(slf, index))
     }
 
     /// Removes a group with its layers, renumbering every reference.
@@ -1157,11 +1129,7 @@ impl PyMap {
             let layer = new_layer(map, &kind, name.as_deref(), width, height)?;
             Ok(map.add_layer(group, layer)?.index())
         })?;
-        Ok(PyLayer {
-            map: slf.clone().unbind(),
-            generation: this.generation(Kind::Layer),
-            index,
-        })
+        Ok(PyLayer::at(slf, index))
     }
 
     /// Removes a layer, renumbering every reference (auto-mapper configurations too).
@@ -1186,11 +1154,7 @@ impl PyMap {
         let index = this.edit_items(slf.py(), "Map.add_external_image", &[], move |map| {
             Ok(map.add_external_image(&name)?.index())
         })?;
-        Ok(PyImage {
-            map: slf.clone().unbind(),
-            generation: this.generation(Kind::Image),
-            index,
-        })
+        Ok(PyImage::at(slf, index))
     }
 
     /// Adds an embedded image from RGBA pixels (a uint8 array of shape (height, width, 4)):
@@ -1216,11 +1180,7 @@ impl PyMap {
         let index = this.edit_items(slf.py(), "Map.add_embedded_image", &[], move |map| {
             Ok(map.add_embedded_image(&name, width, height, rgba)?.index())
         })?;
-        Ok(PyImage {
-            map: slf.clone().unbind(),
-            generation: this.generation(Kind::Image),
-            index,
-        })
+        Ok(PyImage::at(slf, index))
     }
 
     /// Removes an image; layers drawn with it are drawn without one.
@@ -1285,14 +1245,6 @@ fn tile_spec(
     }
 }
 
-fn layer(map: &Bound<'_, PyMap>, index: usize) -> PyLayer {
-    PyLayer {
-        map: map.clone().unbind(),
-        generation: map.get().generation(Kind::Layer),
-        index,
-    }
-}
-
 /// The repr of a part while another thread changes its map (a repr does not raise), or None
 /// when the map is free.
 fn busy_repr(map: &Py<PyMap>, kind: &str, index: usize) -> Option<String> {
@@ -1329,21 +1281,25 @@ macro_rules! fresh {
 
 fresh!(PyGroup, PyLayer, PyImage, PyEnvelope, PySound);
 
-impl PyGroup {
-    const KIND: Kind = Kind::Group;
+/// Each handle's kind, and its constructor: item `index` of `map`, as of the map's last edit
+/// that moved items of that kind.
+macro_rules! handle {
+    ($($handle:ident: $kind:ident),*) => {$(
+        impl $handle {
+            const KIND: Kind = Kind::$kind;
+
+            fn at(map: &Bound<'_, PyMap>, index: usize) -> $handle {
+                $handle {
+                    map: map.clone().unbind(),
+                    generation: map.get().generation(Kind::$kind),
+                    index,
+                }
+            }
+        }
+    )*};
 }
-impl PyLayer {
-    const KIND: Kind = Kind::Layer;
-}
-impl PyImage {
-    const KIND: Kind = Kind::Image;
-}
-impl PyEnvelope {
-    const KIND: Kind = Kind::Envelope;
-}
-impl PySound {
-    const KIND: Kind = Kind::Sound;
-}
+
+handle!(PyGroup: Group, PyLayer: Layer, PyImage: Image, PyEnvelope: Envelope, PySound: Sound);
 
 /// A group of layers (`twcodec::map::Group`).
 #[pyclass(name = "Group", module = "twcodec", frozen)]
@@ -1460,7 +1416,7 @@ impl PyGroup {
             g.layers(map).map(|r| r.index()).collect()
         })?;
         let map = self.map.bind(py);
-        Ok(indices.into_iter().map(|i| layer(map, i)).collect())
+        Ok(indices.into_iter().map(|i| PyLayer::at(map, i)).collect())
     }
 
     /// The group item as stored (`twcodec dump` field names).
@@ -1758,11 +1714,7 @@ impl PyLayer {
         let index = self.with(py, "Layer.image", |map, l| {
             l.image(map).get().map(|r| r.index())
         })?;
-        Ok(index.map(|index| PyImage {
-            map: self.map.clone_ref(py),
-            generation: self.map.get().generation(Kind::Image),
-            index,
-        }))
+        Ok(index.map(|index| PyImage::at(self.map.bind(py), index)))
     }
 
     /// Width in tiles of a tile layer, else None.

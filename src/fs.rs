@@ -141,9 +141,10 @@ fn replace(
         cut -= 1;
     }
     let prefix = format!(".{}.", &name[..cut]);
+    // A save that began before remove_temporary_files ran gives up rather than name a file.
+    let started = CANCELLED.load(std::sync::atomic::Ordering::SeqCst);
     #[cfg(target_os = "linux")]
     if let Some(written) = unnamed::replace(dir, target, &prefix, existing) {
-        let started = CANCELLED.load(std::sync::atomic::Ordering::SeqCst);
         let file = written.map_err(|e| failed(reason(&e)))?;
         let mut out = &file;
         write(&mut out).map_err(|e| e.with_path(path))?;
@@ -157,6 +158,12 @@ fn replace(
         // The umask applies, as to any new file.
         use std::os::unix::fs::PermissionsExt;
         builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    // Made and listed under the registry's lock, so that a signal handler either sees it or
+    // has run before it (and then it is never made).
+    let mut pending = lock_pending();
+    if let Some(error) = stopped_since(started) {
+        return Err(failed(reason(&error)));
     }
     let temp = builder.tempfile_in(dir).map_err(|error| {
         failed(match error.kind() {
@@ -173,7 +180,11 @@ fn replace(
             ),
         })
     })?;
-    let _pending = Pending::register(temp.path());
+    pending.push(temp.path().to_path_buf());
+    drop(pending);
+    let _pending = Pending {
+        path: temp.path().to_path_buf(),
+    };
     let mut file = temp.as_file();
     write(&mut file).map_err(|e| e.with_path(path))?;
     file.sync_all().map_err(|e| failed(reason(&e)))?;
@@ -183,6 +194,9 @@ fn replace(
     // Renamed under the registry's lock, so that a signal handler removes the temporary file
     // either before (and the rename never happens) or not at all.
     let _lock = lock_pending();
+    if let Some(error) = stopped_since(started) {
+        return Err(failed(reason(&error)));
+    }
     temp.persist(target).map_err(|e| {
         failed(format!(
             "cannot rename the temporary file over it: {}",
@@ -250,15 +264,7 @@ mod unnamed {
         file.sync_all()?;
         // Linked in under the registry's lock, and not after remove_temporary_files ran: a
         // save it interrupts fails, and the file it was to replace stays as it was.
-        let cancelled = || {
-            let now = super::CANCELLED.load(std::sync::atomic::Ordering::SeqCst);
-            (now != started).then(|| {
-                io::Error::new(
-                    io::ErrorKind::Interrupted,
-                    "stopped: its temporary file was removed",
-                )
-            })
-        };
+        let cancelled = || super::stopped_since(started);
         if let Some(meta) = existing {
             super::keep_mode_and_owner(&file, meta)?;
         }
@@ -279,15 +285,17 @@ mod unnamed {
                 Err(e) => return Err(e),
             }
         }
-        let temp = tempfile::Builder::new()
-            .prefix(prefix)
-            .suffix(".tmp")
-            .make_in(dir, |path| link(path))?;
-        let _pending = super::Pending::register(temp.path());
+        // Named, then renamed over the target, all under the registry's lock: a signal
+        // handler waits for the rename (the save completes) or has run before the name is
+        // made (the save fails), and never sees the name.
         let _lock = super::lock_pending();
         if let Some(error) = cancelled() {
             return Err(error);
         }
+        let temp = tempfile::Builder::new()
+            .prefix(prefix)
+            .suffix(".tmp")
+            .make_in(dir, |path| link(path))?;
         temp.persist(target).map(drop).map_err(|e| e.error)
     }
 }
@@ -335,12 +343,15 @@ struct Pending {
     path: std::path::PathBuf,
 }
 
-impl Pending {
-    fn register(path: &Path) -> Pending {
-        let path = path.to_path_buf();
-        lock_pending().push(path.clone());
-        Pending { path }
-    }
+/// An error if [`remove_temporary_files`] ran since `started` (a value of [`CANCELLED`]).
+fn stopped_since(started: u64) -> Option<std::io::Error> {
+    let now = CANCELLED.load(std::sync::atomic::Ordering::SeqCst);
+    (now != started).then(|| {
+        std::io::Error::new(
+            std::io::ErrorKind::Interrupted,
+            "stopped: its temporary file was removed",
+        )
+    })
 }
 
 /// The lock of [`PENDING`] (a panic elsewhere does not make the list unusable).

@@ -51,7 +51,18 @@ class Error(ValueError):
     """The file, when known."""
 
 class IoError(Error, OSError):
-    """A file could not be read or written (``errno`` and ``filename`` set when known)."""
+    """A file could not be read or written (``errno``, ``strerror`` and ``filename`` set when
+    known). The kinds that Python's builtins tell apart are subclasses: ``NotFoundError``,
+    ``PermissionDeniedError``, ``IsDirectoryError``."""
+
+class NotFoundError(IoError, FileNotFoundError):
+    """A file or directory does not exist (``errno`` ENOENT)."""
+
+class PermissionDeniedError(IoError, PermissionError):
+    """No permission to read or write a file (``errno`` EACCES or EPERM)."""
+
+class IsDirectoryError(IoError, IsADirectoryError):
+    """A directory where a file is read or written (``errno`` EISDIR)."""
 
 class BusyError(Error, RuntimeError):
     """The map (or replay) is in use by another thread's call that released the GIL

@@ -160,8 +160,9 @@ class Map:
         dry_run: bool = False,
     ) -> Dict[str, Any]:
         """Makes the map smaller without changing how it looks or plays: the report."""
-    def convert(self, form: Literal["ddnet", "teeworlds07"]) -> None:
-        """Converts the map in place to DDNet's or Teeworlds 0.7's form. ``BufferError`` while
+    def convert(self, form: Literal["ddnet", "teeworlds07", "0.7"]) -> None:
+        """Converts the map in place to DDNet's or Teeworlds 0.7's form ('0.7' is 'teeworlds07',
+        as ``twcodec resave --to`` spells it). ``BufferError`` while
         arrays view the map, ``BusyError`` while another thread's call uses it; other
         threads' calls on the map raise ``BusyError`` until it is done."""
     def transform(

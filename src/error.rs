@@ -172,6 +172,9 @@ struct Inner {
     offset: Option<u64>,
     path: Option<PathBuf>,
     source: Option<io::Error>,
+    /// The [`io::ErrorKind`] of an I/O error that has no `source` (one twcodec finds itself:
+    /// a directory where a file is read or written).
+    io_kind: Option<io::ErrorKind>,
     file_kind: Option<FileKind>,
 }
 
@@ -187,6 +190,7 @@ impl Error {
                 offset: None,
                 path: None,
                 source: None,
+                io_kind: None,
                 file_kind: None,
             }),
         }
@@ -221,6 +225,21 @@ impl Error {
         error.inner.path = Some(path.to_owned());
         error.inner.source = Some(source);
         error
+    }
+
+    /// Keeps `source`, the operating system's error behind this one, as
+    /// [`source`](std::error::Error::source) and for [`Error::io_kind`]; the message should
+    /// already say what it says.
+    pub(crate) fn caused_by(mut self, source: io::Error) -> Error {
+        self.inner.source = Some(source);
+        self
+    }
+
+    /// Sets the [`Error::io_kind`] of an I/O error that twcodec finds itself (a directory
+    /// where a file is read), with no operating system error behind it.
+    pub(crate) fn with_io_kind(mut self, kind: io::ErrorKind) -> Error {
+        self.inner.io_kind = Some(kind);
+        self
     }
 
     /// Sets the byte offset in the input.
@@ -336,6 +355,25 @@ impl Error {
         self.inner.path.as_deref()
     }
 
+    /// For an error of kind [`ErrorKind::Io`], what kind of I/O error it is, when known:
+    /// [`NotFound`](io::ErrorKind::NotFound) for a missing file or directory,
+    /// [`PermissionDenied`](io::ErrorKind::PermissionDenied),
+    /// [`IsADirectory`](io::ErrorKind::IsADirectory) for a directory where a file is read or
+    /// written, and so on. It is the kind of the operating system's error (the
+    /// [`source`](std::error::Error::source), which also holds the OS error code) when there
+    /// is one; `None` for errors of other kinds, and for I/O errors whose cause is twcodec's own
+    /// rule (a symbolic link refused, a FIFO where a file is read).
+    ///
+    /// ```
+    /// let error = twcodec::Map::open("no/such/file.map").unwrap_err();
+    /// assert_eq!(error.kind(), twcodec::ErrorKind::Io);
+    /// assert_eq!(error.io_kind(), Some(std::io::ErrorKind::NotFound));
+    /// ```
+    pub fn io_kind(&self) -> Option<io::ErrorKind> {
+        let inner = &self.inner;
+        inner.source.as_ref().map(io::Error::kind).or(inner.io_kind)
+    }
+
     /// When the input is a file of another kind than the reader reads (a demo given to the
     /// datafile reader, a map given to the demo reader): what it is, by its magic
     /// ([`sniff`](crate::sniff)).
@@ -371,6 +409,7 @@ impl fmt::Debug for Error {
             .field("location", &self.inner.location)
             .field("offset", &self.inner.offset)
             .field("path", &self.inner.path)
+            .field("io_kind", &self.io_kind())
             .field("file_kind", &self.inner.file_kind)
             .finish()
     }

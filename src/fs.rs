@@ -88,26 +88,27 @@ pub(crate) fn save_with(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    let failed = |why: String| cannot_write(path, why);
+    let failed = |error: std::io::Error| cannot_write(path, reason(&error)).caused_by(error);
     match std::fs::metadata(path) {
         Ok(meta) if meta.is_file() => {
             // A link keeps pointing to the file; the file itself is replaced.
-            let target = std::fs::canonicalize(path).map_err(|e| failed(reason(&e)))?;
+            let target = std::fs::canonicalize(path).map_err(failed)?;
             replace(path, &target, Some(&meta), write)
         }
-        Ok(meta) if meta.is_dir() => Err(failed("it is a directory".into())),
+        Ok(meta) if meta.is_dir() => Err(cannot_write(path, "it is a directory".into())
+            .with_io_kind(std::io::ErrorKind::IsADirectory)),
         Ok(_) => {
             let mut file = std::fs::OpenOptions::new()
                 .write(true)
                 .open(path)
-                .map_err(|e| failed(reason(&e)))?;
+                .map_err(failed)?;
             write(&mut file).map_err(|e| e.with_path(path))?;
-            file.flush().map_err(|e| failed(reason(&e)))
+            file.flush().map_err(failed)
         }
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
             replace(path, path, None, write)
         }
-        Err(error) => Err(failed(reason(&error))),
+        Err(error) => Err(failed(error)),
     }
 }
 
@@ -126,7 +127,7 @@ fn replace(
     existing: Option<&std::fs::Metadata>,
     write: impl FnOnce(&mut dyn Write) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    let failed = |why: String| cannot_write(path, why);
+    let failed = |error: std::io::Error| cannot_write(path, reason(&error)).caused_by(error);
     let dir = match target.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
@@ -145,11 +146,10 @@ fn replace(
     let started = CANCELLED.load(std::sync::atomic::Ordering::SeqCst);
     #[cfg(target_os = "linux")]
     if let Some(written) = unnamed::replace(dir, target, &prefix, existing) {
-        let file = written.map_err(|e| failed(reason(&e)))?;
+        let file = written.map_err(failed)?;
         let mut out = &file;
         write(&mut out).map_err(|e| e.with_path(path))?;
-        return unnamed::finish(file, dir, target, &prefix, existing, started)
-            .map_err(|e| failed(reason(&e)));
+        return unnamed::finish(file, dir, target, &prefix, existing, started).map_err(failed);
     }
     let mut builder = tempfile::Builder::new();
     builder.prefix(&prefix).suffix(".tmp");
@@ -163,10 +163,10 @@ fn replace(
     // has run before it (and then it is never made).
     let mut pending = lock_pending();
     if let Some(error) = stopped_since(started) {
-        return Err(failed(reason(&error)));
+        return Err(failed(error));
     }
     let temp = builder.tempfile_in(dir).map_err(|error| {
-        failed(match error.kind() {
+        let why = match error.kind() {
             std::io::ErrorKind::NotFound => {
                 format!("the directory {} does not exist", dir.display())
             }
@@ -178,7 +178,8 @@ fn replace(
                 dir.display(),
                 reason(&error)
             ),
-        })
+        };
+        cannot_write(path, why).caused_by(error)
     })?;
     pending.push(temp.path().to_path_buf());
     drop(pending);
@@ -187,21 +188,22 @@ fn replace(
     };
     let mut file = temp.as_file();
     write(&mut file).map_err(|e| e.with_path(path))?;
-    file.sync_all().map_err(|e| failed(reason(&e)))?;
+    file.sync_all().map_err(failed)?;
     if let Some(meta) = existing {
-        keep_mode_and_owner(file, meta).map_err(|e| failed(reason(&e)))?;
+        keep_mode_and_owner(file, meta).map_err(failed)?;
     }
     // Renamed under the registry's lock, so that a signal handler removes the temporary file
     // either before (and the rename never happens) or not at all.
     let _lock = lock_pending();
     if let Some(error) = stopped_since(started) {
-        return Err(failed(reason(&error)));
+        return Err(failed(error));
     }
     temp.persist(target).map_err(|e| {
-        failed(format!(
+        let why = format!(
             "cannot rename the temporary file over it: {}",
             reason(&e.error)
-        ))
+        );
+        cannot_write(path, why).caused_by(e.error)
     })?;
     Ok(())
 }
@@ -394,6 +396,24 @@ mod tests {
             .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
             .filter(|name| name != keep)
             .collect()
+    }
+
+    #[test]
+    fn failed_saves_and_reads_keep_the_io_error_kind() {
+        use std::io::ErrorKind as K;
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("no such dir").join("out.map");
+        let error = save(&missing, b"x").unwrap_err();
+        assert_eq!(error.kind(), ErrorKind::Io);
+        assert_eq!(error.io_kind(), Some(K::NotFound), "{error}");
+        assert!(error.to_string().contains("does not exist"), "{error}");
+        let error = save(dir.path(), b"x").unwrap_err();
+        assert_eq!(error.io_kind(), Some(K::IsADirectory), "{error}");
+        let error = crate::input::read_file(dir.path(), 100, "limit").unwrap_err();
+        assert_eq!(error.io_kind(), Some(K::IsADirectory), "{error}");
+        let error = crate::input::read_file(&missing, 100, "limit").unwrap_err();
+        assert_eq!(error.io_kind(), Some(K::NotFound), "{error}");
+        assert_eq!(Error::malformed("x").io_kind(), None);
     }
 
     #[test]

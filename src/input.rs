@@ -94,14 +94,18 @@ pub fn read_own_text(path: &Path, max: u64, limit: &str) -> Result<String, Error
 /// An error unless `meta` is a regular file of at most `max` bytes.
 fn check(path: &Path, meta: &std::fs::Metadata, max: u64, limit: &str) -> Result<(), Error> {
     if !meta.is_file() {
-        return Err(Error::new(
+        let error = Error::new(
             ErrorKind::Io,
             format!(
                 "cannot read {}: it is {}, not a regular file",
                 path.display(),
                 what_it_is(meta)
             ),
-        ));
+        );
+        return Err(match meta.is_dir() {
+            true => error.with_io_kind(std::io::ErrorKind::IsADirectory),
+            false => error,
+        });
     }
     if meta.len() > max {
         return Err(too_large(path, "is", max, limit));

@@ -281,9 +281,9 @@ impl DatafileWriter {
         layout
             .write(&mut out)
             .map_err(|e| Error::from_binrw(e, "datafile"))?;
-        out.into_inner()
-            .flush()
-            .map_err(|e| Error::new(ErrorKind::Io, format!("cannot write the datafile: {e}")))
+        out.into_inner().flush().map_err(|e| {
+            Error::new(ErrorKind::Io, format!("cannot write the datafile: {e}")).caused_by(e)
+        })
     }
 
     /// Writes the datafile into a new vector.

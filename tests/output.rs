@@ -294,11 +294,9 @@ fn a_signal_at_any_moment_leaves_the_old_file_or_the_new_one_and_nothing_else() 
             .spawn()
             .unwrap()
     };
-    // One whole run: how long it takes, and what it writes.
+    // One whole run: what it writes.
     std::fs::write(&target, b"the old file").unwrap();
-    let start = Instant::now();
     assert!(resave().wait().unwrap().success());
-    let whole = start.elapsed();
     let new = std::fs::read(&target).unwrap();
     // SIGTERM: the handler removes the temporary file. SIGKILL: no handler runs; on Linux
     // the file is written unnamed (O_TMPFILE) and linked in once whole, so nothing is left
@@ -308,37 +306,49 @@ fn a_signal_at_any_moment_leaves_the_old_file_or_the_new_one_and_nothing_else() 
     } else {
         &["-TERM"]
     };
+    // Timed again before each round: on a loaded machine one run may take several times as
+    // long as the next, and a round whose kills mostly land after the end is tried again.
     let mut caught = 0;
-    for signal in signals {
-        for tenth in [1, 3, 5, 7, 9, 10] {
-            std::fs::write(&target, b"the old file").unwrap();
-            let mut child = resave();
-            std::thread::sleep(whole * tenth / 10);
-            let killed = Command::new("kill")
-                .args([*signal, &child.id().to_string()])
-                .status()
-                .unwrap();
-            let status = child.wait().unwrap();
-            let mut err = String::new();
-            child
-                .stderr
-                .take()
-                .unwrap()
-                .read_to_string(&mut err)
-                .unwrap();
-            assert!(!err.contains("panicked"), "{err}");
-            caught += usize::from(killed.success() && !status.success());
-            assert!(
-                hidden_files(dir.path()).is_empty(),
-                "{signal} at {tenth}/10 of the run left {:?}",
-                hidden_files(dir.path())
-            );
-            let now = std::fs::read(&target).unwrap();
-            assert!(
-                now == b"the old file" || now == new,
-                "{signal} at {tenth}/10: a file neither old nor new ({} bytes)",
-                now.len()
-            );
+    for _round in 0..3 {
+        if caught >= signals.len() * 3 {
+            break;
+        }
+        caught = 0;
+        std::fs::write(&target, b"the old file").unwrap();
+        let start = Instant::now();
+        assert!(resave().wait().unwrap().success());
+        let whole = start.elapsed();
+        for signal in signals {
+            for tenth in [1, 3, 5, 7, 9, 10] {
+                std::fs::write(&target, b"the old file").unwrap();
+                let mut child = resave();
+                std::thread::sleep(whole * tenth / 10);
+                let killed = Command::new("kill")
+                    .args([*signal, &child.id().to_string()])
+                    .status()
+                    .unwrap();
+                let status = child.wait().unwrap();
+                let mut err = String::new();
+                child
+                    .stderr
+                    .take()
+                    .unwrap()
+                    .read_to_string(&mut err)
+                    .unwrap();
+                assert!(!err.contains("panicked"), "{err}");
+                caught += usize::from(killed.success() && !status.success());
+                assert!(
+                    hidden_files(dir.path()).is_empty(),
+                    "{signal} at {tenth}/10 of the run left {:?}",
+                    hidden_files(dir.path())
+                );
+                let now = std::fs::read(&target).unwrap();
+                assert!(
+                    now == b"the old file" || now == new,
+                    "{signal} at {tenth}/10: a file neither old nor new ({} bytes)",
+                    now.len()
+                );
+            }
         }
     }
     // Most kills land while it runs.

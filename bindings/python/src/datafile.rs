@@ -107,10 +107,12 @@ impl PyDatafile {
         Ok(PyBytes::new(py, &bytes))
     }
 
+    /// The number of items (`len(datafile)`).
     fn __len__(&self) -> usize {
         self.df.items().len()
     }
 
+    /// `<twcodec.Datafile version 4: 12 items, 3 data items>`.
     fn __repr__(&self) -> String {
         format!(
             "<twcodec.Datafile version {}: {} items, {} data items>",

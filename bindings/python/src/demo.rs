@@ -204,6 +204,8 @@ impl PyDemo {
         crate::to_python(py, &messages.or_raise()?)
     }
 
+    /// The replay, one `Tick` per tick marker: an iterator that reads the demo's chunks as
+    /// it goes, each `next()` without the GIL.
     fn ticks(&self) -> PyReplay {
         let cell = ReplayCell::new(self.demo.clone(), |demo| demo.replay());
         PyReplay {
@@ -211,6 +213,7 @@ impl PyDemo {
         }
     }
 
+    /// `<twcodec.Demo version 5 "0.6 626fce9a778df4d4" on "Sunny Side Up">`.
     fn __repr__(&self) -> String {
         format!(
             "<twcodec.Demo version {} {:?} on {:?}>",
@@ -242,10 +245,12 @@ pub(crate) struct PyReplay {
 
 #[pymethods]
 impl PyReplay {
+    /// The replay itself: it is its own iterator.
     fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
         slf
     }
 
+    /// The next `Tick`, read without the GIL; `StopIteration` at the end of the demo.
     fn __next__(&self, py: Python<'_>) -> PyResult<Option<PyTick>> {
         let mut cell = self.cell.write(py, "Replay.__next__")?;
         let cell = &mut *cell;
@@ -313,6 +318,7 @@ impl PyTick {
             .collect()
     }
 
+    /// `<twcodec.Tick 120 delta: 14 items, 2 messages>`.
     fn __repr__(&self) -> String {
         format!(
             "<twcodec.Tick {} {}: {} items, {} messages>",

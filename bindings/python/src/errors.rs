@@ -4,12 +4,31 @@
 //! which: `data #1: zlib stream inflates past its declared size of 10 bytes (at byte 0xe7)`);
 //! the attributes `kind`, `offset` and `path` hold what the Rust error knows apart.
 //!
+//! An I/O error whose kind the library knows ([`twcodec::Error::io_kind`]) is raised as a
+//! subclass of `twcodec.IoError` and of the builtin that Python itself raises for it, so that
+//! `except FileNotFoundError` works as with `open()`:
+//!
+//! | Rust `io::ErrorKind` | Python class                                     |
+//! |----------------------|--------------------------------------------------|
+//! | `NotFound`           | `NotFoundError(IoError, FileNotFoundError)`      |
+//! | `PermissionDenied`   | `PermissionDeniedError(IoError, PermissionError)`|
+//! | `IsADirectory`       | `IsDirectoryError(IoError, IsADirectoryError)`   |
+//! | any other            | `IoError(Error, OSError)`                        |
+//!
+//! (`IsDirectoryError`, not `IsADirectoryError`, so that `from twcodec import *` does not
+//! hide the builtin.) `errno` is the operating system's error code, or the one Python uses for
+//! that class (`ENOENT`, `EACCES`, `EISDIR`) where the library found the problem itself;
+//! `strerror` is its text, and `filename` the path when the error names one.
+//!
 //! The bindings add `twcodec.BusyError`, a subclass of both `twcodec.Error` and
 //! `RuntimeError` (kind 'busy'): a map used by another thread's call at the same time
 //! ([`crate::shared`]).
 
 use pyo3::create_exception;
-use pyo3::exceptions::{PyBaseException, PyOSError, PyRuntimeError, PyUserWarning, PyValueError};
+use pyo3::exceptions::{
+    PyBaseException, PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError,
+    PyRuntimeError, PyUserWarning, PyValueError,
+};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyType};
@@ -31,19 +50,23 @@ create_exception!(
      (drawn as a placeholder), a picture that does not load, a missing entities tileset."
 );
 
-/// `twcodec.IoError(Error, OSError)` and `twcodec.BusyError(Error, RuntimeError)`, each made
-/// once: two bases, which `create_exception!` does not take (the same pair of bases as
-/// Python's own `io.UnsupportedOperation`).
+/// `twcodec.IoError(Error, OSError)`, its subclasses per I/O error kind and
+/// `twcodec.BusyError(Error, RuntimeError)`, each made once: two bases, which
+/// `create_exception!` does not take (the same pair of bases as Python's own
+/// `io.UnsupportedOperation`).
 static IO_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static NOT_FOUND_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static PERMISSION_DENIED_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static IS_DIRECTORY_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static BUSY_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 
-/// A subclass of `twcodec.Error` and `other` named `name`, made once in `cell`.
+/// A class named `name` of the two `bases`, made once in `cell`.
 fn error_subclass<'py>(
     py: Python<'py>,
     cell: &'static PyOnceLock<Py<PyType>>,
     name: &str,
     doc: &str,
-    other: Bound<'py, PyType>,
+    bases: (Bound<'py, PyType>, Bound<'py, PyType>),
 ) -> PyResult<&'py Bound<'py, PyType>> {
     let ty = cell.get_or_try_init(py, || -> PyResult<Py<PyType>> {
         let namespace = PyDict::new(py);
@@ -53,7 +76,6 @@ fn error_subclass<'py>(
         // is the one argument, so str() is BaseException's (as RuntimeError's already is).
         let base_str = py.get_type::<PyBaseException>().getattr("__str__")?;
         namespace.set_item("__str__", base_str)?;
-        let bases = (py.get_type::<Error>(), other);
         let ty = py
             .import("builtins")?
             .getattr("type")?
@@ -64,9 +86,42 @@ fn error_subclass<'py>(
 }
 
 fn io_error_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
-    let doc = "A file could not be read or written: a twcodec.Error and an OSError (errno and \
-               filename set when known).";
-    error_subclass(py, &IO_ERROR, "IoError", doc, py.get_type::<PyOSError>())
+    let doc = "A file could not be read or written: a twcodec.Error and an OSError (errno, \
+               strerror and filename set when known). NotFoundError, PermissionDeniedError \
+               and IsDirectoryError are the kinds that Python's builtins tell apart.";
+    let bases = (py.get_type::<Error>(), py.get_type::<PyOSError>());
+    error_subclass(py, &IO_ERROR, "IoError", doc, bases)
+}
+
+/// The subclass of `twcodec.IoError` for an I/O error of `kind`, if it has one.
+fn io_kind_type(py: Python<'_>, kind: std::io::ErrorKind) -> PyResult<Option<&Bound<'_, PyType>>> {
+    use std::io::ErrorKind as K;
+    let (cell, name, doc, builtin) = match kind {
+        K::NotFound => (
+            &NOT_FOUND_ERROR,
+            "NotFoundError",
+            "A file or directory does not exist: a twcodec.IoError and a FileNotFoundError \
+             (errno ENOENT).",
+            py.get_type::<PyFileNotFoundError>(),
+        ),
+        K::PermissionDenied => (
+            &PERMISSION_DENIED_ERROR,
+            "PermissionDeniedError",
+            "No permission to read or write a file: a twcodec.IoError and a PermissionError \
+             (errno EACCES or EPERM).",
+            py.get_type::<PyPermissionError>(),
+        ),
+        K::IsADirectory => (
+            &IS_DIRECTORY_ERROR,
+            "IsDirectoryError",
+            "A directory where a file is read or written: a twcodec.IoError and an \
+             IsADirectoryError (errno EISDIR).",
+            py.get_type::<PyIsADirectoryError>(),
+        ),
+        _ => return Ok(None),
+    };
+    let bases = (io_error_type(py)?.clone(), builtin);
+    error_subclass(py, cell, name, doc, bases).map(Some)
 }
 
 fn busy_error_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
@@ -75,13 +130,8 @@ fn busy_error_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
                call would read what it changes or change what it reads. Raised at once, never \
                waited for; a twcodec.Error (kind 'busy') and a RuntimeError. Share the object \
                between threads under a threading.Lock.";
-    error_subclass(
-        py,
-        &BUSY_ERROR,
-        "BusyError",
-        doc,
-        py.get_type::<PyRuntimeError>(),
-    )
+    let bases = (py.get_type::<Error>(), py.get_type::<PyRuntimeError>());
+    error_subclass(py, &BUSY_ERROR, "BusyError", doc, bases)
 }
 
 /// The exception class names and the warning class, added to the module.
@@ -89,6 +139,12 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("Error", py.get_type::<Error>())?;
     m.add("IoError", io_error_type(py)?)?;
+    use std::io::ErrorKind as K;
+    for kind in [K::NotFound, K::PermissionDenied, K::IsADirectory] {
+        if let Some(ty) = io_kind_type(py, kind)? {
+            m.add(ty.name()?, ty)?;
+        }
+    }
     m.add("BusyError", busy_error_type(py)?)?;
     m.add("RenderWarning", py.get_type::<RenderWarning>())?;
     Ok(())
@@ -113,7 +169,11 @@ pub(crate) fn to_pyerr(py: Python<'_>, error: &twcodec::Error) -> PyErr {
     let message = error.to_string();
     let kind = error.kind();
     let err = if kind == twcodec::ErrorKind::Io {
-        match io_error_type(py) {
+        let ty = match error.io_kind() {
+            Some(io_kind) => io_kind_type(py, io_kind).transpose(),
+            None => None,
+        };
+        match ty.unwrap_or_else(|| io_error_type(py)) {
             Ok(ty) => PyErr::from_type(ty.clone(), (message,)),
             Err(e) => return e,
         }
@@ -127,10 +187,16 @@ pub(crate) fn to_pyerr(py: Python<'_>, error: &twcodec::Error) -> PyErr {
         value.setattr("offset", error.offset())?;
         value.setattr("path", path.clone())?;
         if kind == twcodec::ErrorKind::Io {
-            let errno = std::error::Error::source(error)
-                .and_then(|s| s.downcast_ref::<std::io::Error>())
-                .and_then(std::io::Error::raw_os_error);
+            let errno = match os_error_code(error) {
+                Some(code) => Some(code.into_pyobject(py)?.into_any()),
+                None => python_errno(py, error.io_kind())?,
+            };
+            let strerror = match &errno {
+                Some(errno) => Some(py.import("os")?.call_method1("strerror", (errno,))?),
+                None => None,
+            };
             value.setattr("errno", errno)?;
+            value.setattr("strerror", strerror)?;
             value.setattr("filename", path)?;
         }
         Ok(())
@@ -139,6 +205,29 @@ pub(crate) fn to_pyerr(py: Python<'_>, error: &twcodec::Error) -> PyErr {
         return e;
     }
     err
+}
+
+/// The operating system's error code behind an I/O error, when there is one.
+fn os_error_code(error: &twcodec::Error) -> Option<i32> {
+    std::error::Error::source(error)
+        .and_then(|s| s.downcast_ref::<std::io::Error>())
+        .and_then(std::io::Error::raw_os_error)
+}
+
+/// The `errno` Python's builtins use for an I/O error of `kind` that the library found
+/// itself (no OS error code): `ENOENT`, `EACCES`, `EISDIR`; `None` for other kinds.
+fn python_errno(
+    py: Python<'_>,
+    kind: Option<std::io::ErrorKind>,
+) -> PyResult<Option<Bound<'_, PyAny>>> {
+    use std::io::ErrorKind as K;
+    let name = match kind {
+        Some(K::NotFound) => "ENOENT",
+        Some(K::PermissionDenied) => "EACCES",
+        Some(K::IsADirectory) => "EISDIR",
+        _ => return Ok(None),
+    };
+    Ok(Some(py.import("errno")?.getattr(name)?))
 }
 
 /// `?` on a twcodec result in a method returning `PyResult`.

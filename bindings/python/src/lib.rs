@@ -5,8 +5,9 @@
 //! `SnapshotDelta`, `Demo`) and each method calls one library function. What they add:
 //!
 //! - Errors: every `twcodec::Error` becomes `twcodec.Error` (a `ValueError`), or
-//!   `twcodec.IoError` (also an `OSError`) for I/O, whose `str()` is the Rust message
-//!   ([`errors`]).
+//!   `twcodec.IoError` (also an `OSError`) for I/O, whose `str()` is the Rust message; a
+//!   missing file, a permission refused and a directory where a file belongs are also
+//!   `FileNotFoundError`, `PermissionError` and `IsADirectoryError` ([`errors`]).
 //! - Arrays: tiles, quads and RGBA image pixels are numpy arrays over the map's own memory,
 //!   without a copy; rendered pictures and widened RGB images are moved into numpy, also
 //!   without a copy ([`views`]).

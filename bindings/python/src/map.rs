@@ -436,12 +436,14 @@ impl PyMap {
     }
 
     /// Converts the map in place to 'ddnet' or 'teeworlds07' (tilemap, image and envelope
-    /// versions, skip-compressed tiles, bezier points). Other threads' calls on the map raise
+    /// versions, skip-compressed tiles, bezier points); '0.7' is 'teeworlds07', as
+    /// `twcodec resave --to` spells it. Other threads' calls on the map raise
     /// `twcodec.BusyError` until it is done.
     fn convert(&self, py: Python<'_>, form: &str) -> PyResult<()> {
         let form = match form {
             "ddnet" => MapForm::Ddnet,
-            "teeworlds07" => MapForm::Teeworlds07,
+            // `0.7`: the CLI's name (`resave --to`, cli/src/maps.rs `Target`).
+            "teeworlds07" | "0.7" => MapForm::Teeworlds07,
             "teeworlds03" => MapForm::Teeworlds03,
             other => {
                 return Err(invalid_options(

@@ -139,6 +139,7 @@ impl PySnapshot {
         })
     }
 
+    /// The number of items (`len(snapshot)`).
     fn __len__(&self) -> usize {
         self.snap.len()
     }
@@ -157,6 +158,7 @@ impl PySnapshot {
         }
     }
 
+    /// `<twcodec.Snapshot 14 items, checksum 123456>`.
     fn __repr__(&self) -> String {
         format!(
             "<twcodec.Snapshot {} items, checksum {}>",
@@ -232,6 +234,7 @@ impl PySnapshotDelta {
             .collect()
     }
 
+    /// `<twcodec.SnapshotDelta 1 removed, 3 updated>`.
     fn __repr__(&self) -> String {
         format!(
             "<twcodec.SnapshotDelta {} removed, {} updated>",

@@ -51,7 +51,18 @@ class Error(ValueError):
     """The file, when known."""
 
 class IoError(Error, OSError):
-    """A file could not be read or written (``errno`` and ``filename`` set when known)."""
+    """A file could not be read or written (``errno``, ``strerror`` and ``filename`` set when
+    known). The kinds that Python's builtins tell apart are subclasses: ``NotFoundError``,
+    ``PermissionDeniedError``, ``IsDirectoryError``."""
+
+class NotFoundError(IoError, FileNotFoundError):
+    """A file or directory does not exist (``errno`` ENOENT)."""
+
+class PermissionDeniedError(IoError, PermissionError):
+    """No permission to read or write a file (``errno`` EACCES or EPERM)."""
+
+class IsDirectoryError(IoError, IsADirectoryError):
+    """A directory where a file is read or written (``errno`` EISDIR)."""
 
 class BusyError(Error, RuntimeError):
     """The map (or replay) is in use by another thread's call that released the GIL
@@ -149,8 +160,9 @@ class Map:
         dry_run: bool = False,
     ) -> Dict[str, Any]:
         """Makes the map smaller without changing how it looks or plays: the report."""
-    def convert(self, form: Literal["ddnet", "teeworlds07"]) -> None:
-        """Converts the map in place to DDNet's or Teeworlds 0.7's form. ``BufferError`` while
+    def convert(self, form: Literal["ddnet", "teeworlds07", "0.7"]) -> None:
+        """Converts the map in place to DDNet's or Teeworlds 0.7's form ('0.7' is 'teeworlds07',
+        as ``twcodec resave --to`` spells it). ``BufferError`` while
         arrays view the map, ``BusyError`` while another thread's call uses it; other
         threads' calls on the map raise ``BusyError`` until it is done."""
     def transform(

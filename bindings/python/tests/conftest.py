@@ -36,3 +36,30 @@ def cli() -> str:
     if not (os.path.isfile(path) and os.access(path, os.X_OK)) and not shutil.which(path):
         _missing(f"no twcodec binary at {path} (cargo build, or set TWCODEC_BIN)")
     return path
+
+
+@pytest.fixture(scope="session")
+def map_test():
+    """A function that runs DDNet's `map_test` on a map and asserts that DDNet accepts it, from
+    the DDNet build folder TWCODEC_DDNET_BUILD (see the README); without one it does nothing
+    and the session's report says so once (a DDNet build is not part of CI)."""
+    import subprocess
+    import warnings
+
+    build = os.environ.get("TWCODEC_DDNET_BUILD")
+    tool = Path(build) / "map_test" if build else None
+    if tool is None or not tool.is_file():
+        warnings.warn("DDNet's map_test not run: set TWCODEC_DDNET_BUILD to a DDNet build folder")
+
+        def check(path: Path) -> None:
+            pass
+
+        return check
+
+    def check(path: Path) -> None:
+        done = subprocess.run([str(tool), str(path)], capture_output=True, text=True, cwd=path.parent)
+        assert done.returncode == 0 and "successfully" in done.stdout + done.stderr, (
+            f"DDNet's map_test refused {path}:\n{done.stdout}{done.stderr}"
+        )
+
+    return check

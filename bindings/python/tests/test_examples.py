@@ -21,7 +21,7 @@ def run(*args: str) -> str:
     return done.stdout
 
 
-def test_every_example_runs_on_a_generated_cave(tmp_path: Path) -> None:
+def test_every_example_runs_on_a_generated_cave(tmp_path: Path, map_test) -> None:
     cave = tmp_path / "cave.map"
     assert "tiles dug" in run("generate_cave.py", str(cave), "--seed", "3")
     m = twcodec.Map.load(cave, strict=True)
@@ -29,10 +29,22 @@ def test_every_example_runs_on_a_generated_cave(tmp_path: Path) -> None:
     for name in ("spawn", "start", "finish"):
         assert (ids == twcodec.tile_ids(name)[0]).sum() == 1, name
     assert [l.kind for l in m.layers] == ["game", "tiles"]
+    spawn_start_finish = [int(ids[ids == twcodec.tile_ids(n)[0]][0]) for n in ("spawn", "start", "finish")]
 
     one = tmp_path / "one.map"
     run("set_game_tile.py", str(cave), str(one), "10", "10", "freeze")
     assert twcodec.Map.load(one, strict=True).game_layer.tiles()[10, 10, 0] == 9
+
+    front = tmp_path / "front.map"
+    out = run("game_to_front.py", str(one), str(front), "--move")
+    assert "4 tiles copied" in out and "solid tiles stay in the game layer" in out
+    m = twcodec.Map.load(front, strict=True)
+    [front_layer] = [l for l in m.layers if l.kind == "front"]
+    moved = front_layer.tiles()[..., 0]
+    assert moved[10, 10] == 9 and sorted(moved[moved != 0].tolist()) == sorted([9, *spawn_start_finish])
+    game_ids = m.game_layer.tiles()[..., 0]
+    assert set(game_ids.ravel().tolist()) == {0, 1}
+    assert (game_ids == 1).sum() == (ids == 1).sum() - (ids[10, 10] == 1)
 
     dark = tmp_path / "dark.map"
     run("dark_version.py", str(cave), str(dark), "--factor", "0.5")
@@ -59,6 +71,33 @@ def test_every_example_runs_on_a_generated_cave(tmp_path: Path) -> None:
     )
     assert failed.returncode == 1 and "[tiles.required]" in failed.stdout
 
+    for written in (cave, one, front, dark, remapped):
+        map_test(written)
+
     png = tmp_path / "diff.png"
     assert "1 game tiles changed" in run("visual_diff.py", str(cave), str(one), str(png))
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_dark_version_of_a_real_map(tmp_path: Path, corpus: Path, map_test) -> None:
+    source = corpus / "maps" / "ddnet_Sunny_Side_Up.map"
+    if not source.is_file():
+        source = min((corpus / "maps").rglob("*.map"), key=lambda p: p.stat().st_size)
+    dark = tmp_path / "dark.map"
+    assert "layers darkened" in run("dark_version.py", str(source), str(dark), "--factor", "0.5")
+    before, after = twcodec.Map.load(source), twcodec.Map.load(dark, strict=True)
+    scaled = 0
+    for old, new in zip(before.layers, after.layers):
+        if old.kind == "tiles":
+            r, g, b, a = old.color
+            assert new.color == (round(r * 0.5), round(g * 0.5), round(b * 0.5), a)
+            scaled += 1
+        elif old.kind == "quads" and old.quads() is not None:
+            was, now = old.quads()["colors"], new.quads()["colors"]
+            assert (now[..., 3] == was[..., 3]).all()
+            assert (abs(now[..., :3] - was[..., :3] * 0.5) <= 0.5).all()
+            scaled += 1
+        else:
+            assert old.kind == new.kind
+    assert scaled > 0
+    map_test(dark)

@@ -135,3 +135,11 @@ def test_quads_are_replaced_from_records_and_checked() -> None:
         layer.set_quads(np.zeros(5, np.uint8))
     with pytest.raises(twcodec.Error, match="not a quads layer"):
         m.game_layer.set_quads(quads[:1])
+
+
+def test_the_package_is_one_abi3_wheel_for_every_cpython_from_3_9() -> None:
+    from importlib.metadata import distribution
+
+    wheel = distribution("twcodec").read_text("WHEEL") or ""
+    tags = [line.split(": ", 1)[1] for line in wheel.splitlines() if line.startswith("Tag: ")]
+    assert tags and all(tag.startswith("cp39-abi3-") for tag in tags), tags

@@ -20,6 +20,7 @@
 
 mod datafile;
 mod demo;
+mod edit;
 mod errors;
 mod map;
 mod scan;

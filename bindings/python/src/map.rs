@@ -1207,6 +1207,8 @@ impl PyMap {
             group.get().index,
         )?;
         let this = slf.get();
+        let len = this.map.read(slf.py(), "Map.move_group")?.groups().len();
+        past_the_end(len, to, "group").or_raise()?;
         let index = this.edit_items(
             slf.py(),
             "Map.move_group",
@@ -1263,6 +1265,8 @@ impl PyMap {
             image.get().index,
         )?;
         let this = slf.get();
+        let len = this.map.read(slf.py(), "Map.move_image")?.images().len();
+        past_the_end(len, to, "image").or_raise()?;
         let index = this.edit_items(slf.py(), "Map.move_image", &[Kind::Image], move |map| {
             let r = item_at::<twcodec::map::Image>(map, index)?;
             Ok(map.move_image(r, to)?.index())
@@ -1296,15 +1300,19 @@ impl PyMap {
         };
         let tangents = bezier.map(|b| edit::tangents(py, &b)).transpose()?;
         let this = slf.get();
+        // A position past the end is refused before the edit, which would make the handles
+        // of envelopes stale even when it fails.
+        let check = |len: usize| match at {
+            Some(at) if at > len => Err(twcodec::Error::invalid_edit(format!(
+                "field `at` = {at}: the map has {len} envelopes"
+            ))),
+            _ => Ok(()),
+        };
+        check(this.map.read(py, "Map.add_envelope")?.envelopes().len()).or_raise()?;
         let moves: &[Kind] = if at.is_some() { &[Kind::Envelope] } else { &[] };
         let index = this.edit_items(py, "Map.add_envelope", moves, move |map| {
             let len = map.envelopes().len();
-            if at.is_some_and(|at| at > len) {
-                return Err(twcodec::Error::invalid_edit(format!(
-                    "field `at` = {}: the map has {len} envelopes",
-                    at.unwrap_or_default()
-                )));
-            }
+            check(len)?;
             let r = map.add_envelope(NewEnvelope {
                 kind,
                 name,
@@ -1346,6 +1354,12 @@ impl PyMap {
         let e = envelope.get();
         let index = handle_index(slf, e.map.bind(slf.py()), e.fresh(), "envelope", e.index)?;
         let this = slf.get();
+        let len = this
+            .map
+            .read(slf.py(), "Map.move_envelope")?
+            .envelopes()
+            .len();
+        past_the_end(len, to, "envelope").or_raise()?;
         let index = this.edit_items(
             slf.py(),
             "Map.move_envelope",
@@ -1393,6 +1407,8 @@ impl PyMap {
         let s = sound.get();
         let index = handle_index(slf, s.map.bind(slf.py()), s.fresh(), "sound", s.index)?;
         let this = slf.get();
+        let len = this.map.read(slf.py(), "Map.move_sound")?.sounds().len();
+        past_the_end(len, to, "sound").or_raise()?;
         let index = this.edit_items(slf.py(), "Map.move_sound", &[Kind::Sound], move |map| {
             let r = item_at::<twcodec::map::Sound>(map, index)?;
             Ok(map.move_sound(r, to)?.index())
@@ -2652,6 +2668,17 @@ fn handle_index(
         return Err(gone(what, index));
     }
     Ok(index)
+}
+
+/// The error of a move to position `to` among `len` items of a kind, checked before the
+/// edit, which would make the handles of that kind stale even when it fails.
+fn past_the_end(len: usize, to: usize, what: &str) -> Result<(), twcodec::Error> {
+    match to >= len {
+        true => Err(twcodec::Error::invalid_edit(format!(
+            "{what} position {to} is past the {len} {what}s"
+        ))),
+        false => Ok(()),
+    }
 }
 
 /// The reference of item `index` of a kind.

@@ -5,7 +5,7 @@
 
 mod common;
 
-use twcodec::map::{Envelope, Group, Image, ItemRef, Layer, NewEnvelope, NewGroup};
+use twcodec::map::{Envelope, ItemRef, Layer, NewEnvelope, NewGroup};
 use twcodec::schema::map::envelope::{EnvPoint, EnvPointBezier, EnvelopeKind};
 use twcodec::schema::map::quad::Quad;
 use twcodec::schema::map::sound::SoundSource;
@@ -344,8 +344,6 @@ fn images_are_renamed_within_what_the_game_loads() {
     map.set_image_name(grass, &"n".repeat(500)).unwrap();
     map.set_image_name(grass, "winter_main").unwrap();
     assert_eq!(map.to_bytes().unwrap(), before);
-    let _ = map.refs::<Image>().count();
-    let _ = map.refs::<Group>().count();
 }
 
 /// Every corpus map's quads, sources and envelope points set to themselves read back equal:
@@ -425,4 +423,54 @@ fn a_tiles_layer_color_envelope_and_its_offset() {
     assert!(e.contains("not Color"), "{e}");
     let game = map.game_layer().unwrap().0;
     assert!(map.set_layer_color_envelope_offset(game, 1).is_err());
+}
+
+/// In a Teeworlds 0.7 map, bezier curves make the envelope version 3 and the points 22 ints
+/// each, tangents inside them.
+#[test]
+fn bezier_points_in_a_teeworlds_07_map() {
+    let mut map = Map::new(10, 10).unwrap();
+    map.convert(twcodec::MapForm::Teeworlds07).unwrap();
+    let plain = map
+        .add_envelope(NewEnvelope {
+            points: vec![point(0, 1, [0; 4])],
+            ..NewEnvelope::new(EnvelopeKind::Color, "plain")
+        })
+        .unwrap();
+    let curve = map
+        .add_envelope(NewEnvelope::new(EnvelopeKind::Position, "curve"))
+        .unwrap();
+    assert!(!map.envelope_points().unwrap().wide());
+    let out = EnvPointBezier {
+        out_tangent_dx: [50, 0, 0, 0],
+        out_tangent_dy: [512, 0, 0, 0],
+        ..EnvPointBezier::default()
+    };
+    let points = vec![point(0, 5, [0; 4]), point(800, 1, [1024, 0, 0, 0])];
+    map.set_envelope_points(curve, points.clone(), Some(vec![out, out]))
+        .unwrap();
+    let read = reread(&map);
+    assert_eq!(read.form(), twcodec::MapForm::Teeworlds07);
+    assert!(read.envelope_points().unwrap().wide());
+    assert_eq!(read.envelopes()[1].item().version, 3);
+    assert_eq!(read.envelopes()[1].points(&read), points);
+    assert_eq!(read.envelopes()[1].bezier(&read).unwrap(), [out, out]);
+    let plain = &read.envelopes()[plain.index()];
+    assert_eq!(plain.points(&read), [point(0, 1, [0; 4])]);
+}
+
+#[test]
+fn sounds_are_renamed() {
+    let mut map = Map::new(10, 10).unwrap();
+    let sound = map.add_sound("hum", b"OggS".to_vec()).unwrap();
+    let data = reread(&map).data_count();
+    map.set_sound_name(sound, "drone").unwrap();
+    let read = reread(&map);
+    assert_eq!(read.sounds()[0].name(&read).as_deref(), Some("drone"));
+    assert_eq!(read.data_count(), data);
+    let e = map
+        .set_sound_name(sound, &"n".repeat(512))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("at most 511"), "{e}");
 }

@@ -2546,6 +2546,23 @@ pub(crate) struct PySound {
 }
 
 impl PySound {
+    /// Changes the sound (through the map's lock; handles stay valid).
+    fn edit(
+        &self,
+        py: Python<'_>,
+        what: &'static str,
+        f: impl FnOnce(&mut Map, ItemRef<twcodec::map::Sound>) -> Result<(), twcodec::Error> + Send,
+    ) -> PyResult<()> {
+        if !self.fresh() {
+            return Err(gone("sound", self.index));
+        }
+        let index = self.index;
+        self.map.get().edit_fields(py, what, move |map| {
+            let r = item_at::<twcodec::map::Sound>(map, index)?;
+            f(map, r)
+        })
+    }
+
     fn with<R>(
         &self,
         py: Python<'_>,
@@ -2561,10 +2578,25 @@ impl PySound {
 
 #[pymethods]
 impl PySound {
-    /// The name, or None.
+    /// The name, or None. Settable (at most 511 bytes).
     #[getter]
     fn name(&self, py: Python<'_>) -> PyResult<Option<String>> {
         self.with(py, "Sound.name", |map, s| s.name(map))
+    }
+
+    #[setter]
+    fn set_name(&self, py: Python<'_>, name: String) -> PyResult<()> {
+        self.edit(py, "Sound.name", move |map, r| map.set_sound_name(r, &name))
+    }
+
+    /// Replaces the sound's data with an Ogg Opus file's bytes (checked as the game plays
+    /// them); the sound keeps its name and place, so sounds layers play the new one.
+    fn set_data(&self, py: Python<'_>, data: Vec<u8>) -> PyResult<()> {
+        py.detach(|| twcodec_tools::assets::check_opus(&data))
+            .or_raise()?;
+        self.edit(py, "Sound.set_data", move |map, r| {
+            map.replace_sound(r, data).map(|_| ())
+        })
     }
 
     /// Whether the sound has no embedded data.

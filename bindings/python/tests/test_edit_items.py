@@ -221,8 +221,12 @@ def test_moving_groups_layers_images_and_sounds() -> None:
     assert m.layers[sounds.index].sound.name == "two"
     with pytest.raises(IndexError):
         one.name
+    # A new name and new data keep the sound's place.
+    m.sounds[0].name = "two!"
+    m.sounds[0].set_data(opus() + b"")
+    assert m.layers[sounds.index].sound.name == "two!"
     m.remove_sound(m.sounds[1])
-    assert m.layers[sounds.index].sound.name == "two"
+    assert m.layers[sounds.index].sound.name == "two!"
     m.remove_sound(m.sounds[0])
     assert m.layers[sounds.index].sound is None
     reread(m)
@@ -295,6 +299,7 @@ def test_bad_input_names_the_field_and_changes_nothing() -> None:
         m.add_layer(group, kind)
     tiles, quads, sounds = m.layers[1:4]
     image = m.add_external_image("grass_main")
+    m.add_sound("hum", opus())
     before = m.to_bytes()
     cases = [
         (lambda: env.set_points([(10, [0] * 4), (5, [0] * 4)]), "point #1: field `time` = 5 ms is before"),
@@ -322,6 +327,7 @@ def test_bad_input_names_the_field_and_changes_nothing() -> None:
         (lambda: image.set_pixels(np.zeros((4, 4, 4), np.float32)), "pixels are uint8"),
         (lambda: image.set_pixels(b"not a png"), "PNG"),
         (lambda: m.add_sound("s", b"OggS\0"), "Ogg"),
+        (lambda: m.sounds[0].set_data(b"RIFF"), "Ogg Opus"),
         (lambda: m.move_envelope(env, 2), "position 2 is past the 2 envelopes"),
     ]
     for call, says in cases:

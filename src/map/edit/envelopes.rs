@@ -446,3 +446,41 @@ impl Map {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn point(time: i32, value: i32) -> EnvPoint {
+        EnvPoint {
+            time,
+            curve_type: 1,
+            values: [value; 4],
+        }
+    }
+
+    /// Points two envelopes share stay for the other one; the new ones go at the end.
+    #[test]
+    fn shared_points_stay_for_the_other_envelope() {
+        let mut map = Map::new(10, 10).unwrap();
+        let points = vec![point(0, 1), point(10, 2)];
+        let a = map
+            .add_envelope(NewEnvelope {
+                points: points.clone(),
+                ..NewEnvelope::new(EnvelopeKind::Color, "a")
+            })
+            .unwrap();
+        let b = map
+            .add_envelope(NewEnvelope::new(EnvelopeKind::Color, "b"))
+            .unwrap();
+        // "b" covers "a"'s points too, as some editors write identical envelopes.
+        map.envelopes[1].item.start_point = 0;
+        map.envelopes[1].item.num_points = 2;
+        map.set_envelope_points(a, vec![point(0, 7)], None).unwrap();
+        let (a, b) = (map.get(a).unwrap(), map.get(b).unwrap());
+        assert_eq!(a.points(&map), [point(0, 7)]);
+        assert_eq!(b.points(&map), points);
+        assert_eq!((a.item.start_point, a.item.num_points), (2, 1));
+        assert_eq!(map.envelope_points().unwrap().points().len(), 3);
+    }
+}

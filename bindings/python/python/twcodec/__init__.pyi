@@ -533,15 +533,19 @@ class Envelope:
         """Replaces the points (``e.set_points(e.points, e.bezier)`` changes nothing)."""
 
 class Sound:
-    """A sound: Opus data embedded in the map."""
+    """A sound: Opus data embedded in the map. ``name`` is settable."""
 
     @property
     def index(self) -> int: ...
     @property
     def name(self) -> Optional[str]: ...
+    @name.setter
+    def name(self, name: str) -> None: ...
     @property
     def external(self) -> bool: ...
     def data(self) -> bytes: ...
+    def set_data(self, data: bytes) -> None:
+        """Replaces the sound's Ogg Opus data (checked); it keeps its name and place."""
 
 class Datafile:
     """A datafile: items as (type_id, id, ints), data items inflated on request."""

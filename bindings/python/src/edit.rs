@@ -70,7 +70,8 @@ fn int(py: Python<'_>, value: &Bound<'_, PyAny>, what: &str, field: &str) -> PyR
     })
 }
 
-/// A list of at most `max` ints, padded with zeros to 4.
+/// A sequence of ints, `want` of them or 4 (1 to 4 when `want` is None), padded with zeros
+/// to 4; an error names `what` and `field`.
 fn ints(
     py: Python<'_>,
     value: &Bound<'_, PyAny>,

@@ -2205,7 +2205,7 @@ impl PyLayer {
     }
 
     /// The sound sources of a sounds layer as dicts (`twcodec dump` field names), or None
-    /// when the data is missing or broken.
+    /// when the data is missing or broken. A copy: change it and give it to `set_sources`.
     fn sources<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
         let sources = self.with(py, "Layer.sources", |_, l| match l.content() {
             LayerContent::Sounds(s) => Ok(s.sources().map(<[_]>::to_vec)),
@@ -2489,7 +2489,8 @@ impl PyEnvelope {
     }
 
     /// The points as dicts: 'time' (ms), 'curve_type' (0 step, 1 linear, 2 slow, 3 fast, 4
-    /// smooth, 5 bezier) and 'values' (4 ints, 22.10 fixed point).
+    /// smooth, 5 bezier) and 'values' (4 ints, 22.10 fixed point). A copy: change it and give
+    /// it to `set_points`.
     #[getter]
     fn points<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let points = self.with(py, "Envelope.points", |map, e| e.points(map).to_vec())?;

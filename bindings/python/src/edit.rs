@@ -144,8 +144,29 @@ fn key<'py>(
         .ok_or_else(|| edit_error(py, format!("{what}: field `{name}` is missing")))
 }
 
+/// A point given by field names: a dict, or a numpy record (of a structured array with the
+/// fields 'time', 'curve_type', 'values') as a dict of its fields; None for anything else.
+fn record<'py>(item: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyDict>>> {
+    if let Ok(dict) = item.cast::<PyDict>() {
+        return Ok(Some(dict.clone()));
+    }
+    let Ok(names) = item.getattr("dtype").and_then(|d| d.getattr("names")) else {
+        return Ok(None);
+    };
+    if names.is_none() {
+        return Ok(None);
+    }
+    let dict = PyDict::new(item.py());
+    for name in names.try_iter()? {
+        let name = name?;
+        dict.set_item(&name, item.get_item(&name)?)?;
+    }
+    Ok(Some(dict))
+}
+
 /// Envelope points for an envelope of `kind`: each a dict as `Envelope.points` gives it
-/// ('time', 'curve_type', 'values'), or a tuple (time_ms, values) or (time_ms, values,
+/// ('time', 'curve_type', 'values') or a record of a structured array with those fields,
+/// or a tuple (time_ms, values) or (time_ms, values,
 /// curve); values 22.10 fixed point, as many as the kind has channels or 4; the curve a
 /// number (0 to 5) or a name ('step', 'linear', 'slow', 'fast', 'smooth', 'bezier'),
 /// 'linear' when left out.
@@ -162,7 +183,7 @@ pub(crate) fn points(
     for (n, item) in iter.enumerate() {
         let item = item?;
         let what = format!("point #{n}");
-        let (time, values, curve_type) = if let Ok(dict) = item.cast::<PyDict>() {
+        let (time, values, curve_type) = if let Some(dict) = &record(&item)? {
             let curve_type = match dict.get_item("curve_type")? {
                 Some(c) => curve(py, &c, &what)?,
                 None => CurveType::LINEAR.to_i32(),

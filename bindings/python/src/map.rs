@@ -2437,7 +2437,8 @@ impl PyEnvelope {
     }
 
     /// Replaces the points. Each point is a dict as `points` gives it ('time' in ms,
-    /// 'curve_type', 'values'), or a tuple (time_ms, values) or (time_ms, values, curve):
+    /// 'curve_type', 'values') or a record of a numpy structured array with those fields, or
+    /// a tuple (time_ms, values) or (time_ms, values, curve):
     /// values in 22.10 fixed point (1024 is 1.0; for position x, y and rotation in degrees,
     /// for color r, g, b, a, for sound the volume), as many as the envelope has channels (or
     /// 4, as `points` gives them); the curve 0 to 5 or 'step', 'linear' (when left out),

@@ -136,6 +136,26 @@ def test_points_from_dicts_and_tuples_of_each_kind() -> None:
     assert reread(m).envelopes[0].points == read.envelopes[0].points
 
 
+def test_points_from_a_structured_array() -> None:
+    m = twcodec.Map.new()
+    dtype = np.dtype([("time", "<i4"), ("curve_type", "<i4"), ("values", "<i4", (4,))])
+    points = np.zeros(3, dtype)
+    points["time"] = [0, 250, 900]
+    points["curve_type"] = [0, 3, 1]
+    points["values"][:, 3] = [0, 1024, 512]
+    env = m.add_envelope("color", "table", points)
+    assert [(p["time"], p["curve_type"], p["values"][3]) for p in env.points] == [
+        (0, 0, 0),
+        (250, 3, 1024),
+        (900, 1, 512),
+    ]
+    # And back: the points as a structured array, changed, set again.
+    table = np.array([(p["time"], p["curve_type"], p["values"]) for p in env.points], dtype)
+    table["time"] *= 2
+    env.set_points(table)
+    assert [p["time"] for p in reread(m).envelopes[0].points] == [0, 500, 1800]
+
+
 def test_bezier_points_with_tangents() -> None:
     m = twcodec.Map.new()
     env = m.add_envelope("position", "curve")

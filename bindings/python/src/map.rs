@@ -2274,8 +2274,8 @@ impl PyImage {
 
 #[pymethods]
 impl PyImage {
-    /// The name (the file name in `mapres` for external images), or None. Settable: not
-    /// empty, at most 500 bytes (DDNet loads `mapres/NAME.png`).
+    /// The name (the file name in `mapres` for external images), or None. Settable: at most
+    /// 500 bytes (DDNet loads `mapres/NAME.png`).
     #[getter]
     fn name(&self, py: Python<'_>) -> PyResult<Option<String>> {
         self.with(py, "Image.name", |map, i| i.name(map))

@@ -341,7 +341,6 @@ def test_bad_input_names_the_field_and_changes_nothing() -> None:
         (lambda: sounds.set_sources([{"sound_envelope": pos.index}]), "source #0: field `sound_envelope` = 1 names a Position"),
         (lambda: sounds.set_sources([{"shape": {"kind": 4}}]), "field `shape.kind` = 4"),
         (lambda: sounds.set_sources([{"delay": "soon"}]), "source #0: field `delay` = soon"),
-        (lambda: setattr(image, "name", ""), "image name is empty"),
         (lambda: setattr(image, "name", "n" * 501), "at most 500"),
         (lambda: image.set_pixels(np.zeros((4, 4, 3), np.uint8)), "shape (height, width, 4)"),
         (lambda: image.set_pixels(np.zeros((4, 4, 4), np.float32)), "pixels are uint8"),

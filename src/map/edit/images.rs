@@ -12,14 +12,11 @@ use crate::map::{Image, ItemRef, Map, MapForm, Stored};
 /// `mapres/NAME.png` through a path buffer of 512 bytes (`IO_MAX_PATH_LENGTH`) with its NUL.
 pub const MAX_IMAGE_NAME: usize = 512 - "mapres/".len() - ".png".len() - 1;
 
-/// An error unless `name` is a name the game can load an image by: not empty, at most
-/// [`MAX_IMAGE_NAME`] bytes (a NUL is refused where the name is stored).
+/// An error unless `name` fits the path the game loads an image by: at most
+/// [`MAX_IMAGE_NAME`] bytes (a NUL is refused where the name is stored). An empty name is
+/// allowed, as DDNet loads such a map, but it draws no picture for an external image of
+/// that name.
 fn check_image_name(name: &str) -> Result<(), Error> {
-    if name.is_empty() {
-        return Err(Error::invalid_edit(
-            "the image name is empty; DDNet cannot load an external image without a name",
-        ));
-    }
     if name.len() > MAX_IMAGE_NAME {
         return Err(Error::invalid_edit(format!(
             "the image name is {} bytes long; DDNet loads mapres/NAME.png through a path of at \
@@ -32,7 +29,7 @@ fn check_image_name(name: &str) -> Result<(), Error> {
 
 impl Map {
     /// Adds an image that clients load by name from their `mapres` folder (`grass_main` for
-    /// `mapres/grass_main.png`): not empty, at most [`MAX_IMAGE_NAME`] bytes.
+    /// `mapres/grass_main.png`), at most [`MAX_IMAGE_NAME`] bytes.
     ///
     /// ```
     /// # let mut map = twcodec_testkit::sample::map()?;
@@ -177,9 +174,9 @@ impl Map {
     }
 
     /// Renames an image. An external image's name is the picture the game loads,
-    /// `mapres/NAME.png`, so it is not empty and at most [`MAX_IMAGE_NAME`] bytes (DDNet builds
-    /// that path in a buffer of 512 bytes); embedded images keep the same rule, as DDNet's
-    /// editor copies every name into such a buffer. The name data item is replaced in place
+    /// `mapres/NAME.png`, so it is at most [`MAX_IMAGE_NAME`] bytes (DDNet builds that path in
+    /// a buffer of 512 bytes); embedded images keep the same rule, as DDNet's editor copies
+    /// every name into such a buffer. The name data item is replaced in place
     /// when only the image names it.
     ///
     /// ```
@@ -187,7 +184,7 @@ impl Map {
     /// let image = map.refs::<twcodec::map::Image>().next().expect("an image");
     /// map.set_image_name(image, "grass_main")?;
     /// assert_eq!(map.get(image).and_then(|i| i.name(&map)).as_deref(), Some("grass_main"));
-    /// assert!(map.set_image_name(image, "").is_err());
+    /// assert!(map.set_image_name(image, &"n".repeat(501)).is_err());
     /// # Ok::<(), twcodec::Error>(())
     /// ```
     pub fn set_image_name(&mut self, image: ItemRef<Image>, name: &str) -> Result<(), Error> {

@@ -317,8 +317,8 @@ impl Map {
     /// keeps any). The envelope keeps its place, so every reference to it stays.
     ///
     /// The new points take the place of the old ones when the envelope alone covers them
-    /// (the later envelopes' `start_point` shift by the difference in length), else they go
-    /// after every other envelope's. A Teeworlds 0.7 map whose new points use bezier curves
+    /// (the later envelopes' `start_point` shift by the difference in length), else (shared
+    /// points, or none) they go after every other envelope's. A Teeworlds 0.7 map whose new points use bezier curves
     /// gets 22-int points, as [`Map::add_envelope`] does; a DDNet map keeps its tangents in
     /// its bezier item. An error, changing nothing, names the first point out of order or
     /// with an unknown curve type (other than the one the envelope's point at that place has
@@ -358,8 +358,9 @@ impl Map {
                 .filter_map(|(_, other)| other.range(len))
                 .any(|other| other.start.max(range.start) < other.end.min(range.end))
         });
+        // An empty range has no place of its own: another envelope's points may start there.
         let (start, old) = match range {
-            Some(range) if !shared => (range.start, range.len()),
+            Some(range) if !shared && !range.is_empty() => (range.start, range.len()),
             _ => (len, 0),
         };
         let new = points.len();
@@ -482,5 +483,27 @@ mod tests {
         assert_eq!(b.points(&map), points);
         assert_eq!((a.item.start_point, a.item.num_points), (2, 1));
         assert_eq!(map.envelope_points().unwrap().points().len(), 3);
+    }
+
+    /// An envelope without points whose start is another's first point takes nothing from it.
+    #[test]
+    fn an_empty_envelope_gets_points_at_the_end() {
+        let mut map = Map::new(10, 10).unwrap();
+        let empty = map
+            .add_envelope(NewEnvelope::new(EnvelopeKind::Color, "empty"))
+            .unwrap();
+        let points = vec![point(0, 1), point(10, 2)];
+        let full = map
+            .add_envelope(NewEnvelope {
+                points: points.clone(),
+                ..NewEnvelope::new(EnvelopeKind::Color, "full")
+            })
+            .unwrap();
+        assert_eq!(map.envelopes[0].item.start_point, 0);
+        assert_eq!(map.envelopes[1].item.start_point, 0);
+        map.set_envelope_points(empty, vec![point(0, 5)], None)
+            .unwrap();
+        assert_eq!(map.get(full).unwrap().points(&map), points);
+        assert_eq!(map.get(empty).unwrap().points(&map), [point(0, 5)]);
     }
 }

@@ -2437,12 +2437,12 @@ impl PyEnvelope {
     }
 
     /// Replaces the points. Each point is a dict as `points` gives it ('time' in ms,
-    /// 'curve_type', 'values') or a record of a numpy structured array with those fields, or
-    /// a tuple (time_ms, values) or (time_ms, values, curve):
-    /// values in 22.10 fixed point (1024 is 1.0; for position x, y and rotation in degrees,
-    /// for color r, g, b, a, for sound the volume), as many as the envelope has channels (or
-    /// 4, as `points` gives them); the curve 0 to 5 or 'step', 'linear' (when left out),
-    /// 'slow', 'fast', 'smooth', 'bezier'. `bezier`: tangents per point as `bezier` gives
+    /// 'curve_type', 'values'), a record of a numpy structured array with those fields, or a
+    /// tuple (time_ms, values) or (time_ms, values, curve). Values are 22.10 fixed point
+    /// (1024 is 1.0; position: x and y in world units and rotation in degrees; color: r, g, b,
+    /// a; sound: the volume), as many as the envelope has channels (or 4, as `points` gives
+    /// them); the curve is 0 to 5 or 'step', 'linear' (when left out), 'slow', 'fast',
+    /// 'smooth', 'bezier'. `bezier`: tangents per point as `bezier` gives
     /// them (None: zero tangents where the map keeps any), so that
     /// `e.set_points(e.points, e.bezier)` changes nothing. Times start at 0 and do not
     /// decrease. An error raises `twcodec.Error` naming the point and field, and changes

@@ -2088,10 +2088,13 @@ impl PyLayer {
         let kind: String = array.getattr("dtype")?.getattr("kind")?.extract()?;
         let bytes_len = itemsize.saturating_mul(size);
         if kind == "O" || bytes_len % Quad::SIZE != 0 {
-            return Err(PyValueError::new_err(format!(
+            return Err(edit::edit_error(
+                py,
+                format!(
                 "quads are records of the quad dtype (152 bytes each) or int32 of shape (n, 38), \
                  not {size} items of {itemsize} bytes"
-            )));
+            ),
+            ));
         }
         let flat = array.call_method0("tobytes")?;
         let flat = flat.cast::<PyBytes>()?.as_bytes();

@@ -337,6 +337,8 @@ def test_bad_input_names_the_field_and_changes_nothing() -> None:
         (lambda: tiles.set_color_envelope(pos), "not Color"),
         (lambda: quads.set_quads(one_quad(quads, color_envelope=7)), "quad #0: field `color_envelope` = 7"),
         (lambda: quads.set_quads(one_quad(quads, position_envelope=env.index)), "field `position_envelope` = 0 names a Color"),
+        (lambda: quads.set_quads(np.zeros((1, 5), np.int32)), "quads are records of the quad dtype"),
+        (lambda: sounds.set_sources(np.zeros((1, 5), np.int32)), "int32 of shape (n, 13)"),
         (lambda: sounds.set_sources([{"falloff": 300}]), "source #0: field `falloff` = 300"),
         (lambda: sounds.set_sources([{"sound_envelope": pos.index}]), "source #0: field `sound_envelope` = 1 names a Position"),
         (lambda: sounds.set_sources([{"shape": {"kind": 4}}]), "field `shape.kind` = 4"),

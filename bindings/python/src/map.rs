@@ -1760,6 +1760,31 @@ fn quad_dtype(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
     py.import("numpy")?.call_method1("dtype", (fields,))
 }
 
+/// The structured dtype of sound sources (`twcodec::schema::map::sound::SoundSource`, 13
+/// ints), with the field names of `Layer.sources()`'s dicts.
+fn source_dtype(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    let int = "<i4";
+    let fields = PyList::empty(py);
+    fields.append(("position", vec![("x", int), ("y", int)]))?;
+    for name in [
+        "looping",
+        "panning",
+        "delay",
+        "falloff",
+        "position_envelope",
+        "position_envelope_offset",
+        "sound_envelope",
+        "sound_envelope_offset",
+    ] {
+        fields.append((name, int))?;
+    }
+    fields.append((
+        "shape",
+        vec![("kind", int), ("value1", int), ("value2", int)],
+    ))?;
+    py.import("numpy")?.call_method1("dtype", (fields,))
+}
+
 /// A layer (`twcodec::map::Layer`): tiles of one of seven kinds, quads, sound sources, or a
 /// kind twcodec does not know.
 #[pyclass(name = "Layer", module = "twcodec", frozen)]
@@ -2207,9 +2232,16 @@ impl PyLayer {
         })
     }
 
-    /// The sound sources of a sounds layer as dicts (`twcodec dump` field names), or None
-    /// when the data is missing or broken. A copy: change it and give it to `set_sources`.
-    fn sources<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+    /// The sound sources of a sounds layer as dicts (`twcodec dump` field names), or with
+    /// `structured=True` as a numpy array of records with the same fields (`position` with
+    /// `x` and `y`, `shape` with `kind`, `value1` and `value2`); None when the data is missing
+    /// or broken. A copy either way: change it and give it to `set_sources`.
+    #[pyo3(signature = (*, structured = false))]
+    fn sources<'py>(
+        &self,
+        py: Python<'py>,
+        structured: bool,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
         let sources = self.with(py, "Layer.sources", |_, l| match l.content() {
             LayerContent::Sounds(s) => Ok(s.sources().map(<[_]>::to_vec)),
             _ => Err(l.kind_name()),
@@ -2220,6 +2252,13 @@ impl PyLayer {
                 self.index
             ))),
             Ok(None) => Ok(None),
+            Ok(Some(sources)) if structured => {
+                let bytes = PyBytes::new(py, bytemuck::cast_slice(&sources));
+                let records = (py.import("numpy")?)
+                    .call_method1("frombuffer", (bytes, source_dtype(py)?))?
+                    .call_method0("copy")?;
+                Ok(Some(records))
+            }
             Ok(Some(sources)) => crate::to_python(py, &sources).map(Some),
         }
     }

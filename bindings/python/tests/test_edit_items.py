@@ -277,6 +277,14 @@ def test_sources_round_trip_and_defaults() -> None:
     layer.set_sources(sources)
     assert reread(m).layers[layer.index].sources() == layer.sources()
     assert layer.sources()[1]["falloff"] == 200
+    # Records with the same field names, changed and set back.
+    records = layer.sources(structured=True)
+    assert records["position"]["x"][0] == 10 * 1024 and records["shape"]["kind"][1] == 1
+    records["falloff"] = 7
+    records["shape"]["value1"][0] = 640
+    layer.set_sources(records)
+    assert [s["falloff"] for s in layer.sources()] == [7, 7]
+    assert layer.sources()[0]["shape"]["value1"] == 640
     # An int32 array of (n, 13) in the file's order works too.
     ints = np.zeros((1, 13), np.int32)
     ints[0, 6] = ints[0, 8] = -1

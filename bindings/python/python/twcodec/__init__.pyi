@@ -455,11 +455,15 @@ class Layer:
     def set_quads(self, quads: npt.ArrayLike) -> None:
         """Replaces a quads layer's quads with records like ``quads()`` gives (copied): take
         ``q = layer.quads().copy()``, change fields, ``layer.set_quads(q)``."""
-    def sources(self) -> Optional[List[Dict[str, Any]]]:
-        """The sound sources of a sounds layer."""
+    @overload
+    def sources(self, *, structured: Literal[False] = False) -> Optional[List[Dict[str, Any]]]:
+        """The sound sources of a sounds layer as dicts (a copy)."""
+    @overload
+    def sources(self, *, structured: Literal[True]) -> Optional[npt.NDArray[np.void]]:
+        """The sound sources of a sounds layer as records (a copy): ``position``, ``shape``, ..."""
     def set_sources(self, sources: Union[Sequence[Dict[str, Any]], npt.ArrayLike]) -> None:
-        """Replaces a sounds layer's sources: dicts as ``sources()`` gives (keys left out take
-        DDNet's editor defaults), or int32 of shape (n, 13)."""
+        """Replaces a sounds layer's sources: dicts or records as ``sources()`` gives (keys left
+        out of a dict take DDNet's editor defaults), or int32 of shape (n, 13)."""
     @property
     def color_envelope(self) -> Optional[Envelope]:
         """A tiles layer's color envelope."""

@@ -1401,6 +1401,12 @@ impl EnvelopePoints {
     pub fn bezier(&self) -> Option<&[EnvPointBezier]> {
         self.bezier.as_deref()
     }
+
+    /// Whether the points are 22 ints each, tangents inside (Teeworlds 0.7's form, which any
+    /// envelope of version 3 asks for), rather than 6.
+    pub fn wide(&self) -> bool {
+        self.wide
+    }
 }
 
 impl Group {

@@ -11,6 +11,10 @@
 //! - Arrays: tiles, quads and RGBA image pixels are numpy arrays over the map's own memory,
 //!   without a copy; rendered pictures and widened RGB images are moved into numpy, also
 //!   without a copy ([`views`]).
+//! - Edits take back what reading gives (`Envelope.points`, `Layer.sources()`, `Layer.quads()`
+//!   records) and shorter hand-written forms, checked into the library's types with errors
+//!   naming the point or source and the field; the library's edit calls check the rest
+//!   ([`edit`]).
 //! - Rows and items that the library serializes with serde (scan rows, on-disk items, the map
 //!   dump) reach Python as dicts through JSON, with the keys the CLI prints.
 //! - Long calls (loading, saving, rendering, scanning, replaying) release the GIL. Other
@@ -20,6 +24,7 @@
 
 mod datafile;
 mod demo;
+mod edit;
 mod errors;
 mod map;
 mod scan;

@@ -10,7 +10,7 @@
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use numpy::{PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray3, PyUntypedArrayMethods};
+use numpy::{PyArray2, PyArray3, PyArrayMethods};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
@@ -19,6 +19,7 @@ use twcodec::schema::map::tile::{cast_tiles, tiles_as_bytes, TileKind};
 use twcodec::{Decode, LoadMode, LoadOptions, Map, MapForm};
 use twcodec_tools::render::{RenderOptions, Size, View};
 
+use crate::edit;
 use crate::errors::{invalid_options, OrRaise, RenderWarning};
 use crate::shared::Shared;
 use crate::views::{borrowed, owned, Views};
@@ -1159,25 +1160,15 @@ impl PyMap {
         Ok(PyImage::at(slf, index))
     }
 
-    /// Adds an embedded image from RGBA pixels (a uint8 array of shape (height, width, 4)):
-    /// the new `Image`.
+    /// Adds an embedded image: the new `Image`. `pixels` is a uint8 RGBA array of shape
+    /// (height, width, 4), a PNG file's bytes, or a PNG file's path (any PNG color type, read
+    /// as RGBA).
     fn add_embedded_image(
         slf: &Bound<'_, Self>,
         name: String,
-        pixels: PyReadonlyArray3<'_, u8>,
+        pixels: Bound<'_, PyAny>,
     ) -> PyResult<PyImage> {
-        let shape = pixels.shape().to_vec();
-        let [height, width, 4] = shape[..] else {
-            return Err(PyValueError::new_err(format!(
-                "pixels are a uint8 array of shape (height, width, 4), not {shape:?}"
-            )));
-        };
-        let (Ok(width), Ok(height)) = (u32::try_from(width), u32::try_from(height)) else {
-            return Err(PyValueError::new_err(format!(
-                "an image of {width}x{height} pixels"
-            )));
-        };
-        let rgba: Vec<u8> = pixels.as_array().iter().copied().collect();
+        let (width, height, rgba) = edit::picture(slf.py(), &pixels)?;
         let this = slf.get();
         let index = this.edit_items(slf.py(), "Map.add_embedded_image", &[], move |map| {
             Ok(map.add_embedded_image(&name, width, height, rgba)?.index())
@@ -1199,6 +1190,230 @@ impl PyMap {
                 let r = item_at::<twcodec::map::Image>(map, index)?;
                 map.remove_image(r)
             })
+    }
+
+    /// Moves a group to position `to` among the groups (0 is drawn first), its layers with
+    /// it: the moved `Group`. Group and layer handles made before are gone.
+    fn move_group(
+        slf: &Bound<'_, Self>,
+        group: &Bound<'_, PyGroup>,
+        to: usize,
+    ) -> PyResult<PyGroup> {
+        let index = handle_index(
+            slf,
+            group.get().map.bind(slf.py()),
+            group.get().fresh(),
+            "group",
+            group.get().index,
+        )?;
+        let this = slf.get();
+        let len = this.map.read(slf.py(), "Map.move_group")?.groups().len();
+        past_the_end(len, to, "group").or_raise()?;
+        let index = this.edit_items(
+            slf.py(),
+            "Map.move_group",
+            &[Kind::Group, Kind::Layer],
+            move |map| {
+                let r = item_at::<Group>(map, index)?;
+                Ok(map.move_group(r, to)?.index())
+            },
+        )?;
+        Ok(PyGroup::at(slf, index))
+    }
+
+    /// Moves a layer to position `at` among the layers of `group` (counted without it; None:
+    /// the end), its auto-mapper configuration with it: the moved `Layer`. Physics layers stay
+    /// in the game group. Layer handles made before are gone.
+    #[pyo3(signature = (layer, group, at = None))]
+    fn move_layer(
+        slf: &Bound<'_, Self>,
+        layer: &Bound<'_, PyLayer>,
+        group: &Bound<'_, PyGroup>,
+        at: Option<usize>,
+    ) -> PyResult<PyLayer> {
+        let py = slf.py();
+        let (l, g) = (layer.get(), group.get());
+        let layer_index = handle_index(slf, l.map.bind(py), l.fresh(), "layer", l.index)?;
+        let group_index = handle_index(slf, g.map.bind(py), g.fresh(), "group", g.index)?;
+        let this = slf.get();
+        let index = this.edit_items(py, "Map.move_layer", &[Kind::Layer], move |map| {
+            let layer = item_at::<Layer>(map, layer_index)?;
+            let group = item_at::<Group>(map, group_index)?;
+            let at = at.unwrap_or_else(|| {
+                (map.refs::<Layer>())
+                    .filter(|&other| other.index() != layer_index)
+                    .filter(|&other| map.group_of(other).map(|g| g.index()) == Some(group_index))
+                    .count()
+            });
+            Ok(map.move_layer(layer, group, at)?.index())
+        })?;
+        Ok(PyLayer::at(slf, index))
+    }
+
+    /// Moves an image to position `to` among the images; every layer drawn with an image
+    /// keeps drawing it: the moved `Image`. Image handles made before are gone.
+    fn move_image(
+        slf: &Bound<'_, Self>,
+        image: &Bound<'_, PyImage>,
+        to: usize,
+    ) -> PyResult<PyImage> {
+        let index = handle_index(
+            slf,
+            image.get().map.bind(slf.py()),
+            image.get().fresh(),
+            "image",
+            image.get().index,
+        )?;
+        let this = slf.get();
+        let len = this.map.read(slf.py(), "Map.move_image")?.images().len();
+        past_the_end(len, to, "image").or_raise()?;
+        let index = this.edit_items(slf.py(), "Map.move_image", &[Kind::Image], move |map| {
+            let r = item_at::<twcodec::map::Image>(map, index)?;
+            Ok(map.move_image(r, to)?.index())
+        })?;
+        Ok(PyImage::at(slf, index))
+    }
+
+    /// Adds an envelope of `kind` ('position', 'color' or 'sound') named `name` (at most 31
+    /// bytes): the new `Envelope`. `points` and `bezier` as `Envelope.set_points` takes them;
+    /// `synchronized`: whether it follows the server's clock. `at` puts it at that position
+    /// among the envelopes (every reference follows its envelope; envelope handles made
+    /// before are gone), else it goes at the end. Bad points raise `twcodec.Error` naming the
+    /// point and field, and change nothing.
+    #[pyo3(signature = (kind, name = String::new(), points = None, *, bezier = None, synchronized = false, at = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn add_envelope(
+        slf: &Bound<'_, Self>,
+        kind: &str,
+        name: String,
+        points: Option<Bound<'_, PyAny>>,
+        bezier: Option<Bound<'_, PyAny>>,
+        synchronized: bool,
+        at: Option<usize>,
+    ) -> PyResult<PyEnvelope> {
+        use twcodec::map::NewEnvelope;
+        let py = slf.py();
+        let kind = edit::envelope_kind(py, kind)?;
+        let points = match points {
+            Some(points) => edit::points(py, kind, &points)?,
+            None => Vec::new(),
+        };
+        let tangents = bezier.map(|b| edit::tangents(py, &b)).transpose()?;
+        let this = slf.get();
+        // A position past the end is refused before the edit, which would make the handles
+        // of envelopes stale even when it fails.
+        let check = |len: usize| match at {
+            Some(at) if at > len => Err(twcodec::Error::invalid_edit(format!(
+                "field `at` = {at}: the map has {len} envelopes"
+            ))),
+            _ => Ok(()),
+        };
+        check(this.map.read(py, "Map.add_envelope")?.envelopes().len()).or_raise()?;
+        let moves: &[Kind] = if at.is_some() { &[Kind::Envelope] } else { &[] };
+        let index = this.edit_items(py, "Map.add_envelope", moves, move |map| {
+            let len = map.envelopes().len();
+            check(len)?;
+            let r = map.add_envelope(NewEnvelope {
+                kind,
+                name,
+                points,
+                tangents,
+                synchronized,
+            })?;
+            match at {
+                Some(at) if at < len => Ok(map.move_envelope(r, at)?.index()),
+                _ => Ok(r.index()),
+            }
+        })?;
+        Ok(PyEnvelope::at(slf, index))
+    }
+
+    /// Removes an envelope: every reference to it (layers, quads, sources) becomes none, later
+    /// envelopes' references shift down. Envelope handles made before are gone.
+    fn remove_envelope(slf: &Bound<'_, Self>, envelope: &Bound<'_, PyEnvelope>) -> PyResult<()> {
+        let e = envelope.get();
+        let index = handle_index(slf, e.map.bind(slf.py()), e.fresh(), "envelope", e.index)?;
+        slf.get().edit_items(
+            slf.py(),
+            "Map.remove_envelope",
+            &[Kind::Envelope],
+            move |map| {
+                let r = item_at::<twcodec::map::Envelope>(map, index)?;
+                map.remove_envelope(r)
+            },
+        )
+    }
+
+    /// Moves an envelope to position `to` among the envelopes; every reference follows it:
+    /// the moved `Envelope`. Envelope handles made before are gone.
+    fn move_envelope(
+        slf: &Bound<'_, Self>,
+        envelope: &Bound<'_, PyEnvelope>,
+        to: usize,
+    ) -> PyResult<PyEnvelope> {
+        let e = envelope.get();
+        let index = handle_index(slf, e.map.bind(slf.py()), e.fresh(), "envelope", e.index)?;
+        let this = slf.get();
+        let len = this
+            .map
+            .read(slf.py(), "Map.move_envelope")?
+            .envelopes()
+            .len();
+        past_the_end(len, to, "envelope").or_raise()?;
+        let index = this.edit_items(
+            slf.py(),
+            "Map.move_envelope",
+            &[Kind::Envelope],
+            move |map| {
+                let r = item_at::<twcodec::map::Envelope>(map, index)?;
+                Ok(map.move_envelope(r, to)?.index())
+            },
+        )?;
+        Ok(PyEnvelope::at(slf, index))
+    }
+
+    /// Adds a sound (DDNet) named `name` from an Ogg Opus file's bytes, checked as the game
+    /// plays them: the new `Sound`. Play it with a sounds layer (`Layer.sound`).
+    fn add_sound(slf: &Bound<'_, Self>, name: String, data: Vec<u8>) -> PyResult<PySound> {
+        let py = slf.py();
+        py.detach(|| twcodec_tools::assets::check_opus(&data))
+            .or_raise()?;
+        let this = slf.get();
+        let index = this.edit_items(py, "Map.add_sound", &[], move |map| {
+            Ok(map.add_sound(&name, data)?.index())
+        })?;
+        Ok(PySound::at(slf, index))
+    }
+
+    /// Removes a sound: sounds layers playing it play none, later sounds' references shift
+    /// down. Sound handles made before are gone.
+    fn remove_sound(slf: &Bound<'_, Self>, sound: &Bound<'_, PySound>) -> PyResult<()> {
+        let s = sound.get();
+        let index = handle_index(slf, s.map.bind(slf.py()), s.fresh(), "sound", s.index)?;
+        slf.get()
+            .edit_items(slf.py(), "Map.remove_sound", &[Kind::Sound], move |map| {
+                let r = item_at::<twcodec::map::Sound>(map, index)?;
+                map.remove_sound(r)
+            })
+    }
+
+    /// Moves a sound to position `to` among the sounds; sounds layers keep playing it: the
+    /// moved `Sound`. Sound handles made before are gone.
+    fn move_sound(
+        slf: &Bound<'_, Self>,
+        sound: &Bound<'_, PySound>,
+        to: usize,
+    ) -> PyResult<PySound> {
+        let s = sound.get();
+        let index = handle_index(slf, s.map.bind(slf.py()), s.fresh(), "sound", s.index)?;
+        let this = slf.get();
+        let len = this.map.read(slf.py(), "Map.move_sound")?.sounds().len();
+        past_the_end(len, to, "sound").or_raise()?;
+        let index = this.edit_items(slf.py(), "Map.move_sound", &[Kind::Sound], move |map| {
+            let r = item_at::<twcodec::map::Sound>(map, index)?;
+            Ok(map.move_sound(r, to)?.index())
+        })?;
+        Ok(PySound::at(slf, index))
     }
 
     /// What the map holds; while another thread changes it, who does (a repr does not raise).
@@ -1545,6 +1760,31 @@ fn quad_dtype(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
     py.import("numpy")?.call_method1("dtype", (fields,))
 }
 
+/// The structured dtype of sound sources (`twcodec::schema::map::sound::SoundSource`, 13
+/// ints), with the field names of `Layer.sources()`'s dicts.
+fn source_dtype(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    let int = "<i4";
+    let fields = PyList::empty(py);
+    fields.append(("position", vec![("x", int), ("y", int)]))?;
+    for name in [
+        "looping",
+        "panning",
+        "delay",
+        "falloff",
+        "position_envelope",
+        "position_envelope_offset",
+        "sound_envelope",
+        "sound_envelope_offset",
+    ] {
+        fields.append((name, int))?;
+    }
+    fields.append((
+        "shape",
+        vec![("kind", int), ("value1", int), ("value2", int)],
+    ))?;
+    py.import("numpy")?.call_method1("dtype", (fields,))
+}
+
 /// A layer (`twcodec::map::Layer`): tiles of one of seven kinds, quads, sound sources, or a
 /// kind twcodec does not know.
 #[pyclass(name = "Layer", module = "twcodec", frozen)]
@@ -1858,9 +2098,12 @@ impl PyLayer {
 
     /// Replaces a quads layer's quads: `quads` is an array like `quads()` gives (records of
     /// the quad dtype, or int32 of shape (n, 38)), copied into the map: points, colors,
-    /// texture coordinates and envelopes, as many quads as given. An envelope index past the
-    /// map's envelopes raises `twcodec.Error` naming the quad; arrays viewing the map raise
-    /// `BufferError`.
+    /// texture coordinates and envelopes, as many quads as given. To change some fields, take
+    /// a copy (`q = layer.quads().copy()`), change it (`q['color_envelope'][0] = 2`) and set
+    /// it back (`layer.set_quads(q)`). An envelope index that names no envelope, or one of
+    /// another kind (position for `position_envelope`, color for `color_envelope`), raises
+    /// `twcodec.Error` naming the quad and field (a value the quad has already is kept);
+    /// arrays viewing the map raise `BufferError`.
     fn set_quads(&self, py: Python<'_>, quads: Bound<'_, PyAny>) -> PyResult<()> {
         use twcodec::schema::map::quad::Quad;
         let numpy = py.import("numpy")?;
@@ -1870,61 +2113,135 @@ impl PyLayer {
         let kind: String = array.getattr("dtype")?.getattr("kind")?.extract()?;
         let bytes_len = itemsize.saturating_mul(size);
         if kind == "O" || bytes_len % Quad::SIZE != 0 {
-            return Err(PyValueError::new_err(format!(
+            return Err(edit::edit_error(
+                py,
+                format!(
                 "quads are records of the quad dtype (152 bytes each) or int32 of shape (n, 38), \
                  not {size} items of {itemsize} bytes"
-            )));
+            ),
+            ));
         }
         let flat = array.call_method0("tobytes")?;
         let flat = flat.cast::<PyBytes>()?.as_bytes();
         let quads: Vec<Quad> = bytemuck::pod_collect_to_vec(flat);
-        let index = self.index;
-        self.edit(py, "Layer.set_quads", move |map, r| {
-            let envelopes = map.envelopes().len() as i64;
-            for (n, quad) in quads.iter().enumerate() {
-                for (field, value) in [
-                    ("position_envelope", quad.position_envelope),
-                    ("color_envelope", quad.color_envelope),
-                ] {
-                    if value < -1 || i64::from(value) >= envelopes {
-                        return Err(twcodec::Error::invalid_edit(format!(
-                            "quad #{n}: {field} = {value}, but the map has {envelopes} \
-                             envelopes (-1 for none)"
-                        )));
-                    }
-                }
-            }
-            let max = map.limits().max_layer_data();
-            if quads.len().saturating_mul(Quad::SIZE) > max || i32::try_from(quads.len()).is_err() {
-                return Err(twcodec::Error::limit(format!(
-                    "{} quads of {} bytes are more than the {max} bytes a layer's data may \
-                     have (Limits::max_layer_data)",
-                    quads.len(),
-                    Quad::SIZE
-                )));
-            }
-            let layer = map
-                .layer_mut(r)
-                .ok_or_else(|| twcodec::Error::invalid_edit(format!("no layer #{index}")))?;
-            let kind = layer.kind_name();
-            let LayerContent::Quads(q) = layer.content_mut() else {
-                return Err(twcodec::Error::invalid_edit(format!(
-                    "layer #{index} is a {kind} layer, not a quads layer"
-                )));
-            };
-            let target = q.quads_mut().ok_or_else(|| {
-                twcodec::Error::invalid_edit(format!(
-                    "layer #{index}'s quads did not load; nothing to replace"
-                ))
-            })?;
-            *target = quads;
-            Ok(())
+        self.edit(py, "Layer.set_quads", move |map, r| map.set_quads(r, quads))
+    }
+
+    /// Replaces a sounds layer's sources: dicts as `sources()` gives them (a key left out
+    /// takes the value DDNet's editor gives a new source: looping, panning, falloff 80, a
+    /// circle of radius 1500, no envelopes), or int32 of shape (n, 13) in the file's order.
+    /// Envelope indices must name envelopes of the right kind (position, sound); `looping`
+    /// and `panning` are 0 or 1, `falloff` 0 to 255, `delay` 0 or more, `shape['kind']` 0
+    /// (rectangle) or 1 (circle). An error raises `twcodec.Error` naming the source and
+    /// field, and changes nothing.
+    fn set_sources(&self, py: Python<'_>, sources: Bound<'_, PyAny>) -> PyResult<()> {
+        let sources = edit::sources(py, &sources)?;
+        self.edit(py, "Layer.set_sources", move |map, r| {
+            map.set_sources(r, sources)
         })
     }
 
-    /// The sound sources of a sounds layer as dicts (`twcodec dump` field names), or None
-    /// when the data is missing or broken.
-    fn sources<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+    /// A tiles layer's color envelope, or None (also for other kinds).
+    #[getter]
+    fn color_envelope(&self, py: Python<'_>) -> PyResult<Option<PyEnvelope>> {
+        let index = self.with(py, "Layer.color_envelope", |map, l| match l.content() {
+            LayerContent::Tiles(t) => map
+                .item_ref::<twcodec::map::Envelope>(t.item().color_envelope)
+                .get()
+                .map(|r| r.index()),
+            _ => None,
+        })?;
+        Ok(index.map(|index| PyEnvelope::at(self.map.bind(py), index)))
+    }
+
+    /// A tiles layer's color envelope's time offset in milliseconds, or None for other kinds.
+    #[getter]
+    fn color_envelope_offset(&self, py: Python<'_>) -> PyResult<Option<i32>> {
+        self.with(py, "Layer.color_envelope_offset", |_, l| {
+            match l.content() {
+                LayerContent::Tiles(t) => Some(t.item().color_envelope_offset),
+                _ => None,
+            }
+        })
+    }
+
+    /// Sets a tiles layer's color envelope (a color `Envelope`, or None for none) and its time
+    /// offset in milliseconds.
+    #[pyo3(signature = (envelope, offset = 0))]
+    fn set_color_envelope(
+        &self,
+        py: Python<'_>,
+        envelope: Option<Bound<'_, PyEnvelope>>,
+        offset: i32,
+    ) -> PyResult<()> {
+        let envelope = match envelope {
+            Some(e) => {
+                let e = e.get();
+                Some(handle_index(
+                    self.map.bind(py),
+                    e.map.bind(py),
+                    e.fresh(),
+                    "envelope",
+                    e.index,
+                )?)
+            }
+            None => None,
+        };
+        self.edit(py, "Layer.set_color_envelope", move |map, r| {
+            let envelope = match envelope {
+                Some(index) => Some(item_at::<twcodec::map::Envelope>(map, index)?),
+                None => None,
+            };
+            map.set_layer_color_envelope(r, envelope)?;
+            map.set_layer_color_envelope_offset(r, offset)
+        })
+    }
+
+    /// The sound a sounds layer plays, or None (also for other kinds). Settable (a `Sound` or
+    /// None).
+    #[getter]
+    fn sound(&self, py: Python<'_>) -> PyResult<Option<PySound>> {
+        let index = self.with(py, "Layer.sound", |map, l| match l.content() {
+            LayerContent::Sounds(s) => s.sound(map).get().map(|r| r.index()),
+            _ => None,
+        })?;
+        Ok(index.map(|index| PySound::at(self.map.bind(py), index)))
+    }
+
+    #[setter]
+    fn set_sound(&self, py: Python<'_>, sound: Option<Bound<'_, PySound>>) -> PyResult<()> {
+        let sound = match sound {
+            Some(s) => {
+                let s = s.get();
+                Some(handle_index(
+                    self.map.bind(py),
+                    s.map.bind(py),
+                    s.fresh(),
+                    "sound",
+                    s.index,
+                )?)
+            }
+            None => None,
+        };
+        self.edit(py, "Layer.sound", move |map, r| {
+            let sound = match sound {
+                Some(index) => Some(item_at::<twcodec::map::Sound>(map, index)?),
+                None => None,
+            };
+            map.set_layer_sound(r, sound)
+        })
+    }
+
+    /// The sound sources of a sounds layer as dicts (`twcodec dump` field names), or with
+    /// `structured=True` as a numpy array of records with the same fields (`position` with
+    /// `x` and `y`, `shape` with `kind`, `value1` and `value2`); None when the data is missing
+    /// or broken. A copy either way: change it and give it to `set_sources`.
+    #[pyo3(signature = (*, structured = false))]
+    fn sources<'py>(
+        &self,
+        py: Python<'py>,
+        structured: bool,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
         let sources = self.with(py, "Layer.sources", |_, l| match l.content() {
             LayerContent::Sounds(s) => Ok(s.sources().map(<[_]>::to_vec)),
             _ => Err(l.kind_name()),
@@ -1935,6 +2252,13 @@ impl PyLayer {
                 self.index
             ))),
             Ok(None) => Ok(None),
+            Ok(Some(sources)) if structured => {
+                let bytes = PyBytes::new(py, bytemuck::cast_slice(&sources));
+                let records = (py.import("numpy")?)
+                    .call_method1("frombuffer", (bytes, source_dtype(py)?))?
+                    .call_method0("copy")?;
+                Ok(Some(records))
+            }
             Ok(Some(sources)) => crate::to_python(py, &sources).map(Some),
         }
     }
@@ -1960,6 +2284,23 @@ pub(crate) struct PyImage {
 }
 
 impl PyImage {
+    /// Changes the image (through the map's lock; handles stay valid).
+    fn edit(
+        &self,
+        py: Python<'_>,
+        what: &'static str,
+        f: impl FnOnce(&mut Map, ItemRef<twcodec::map::Image>) -> Result<(), twcodec::Error> + Send,
+    ) -> PyResult<()> {
+        if !self.fresh() {
+            return Err(gone("image", self.index));
+        }
+        let index = self.index;
+        self.map.get().edit_fields(py, what, move |map| {
+            let r = item_at::<twcodec::map::Image>(map, index)?;
+            f(map, r)
+        })
+    }
+
     fn with<R>(
         &self,
         py: Python<'_>,
@@ -1975,10 +2316,27 @@ impl PyImage {
 
 #[pymethods]
 impl PyImage {
-    /// The name (the file name in `mapres` for external images), or None.
+    /// The name (the file name in `mapres` for external images), or None. Settable: at most
+    /// 500 bytes (DDNet loads `mapres/NAME.png`).
     #[getter]
     fn name(&self, py: Python<'_>) -> PyResult<Option<String>> {
         self.with(py, "Image.name", |map, i| i.name(map))
+    }
+
+    #[setter]
+    fn set_name(&self, py: Python<'_>, name: String) -> PyResult<()> {
+        self.edit(py, "Image.name", move |map, r| map.set_image_name(r, &name))
+    }
+
+    /// Replaces the pixels: a uint8 RGBA array of shape (height, width, 4), a PNG file's
+    /// bytes or a PNG file's path, as `Map.add_embedded_image` takes them. An external image
+    /// becomes embedded; the image keeps its name and place, so every layer drawn with it
+    /// draws the new pixels. Arrays viewing the map raise `BufferError`.
+    fn set_pixels(&self, py: Python<'_>, pixels: Bound<'_, PyAny>) -> PyResult<()> {
+        let (width, height, rgba) = edit::picture(py, &pixels)?;
+        self.edit(py, "Image.set_pixels", move |map, r| {
+            map.replace_image(r, width, height, rgba).map(|_| ())
+        })
     }
 
     /// Whether the game loads the image from its `mapres` by name.
@@ -2068,6 +2426,23 @@ pub(crate) struct PyEnvelope {
 }
 
 impl PyEnvelope {
+    /// Changes the envelope (through the map's lock; handles stay valid).
+    fn edit(
+        &self,
+        py: Python<'_>,
+        what: &'static str,
+        f: impl FnOnce(&mut Map, ItemRef<twcodec::map::Envelope>) -> Result<(), twcodec::Error> + Send,
+    ) -> PyResult<()> {
+        if !self.fresh() {
+            return Err(gone("envelope", self.index));
+        }
+        let index = self.index;
+        self.map.get().edit_fields(py, what, move |map| {
+            let r = item_at::<twcodec::map::Envelope>(map, index)?;
+            f(map, r)
+        })
+    }
+
     fn with<R>(
         &self,
         py: Python<'_>,
@@ -2083,10 +2458,50 @@ impl PyEnvelope {
 
 #[pymethods]
 impl PyEnvelope {
-    /// The name ('' when the envelope has none).
+    /// The name ('' when the envelope has none). Settable (at most 31 bytes).
     #[getter]
     fn name(&self, py: Python<'_>) -> PyResult<String> {
         self.with(py, "Envelope.name", |_, e| e.name())
+    }
+
+    #[setter]
+    fn set_name(&self, py: Python<'_>, name: String) -> PyResult<()> {
+        self.edit(py, "Envelope.name", move |map, r| {
+            map.set_envelope_name(r, &name)
+        })
+    }
+
+    #[setter]
+    fn set_synchronized(&self, py: Python<'_>, synchronized: bool) -> PyResult<()> {
+        self.edit(py, "Envelope.synchronized", move |map, r| {
+            map.set_envelope_synchronized(r, synchronized)
+        })
+    }
+
+    /// Replaces the points. Each point is a dict as `points` gives it ('time' in ms,
+    /// 'curve_type', 'values'), a record of a numpy structured array with those fields, or a
+    /// tuple (time_ms, values) or (time_ms, values, curve). Values are 22.10 fixed point
+    /// (1024 is 1.0; position: x and y in world units and rotation in degrees; color: r, g, b,
+    /// a; sound: the volume), as many as the envelope has channels (or 4, as `points` gives
+    /// them); the curve is 0 to 5 or 'step', 'linear' (when left out), 'slow', 'fast',
+    /// 'smooth', 'bezier'. `bezier`: tangents per point as `bezier` gives
+    /// them (None: zero tangents where the map keeps any), so that
+    /// `e.set_points(e.points, e.bezier)` changes nothing. Times start at 0 and do not
+    /// decrease. An error raises `twcodec.Error` naming the point and field, and changes
+    /// nothing.
+    #[pyo3(signature = (points, bezier = None))]
+    fn set_points(
+        &self,
+        py: Python<'_>,
+        points: Bound<'_, PyAny>,
+        bezier: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let kind = self.with(py, "Envelope.set_points", |_, e| e.item().kind())?;
+        let points = edit::points(py, kind, &points)?;
+        let tangents = bezier.map(|b| edit::tangents(py, &b)).transpose()?;
+        self.edit(py, "Envelope.set_points", move |map, r| {
+            map.set_envelope_points(r, points, tangents)
+        })
     }
 
     /// Values per point: 1 (sound), 3 (position) or 4 (color).
@@ -2108,7 +2523,7 @@ impl PyEnvelope {
     }
 
     /// Whether the envelope follows the server's clock (DDNet), None when the item does not
-    /// say.
+    /// say. Settable.
     #[getter]
     fn synchronized(&self, py: Python<'_>) -> PyResult<Option<bool>> {
         self.with(py, "Envelope.synchronized", |_, e| {
@@ -2117,7 +2532,8 @@ impl PyEnvelope {
     }
 
     /// The points as dicts: 'time' (ms), 'curve_type' (0 step, 1 linear, 2 slow, 3 fast, 4
-    /// smooth, 5 bezier) and 'values' (4 ints, 22.10 fixed point).
+    /// smooth, 5 bezier) and 'values' (4 ints, 22.10 fixed point). A copy: change it and give
+    /// it to `set_points`.
     #[getter]
     fn points<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let points = self.with(py, "Envelope.points", |map, e| e.points(map).to_vec())?;
@@ -2174,6 +2590,23 @@ pub(crate) struct PySound {
 }
 
 impl PySound {
+    /// Changes the sound (through the map's lock; handles stay valid).
+    fn edit(
+        &self,
+        py: Python<'_>,
+        what: &'static str,
+        f: impl FnOnce(&mut Map, ItemRef<twcodec::map::Sound>) -> Result<(), twcodec::Error> + Send,
+    ) -> PyResult<()> {
+        if !self.fresh() {
+            return Err(gone("sound", self.index));
+        }
+        let index = self.index;
+        self.map.get().edit_fields(py, what, move |map| {
+            let r = item_at::<twcodec::map::Sound>(map, index)?;
+            f(map, r)
+        })
+    }
+
     fn with<R>(
         &self,
         py: Python<'_>,
@@ -2189,10 +2622,25 @@ impl PySound {
 
 #[pymethods]
 impl PySound {
-    /// The name, or None.
+    /// The name, or None. Settable (at most 511 bytes).
     #[getter]
     fn name(&self, py: Python<'_>) -> PyResult<Option<String>> {
         self.with(py, "Sound.name", |map, s| s.name(map))
+    }
+
+    #[setter]
+    fn set_name(&self, py: Python<'_>, name: String) -> PyResult<()> {
+        self.edit(py, "Sound.name", move |map, r| map.set_sound_name(r, &name))
+    }
+
+    /// Replaces the sound's data with an Ogg Opus file's bytes (checked as the game plays
+    /// them); the sound keeps its name and place, so sounds layers play the new one.
+    fn set_data(&self, py: Python<'_>, data: Vec<u8>) -> PyResult<()> {
+        py.detach(|| twcodec_tools::assets::check_opus(&data))
+            .or_raise()?;
+        self.edit(py, "Sound.set_data", move |map, r| {
+            map.replace_sound(r, data).map(|_| ())
+        })
     }
 
     /// Whether the sound has no embedded data.
@@ -2296,6 +2744,17 @@ fn handle_index(
         return Err(gone(what, index));
     }
     Ok(index)
+}
+
+/// The error of a move to position `to` among `len` items of a kind, checked before the
+/// edit, which would make the handles of that kind stale even when it fails.
+fn past_the_end(len: usize, to: usize, what: &str) -> Result<(), twcodec::Error> {
+    match to >= len {
+        true => Err(twcodec::Error::invalid_edit(format!(
+            "{what} position {to} is past the {len} {what}s"
+        ))),
+        false => Ok(()),
+    }
 }
 
 /// The reference of item `index` of a kind.

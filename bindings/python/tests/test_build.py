@@ -129,7 +129,7 @@ def test_quads_are_replaced_from_records_and_checked() -> None:
     assert (written["colors"][..., 0] == 7).all()
     bad = quads[:1].copy()
     bad["color_envelope"] = 99
-    with pytest.raises(twcodec.Error, match="quad #0: color_envelope = 99"):
+    with pytest.raises(twcodec.Error, match="quad #0: field `color_envelope` = 99"):
         layer.set_quads(bad)
     with pytest.raises(ValueError, match="quad dtype"):
         layer.set_quads(np.zeros(5, np.uint8))

@@ -8,9 +8,28 @@ use crate::error::Error;
 use crate::map::layer::LayerContent;
 use crate::map::{Image, ItemRef, Map, MapForm, Stored};
 
+/// The most bytes an image name may have: DDNet loads an external image from
+/// `mapres/NAME.png` through a path buffer of 512 bytes (`IO_MAX_PATH_LENGTH`) with its NUL.
+pub const MAX_IMAGE_NAME: usize = 512 - "mapres/".len() - ".png".len() - 1;
+
+/// An error unless `name` fits the path the game loads an image by: at most
+/// [`MAX_IMAGE_NAME`] bytes (a NUL is refused where the name is stored). An empty name is
+/// allowed, as DDNet loads such a map, but it draws no picture for an external image of
+/// that name.
+fn check_image_name(name: &str) -> Result<(), Error> {
+    if name.len() > MAX_IMAGE_NAME {
+        return Err(Error::invalid_edit(format!(
+            "the image name is {} bytes long; DDNet loads mapres/NAME.png through a path of at \
+             most 511 bytes, so a name has at most {MAX_IMAGE_NAME}",
+            name.len()
+        )));
+    }
+    Ok(())
+}
+
 impl Map {
     /// Adds an image that clients load by name from their `mapres` folder (`grass_main` for
-    /// `mapres/grass_main.png`).
+    /// `mapres/grass_main.png`), at most [`MAX_IMAGE_NAME`] bytes.
     ///
     /// ```
     /// # let mut map = twcodec_testkit::sample::map()?;
@@ -24,6 +43,7 @@ impl Map {
     /// # Ok::<(), twcodec::Error>(())
     /// ```
     pub fn add_external_image(&mut self, name: &str) -> Result<ItemRef<Image>, Error> {
+        check_image_name(name)?;
         self.add_image(name, 1024, 1024, None)
     }
 
@@ -151,6 +171,35 @@ impl Map {
         }
         stored.verbatim = None;
         Ok(true)
+    }
+
+    /// Renames an image. An external image's name is the picture the game loads,
+    /// `mapres/NAME.png`, so it is at most [`MAX_IMAGE_NAME`] bytes (DDNet builds that path in
+    /// a buffer of 512 bytes); embedded images keep the same rule, as DDNet's editor copies
+    /// every name into such a buffer. The name data item is replaced in place
+    /// when only the image names it.
+    ///
+    /// ```
+    /// # let mut map = twcodec_testkit::sample::map()?;
+    /// let image = map.refs::<twcodec::map::Image>().next().expect("an image");
+    /// map.set_image_name(image, "grass_main")?;
+    /// assert_eq!(map.get(image).and_then(|i| i.name(&map)).as_deref(), Some("grass_main"));
+    /// assert!(map.set_image_name(image, &"n".repeat(501)).is_err());
+    /// # Ok::<(), twcodec::Error>(())
+    /// ```
+    pub fn set_image_name(&mut self, image: ItemRef<Image>, name: &str) -> Result<(), Error> {
+        let index = self.checked(image)?;
+        check_image_name(name)?;
+        let bytes = self.text_data("the image name", name)?;
+        let old = self.images[index].item.name;
+        let new = self.replaced_data(old, bytes.into())?;
+        let stored = &mut self.images[index];
+        stored.item.name = new;
+        touched(true, &mut stored.verbatim);
+        if new != old {
+            self.remove_unused_data([old]);
+        }
+        Ok(())
     }
 
     /// Moves an image to position `to` among the images (counted without it): every layer

@@ -413,7 +413,7 @@ impl Map {
                     .filter(|t| t.len() == theirs.points(other).len())
                     .map(<[_]>::to_vec);
                 let added = self
-                    .add_envelope(NewEnvelope {
+                    .add_envelope_as_is(NewEnvelope {
                         kind: theirs.item.kind(),
                         name: String::new(),
                         points: theirs.points(other).to_vec(),

@@ -12,6 +12,9 @@
 //! | [`Map::insert_layer`], [`Map::move_layer`] | the groups' ranges open up; auto-mapper configurations after the new place shift; a moved layer takes its configuration along |
 //! | [`Map::move_image`], [`Map::move_envelope`], [`Map::move_sound`] | every reference to the items between the old and the new place follows its item (layers, quads, sources) |
 //! | [`Map::move_group`] | its layers move with it (when the groups hold their layers in order, as every editor writes them), auto-mapper configurations follow their groups, DDNet's group extension items stay in step |
+//! | [`Map::set_envelope_points`] | nothing else: the envelope keeps its place; its points are replaced where they are (later envelopes' `start_point` shift by the difference) unless another envelope shares them, then the new ones go at the end; tangents follow their points |
+//! | [`Map::set_quads`], [`Map::set_sources`] | nothing else: the layer's quads or sources are replaced, each envelope reference checked (a value the layer holds already is kept) |
+//! | [`Map::set_image_name`], [`Map::set_sound_name`], [`Map::set_envelope_name`], [`Map::set_envelope_synchronized`] | nothing else: the item keeps its place; an image's or sound's name data item is replaced |
 //! | [`Map::replace_area`] | the tiles of an area of every tile layer (physics layers with their own data) are replaced by another map's of the same structure; quads and sound sources in the area are replaced by the other map's, moved; envelopes they name come along (an identical one shared), appended at the end; nothing is renumbered |
 //! | [`Map::append`] | another map's images, sounds, envelopes (identical ones shared, taken names numbered) and groups are added at the end, every reference of their layers, quads and sources renumbered; its physics layers are dropped, the other layers of its game group get a group of their own; auto-mapper configurations and new server settings come along |
 //! | [`Map::optimize`] | each step says what it changed; see [`Step`] and docs/optimize.md |
@@ -85,6 +88,7 @@ use crate::map::layer::NO_PHYSICS;
 pub use envelopes::NewEnvelope;
 pub use fields::InfoField;
 pub use groups::NewGroup;
+pub use images::MAX_IMAGE_NAME;
 pub use merge::{
     AppendReport, AppendedGroup, AreaLayer, DroppedLayer, Merge, Merged, ReplaceAreaReport,
     TileRect, MAX_IMAGES, MAX_SOUNDS,

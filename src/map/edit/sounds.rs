@@ -35,6 +35,29 @@ impl Map {
         Ok(true)
     }
 
+    /// Renames a sound: at most 511 bytes, as DDNet's editor keeps a sound's name in a buffer
+    /// of 512 bytes with its NUL. The name data item is replaced in place when only the sound
+    /// names it.
+    pub fn set_sound_name(&mut self, sound: ItemRef<Sound>, name: &str) -> Result<(), Error> {
+        let index = self.checked(sound)?;
+        if name.len() > 511 {
+            return Err(Error::invalid_edit(format!(
+                "the sound name is {} bytes long; DDNet's editor keeps at most 511",
+                name.len()
+            )));
+        }
+        let bytes = self.text_data("the sound name", name)?;
+        let old = self.sounds[index].item.name;
+        let new = self.replaced_data(old, bytes.into())?;
+        let stored = &mut self.sounds[index];
+        stored.item.name = new;
+        touched(true, &mut stored.verbatim);
+        if new != old {
+            self.remove_unused_data([old]);
+        }
+        Ok(())
+    }
+
     /// Adds a sound (DDNet): `opus` is the Opus file's bytes.
     pub fn add_sound(
         &mut self,

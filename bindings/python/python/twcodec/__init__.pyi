@@ -29,6 +29,11 @@ _Path = Union[str, os.PathLike[str]]
 _Form = Literal["ddnet", "teeworlds07", "teeworlds03"]
 _Protocol = Literal["ddnet", "teeworlds07"]
 _Item = Tuple[int, int, List[int]]
+# An envelope point: a dict as ``Envelope.points`` gives it, or (time_ms, values[, curve]).
+_Curve = Union[int, Literal["step", "linear", "slow", "fast", "smooth", "bezier"]]
+_Point = Union[Dict[str, Any], Tuple[int, Sequence[int]], Tuple[int, Sequence[int], _Curve]]
+# A picture: uint8 RGBA of shape (height, width, 4), a PNG file's bytes, or its path.
+_Picture = Union[npt.ArrayLike, bytes, bytearray, memoryview, _Path]
 
 class Error(ValueError):
     """A twcodec error; ``str()`` is the Rust library's message (what, where, which)."""
@@ -282,10 +287,37 @@ class Map:
         """Removes a layer, renumbering every reference."""
     def add_external_image(self, name: str) -> Image:
         """Adds an external image (the client's own picture of that name)."""
-    def add_embedded_image(self, name: str, pixels: npt.ArrayLike) -> Image:
-        """Adds an embedded image from RGBA pixels, uint8 of shape (height, width, 4)."""
+    def add_embedded_image(self, name: str, pixels: _Picture) -> Image:
+        """Adds an embedded image: RGBA pixels (uint8, (height, width, 4)), PNG bytes or a PNG path."""
     def remove_image(self, image: Image) -> None:
         """Removes an image; layers drawn with it are drawn without one."""
+    def move_group(self, group: Group, to: int) -> Group:
+        """Moves a group (its layers with it): the moved Group. Group and layer handles are gone."""
+    def move_layer(self, layer: Layer, group: Group, at: Optional[int] = None) -> Layer:
+        """Moves a layer to position ``at`` of ``group`` (None: the end): the moved Layer."""
+    def move_image(self, image: Image, to: int) -> Image:
+        """Moves an image; layers keep drawing it: the moved Image. Image handles are gone."""
+    def add_envelope(
+        self,
+        kind: Literal["position", "color", "sound"],
+        name: str = "",
+        points: Optional[Sequence[_Point]] = None,
+        *,
+        bezier: Optional[Sequence[Dict[str, Any]]] = None,
+        synchronized: bool = False,
+        at: Optional[int] = None,
+    ) -> Envelope:
+        """Adds an envelope (points as ``Envelope.set_points`` takes them): the new Envelope."""
+    def remove_envelope(self, envelope: Envelope) -> None:
+        """Removes an envelope; references to it become none, later ones shift down."""
+    def move_envelope(self, envelope: Envelope, to: int) -> Envelope:
+        """Moves an envelope; every reference follows it: the moved Envelope."""
+    def add_sound(self, name: str, data: bytes) -> Sound:
+        """Adds a sound from an Ogg Opus file's bytes (checked): the new Sound."""
+    def remove_sound(self, sound: Sound) -> None:
+        """Removes a sound; sounds layers playing it play none."""
+    def move_sound(self, sound: Sound, to: int) -> Sound:
+        """Moves a sound; sounds layers keep playing it: the moved Sound."""
     def check(
         self, *, ddnet: bool = True, rules: Optional[_Path] = None
     ) -> List[Dict[str, Any]]:
@@ -421,9 +453,30 @@ class Layer:
     def quads(self) -> Optional[npt.NDArray[np.void]]:
         """View: one record per quad (points, colors, texture_coords, envelopes)."""
     def set_quads(self, quads: npt.ArrayLike) -> None:
-        """Replaces a quads layer's quads with records like ``quads()`` gives (copied)."""
-    def sources(self) -> Optional[List[Dict[str, Any]]]:
-        """The sound sources of a sounds layer."""
+        """Replaces a quads layer's quads with records like ``quads()`` gives (copied): take
+        ``q = layer.quads().copy()``, change fields, ``layer.set_quads(q)``."""
+    @overload
+    def sources(self, *, structured: Literal[False] = False) -> Optional[List[Dict[str, Any]]]:
+        """The sound sources of a sounds layer as dicts (a copy)."""
+    @overload
+    def sources(self, *, structured: Literal[True]) -> Optional[npt.NDArray[np.void]]:
+        """The sound sources of a sounds layer as records (a copy): ``position``, ``shape``, ..."""
+    def set_sources(self, sources: Union[Sequence[Dict[str, Any]], npt.ArrayLike]) -> None:
+        """Replaces a sounds layer's sources: dicts or records as ``sources()`` gives (keys left
+        out of a dict take DDNet's editor defaults), or int32 of shape (n, 13)."""
+    @property
+    def color_envelope(self) -> Optional[Envelope]:
+        """A tiles layer's color envelope."""
+    @property
+    def color_envelope_offset(self) -> Optional[int]:
+        """A tiles layer's color envelope offset, ms."""
+    def set_color_envelope(self, envelope: Optional[Envelope], offset: int = 0) -> None:
+        """Sets a tiles layer's color envelope (a color one, or None) and its offset in ms."""
+    @property
+    def sound(self) -> Optional[Sound]:
+        """The sound a sounds layer plays."""
+    @sound.setter
+    def sound(self, sound: Optional[Sound]) -> None: ...
 
 class Image:
     """An image: embedded pixels, or a name the game loads from ``mapres``."""
@@ -432,6 +485,8 @@ class Image:
     def index(self) -> int: ...
     @property
     def name(self) -> Optional[str]: ...
+    @name.setter
+    def name(self, name: str) -> None: ...
     @property
     def external(self) -> bool: ...
     @property
@@ -445,20 +500,27 @@ class Image:
         """(height, width, 4) RGBA: a view for RGBA images, RGB ones widened (a new array)."""
     def png(self) -> bytes:
         """The embedded image as a PNG file."""
+    def set_pixels(self, pixels: _Picture) -> None:
+        """Replaces the pixels (an external image becomes embedded); the image keeps its place."""
 
 class Envelope:
-    """An envelope: points animating a position, a color or a volume."""
+    """An envelope: points animating a position, a color or a volume. ``name`` and
+    ``synchronized`` are settable."""
 
     @property
     def index(self) -> int: ...
     @property
     def name(self) -> str: ...
+    @name.setter
+    def name(self, name: str) -> None: ...
     @property
     def channels(self) -> int: ...
     @property
     def kind(self) -> Literal["position", "color", "sound", "other"]: ...
     @property
     def synchronized(self) -> Optional[bool]: ...
+    @synchronized.setter
+    def synchronized(self, synchronized: bool) -> None: ...
     @property
     def points(self) -> List[Dict[str, Any]]:
         """'time' (ms), 'curve_type' and 'values' (4 ints, 22.10 fixed point) per point."""
@@ -469,17 +531,25 @@ class Envelope:
         """The envelope item as stored."""
     def eval(self, time_ms: float) -> Optional[Tuple[float, float, float, float]]:
         """The four channels at ``time_ms``, as the game computes them."""
+    def set_points(
+        self, points: Sequence[_Point], bezier: Optional[Sequence[Dict[str, Any]]] = None
+    ) -> None:
+        """Replaces the points (``e.set_points(e.points, e.bezier)`` changes nothing)."""
 
 class Sound:
-    """A sound: Opus data embedded in the map."""
+    """A sound: Opus data embedded in the map. ``name`` is settable."""
 
     @property
     def index(self) -> int: ...
     @property
     def name(self) -> Optional[str]: ...
+    @name.setter
+    def name(self, name: str) -> None: ...
     @property
     def external(self) -> bool: ...
     def data(self) -> bytes: ...
+    def set_data(self, data: bytes) -> None:
+        """Replaces the sound's Ogg Opus data (checked); it keeps its name and place."""
 
 class Datafile:
     """A datafile: items as (type_id, id, ints), data items inflated on request."""

@@ -1075,8 +1075,11 @@ impl PyMap {
                 };
                 let at = at.unwrap_or(map.groups().len());
                 let r = map.insert_group(at, group)?;
-                if clip.is_some() {
-                    map.set_group_clip(r, clip)?;
+                // A clip the map cannot hold takes the new group out again: a failed call
+                // changes nothing.
+                if let Err(error) = clip.map_or(Ok(()), |_| map.set_group_clip(r, clip)) {
+                    map.remove_group(r)?;
+                    return Err(error);
                 }
                 Ok(r.index())
             },
@@ -2709,8 +2712,10 @@ impl PyMap {
         .or_raise()
     }
 
-    /// An edit that may remove or move items of `kinds`: their handles made before it are
-    /// gone (adding at the end moves nothing).
+    /// An edit that may remove or move items of `kinds`: when it succeeds, their handles
+    /// made before it are gone (adding at the end moves nothing). A failed edit changes
+    /// nothing (each `twcodec::map::edit` call checks before it changes, and a closure of
+    /// several calls undoes the first when a later one fails), so handles stay valid.
     fn edit_items<R: Send>(
         &self,
         py: Python<'_>,
@@ -2720,9 +2725,12 @@ impl PyMap {
     ) -> PyResult<R> {
         let mut map = self.map.write(py, what)?;
         self.views.check_none("edit the map")?;
-        self.moved(kinds);
         let map = &mut *map;
-        py.detach(|| edit(map)).or_raise()
+        let done = py.detach(|| edit(map)).or_raise()?;
+        // Under the map's lock still: no other thread makes a handle between the edit and
+        // the bump.
+        self.moved(kinds);
+        Ok(done)
     }
 }
 

@@ -326,6 +326,7 @@ def test_bad_input_names_the_field_and_changes_nothing() -> None:
     tiles, quads, sounds = m.layers[1:4]
     image = m.add_external_image("grass_main")
     m.add_sound("hum", opus())
+    group, group_name = m.groups[1], m.groups[1].name
     before = m.to_bytes()
     cases = [
         (lambda: env.set_points([(10, [0] * 4), (5, [0] * 4)]), "point #1: field `time` = 5 ms is before"),
@@ -356,14 +357,16 @@ def test_bad_input_names_the_field_and_changes_nothing() -> None:
         (lambda: m.add_sound("s", b"OggS\0"), "Ogg"),
         (lambda: m.sounds[0].set_data(b"RIFF"), "Ogg Opus"),
         (lambda: m.move_envelope(env, 2), "position 2 is past the 2 envelopes"),
+        (lambda: m.add_group("g", clip=(0, 0, -1, 5), at=0), "a clip of -1x5"),
+        (lambda: m.move_layer(tiles, group, at=99), "layer position 99 is past"),
     ]
     for call, says in cases:
         with pytest.raises(twcodec.Error) as raised:
             call()
         assert says in str(raised.value), (says, str(raised.value))
     assert m.to_bytes() == before
-    # A refused move or insertion moved nothing: the handles still work.
-    assert (env.name, pos.name, tiles.kind) == ("fade", "p", "tiles")
+    # A refused edit moved nothing: the handles still work.
+    assert (env.name, pos.name, tiles.kind, group.name) == ("fade", "p", "tiles", group_name)
     # A handle of another map.
     other = twcodec.Map.new()
     with pytest.raises(ValueError, match="of another map"):

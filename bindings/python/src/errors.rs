@@ -275,3 +275,36 @@ fn with_kind(py: Python<'_>, err: PyErr, kind: &str) -> PyErr {
         Err(e) => e,
     }
 }
+
+/// A setter's value as `T`, or a `twcodec.Error` (kind `invalid_edit`) that names the field,
+/// says what it takes and shows what it got: `Group.offset = (1099511627776, 0): takes (x, y),
+/// two ints of 32 bits (out of range integral type conversion attempted)`. PyO3's own error
+/// for a setter names neither the field nor what it takes.
+pub(crate) fn field<'py, T>(value: &Bound<'py, PyAny>, field: &str, takes: &str) -> PyResult<T>
+where
+    T: for<'a> FromPyObject<'a, 'py>,
+    for<'a> <T as FromPyObject<'a, 'py>>::Error: Into<PyErr>,
+{
+    value.extract::<T>().map_err(|error| {
+        let py = value.py();
+        let error: PyErr = error.into();
+        let shown = value.repr().map_or_else(
+            |_| "?".to_string(),
+            |repr| repr.to_string_lossy().into_owned(),
+        );
+        let mut cut = shown.len().min(80);
+        while !shown.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let more = if cut < shown.len() { "..." } else { "" };
+        let why = error.value(py).to_string();
+        with_kind(
+            py,
+            Error::new_err(format!(
+                "{field} = {}{more}: takes {takes} ({why})",
+                &shown[..cut]
+            )),
+            "invalid_edit",
+        )
+    })
+}

@@ -20,7 +20,7 @@ use twcodec::{Decode, LoadMode, LoadOptions, Map, MapForm};
 use twcodec_tools::render::{RenderOptions, Size, View};
 
 use crate::edit;
-use crate::errors::{invalid_options, OrRaise, RenderWarning};
+use crate::errors::{field, invalid_options, OrRaise, RenderWarning};
 use crate::shared::Shared;
 use crate::views::{borrowed, owned, Views};
 
@@ -1484,6 +1484,9 @@ fn gone(what: &str, index: usize) -> PyErr {
     ))
 }
 
+/// What `Group.offset` and `Group.parallax` take.
+const POINT: &str = "(x, y), two ints of 32 bits";
+
 /// Whether a handle was made since the map's last item-moving edit.
 trait Fresh {
     fn fresh(&self) -> bool;
@@ -1598,12 +1601,14 @@ impl PyGroup {
     }
 
     #[setter]
-    fn set_name(&self, py: Python<'_>, name: String) -> PyResult<()> {
+    fn set_name(&self, py: Python<'_>, name: Bound<'_, PyAny>) -> PyResult<()> {
+        let name: String = field(&name, "Group.name", "a str")?;
         self.edit(py, "Group.name", move |map, r| map.set_group_name(r, &name))
     }
 
     #[setter]
-    fn set_offset(&self, py: Python<'_>, offset: (i32, i32)) -> PyResult<()> {
+    fn set_offset(&self, py: Python<'_>, offset: Bound<'_, PyAny>) -> PyResult<()> {
+        let offset: (i32, i32) = field(&offset, "Group.offset", POINT)?;
         let offset = twcodec::schema::map::Point {
             x: offset.0,
             y: offset.1,
@@ -1614,7 +1619,8 @@ impl PyGroup {
     }
 
     #[setter]
-    fn set_parallax(&self, py: Python<'_>, parallax: (i32, i32)) -> PyResult<()> {
+    fn set_parallax(&self, py: Python<'_>, parallax: Bound<'_, PyAny>) -> PyResult<()> {
+        let parallax: (i32, i32) = field(&parallax, "Group.parallax", POINT)?;
         let parallax = twcodec::schema::map::Point {
             x: parallax.0,
             y: parallax.1,
@@ -1625,7 +1631,12 @@ impl PyGroup {
     }
 
     #[setter]
-    fn set_clip(&self, py: Python<'_>, clip: Option<(i32, i32, i32, i32)>) -> PyResult<()> {
+    fn set_clip(&self, py: Python<'_>, clip: Bound<'_, PyAny>) -> PyResult<()> {
+        let clip: Option<(i32, i32, i32, i32)> = field(
+            &clip,
+            "Group.clip",
+            "(x, y, width, height), four ints of 32 bits, or None",
+        )?;
         self.edit(py, "Group.clip", move |map, r| map.set_group_clip(r, clip))
     }
 
@@ -1865,12 +1876,14 @@ impl PyLayer {
     }
 
     #[setter]
-    fn set_name(&self, py: Python<'_>, name: String) -> PyResult<()> {
+    fn set_name(&self, py: Python<'_>, name: Bound<'_, PyAny>) -> PyResult<()> {
+        let name: String = field(&name, "Layer.name", "a str")?;
         self.edit(py, "Layer.name", move |map, r| map.set_layer_name(r, &name))
     }
 
     #[setter]
-    fn set_detail(&self, py: Python<'_>, detail: bool) -> PyResult<()> {
+    fn set_detail(&self, py: Python<'_>, detail: Bound<'_, PyAny>) -> PyResult<()> {
+        let detail: bool = field(&detail, "Layer.detail", "True or False")?;
         self.edit(py, "Layer.detail", move |map, r| {
             map.set_layer_detail(r, detail)
         })
@@ -1889,7 +1902,12 @@ impl PyLayer {
     }
 
     #[setter]
-    fn set_color(&self, py: Python<'_>, color: (i32, i32, i32, i32)) -> PyResult<()> {
+    fn set_color(&self, py: Python<'_>, color: Bound<'_, PyAny>) -> PyResult<()> {
+        let color: (i32, i32, i32, i32) = field(
+            &color,
+            "Layer.color",
+            "(r, g, b, a), four ints from 0 to 255",
+        )?;
         let color = twcodec::schema::map::common::Color {
             r: color.0,
             g: color.1,
@@ -1902,7 +1920,9 @@ impl PyLayer {
     }
 
     #[setter]
-    fn set_image(&self, py: Python<'_>, image: Option<Bound<'_, PyImage>>) -> PyResult<()> {
+    fn set_image(&self, py: Python<'_>, image: Bound<'_, PyAny>) -> PyResult<()> {
+        let image: Option<Bound<'_, PyImage>> =
+            field(&image, "Layer.image", "an Image of this map, or None")?;
         let image = match image {
             Some(image) => {
                 let i = image.get();
@@ -2212,7 +2232,9 @@ impl PyLayer {
     }
 
     #[setter]
-    fn set_sound(&self, py: Python<'_>, sound: Option<Bound<'_, PySound>>) -> PyResult<()> {
+    fn set_sound(&self, py: Python<'_>, sound: Bound<'_, PyAny>) -> PyResult<()> {
+        let sound: Option<Bound<'_, PySound>> =
+            field(&sound, "Layer.sound", "a Sound of this map, or None")?;
         let sound = match sound {
             Some(s) => {
                 let s = s.get();
@@ -2327,7 +2349,8 @@ impl PyImage {
     }
 
     #[setter]
-    fn set_name(&self, py: Python<'_>, name: String) -> PyResult<()> {
+    fn set_name(&self, py: Python<'_>, name: Bound<'_, PyAny>) -> PyResult<()> {
+        let name: String = field(&name, "Image.name", "a str")?;
         self.edit(py, "Image.name", move |map, r| map.set_image_name(r, &name))
     }
 
@@ -2468,14 +2491,16 @@ impl PyEnvelope {
     }
 
     #[setter]
-    fn set_name(&self, py: Python<'_>, name: String) -> PyResult<()> {
+    fn set_name(&self, py: Python<'_>, name: Bound<'_, PyAny>) -> PyResult<()> {
+        let name: String = field(&name, "Envelope.name", "a str")?;
         self.edit(py, "Envelope.name", move |map, r| {
             map.set_envelope_name(r, &name)
         })
     }
 
     #[setter]
-    fn set_synchronized(&self, py: Python<'_>, synchronized: bool) -> PyResult<()> {
+    fn set_synchronized(&self, py: Python<'_>, synchronized: Bound<'_, PyAny>) -> PyResult<()> {
+        let synchronized: bool = field(&synchronized, "Envelope.synchronized", "True or False")?;
         self.edit(py, "Envelope.synchronized", move |map, r| {
             map.set_envelope_synchronized(r, synchronized)
         })
@@ -2632,7 +2657,8 @@ impl PySound {
     }
 
     #[setter]
-    fn set_name(&self, py: Python<'_>, name: String) -> PyResult<()> {
+    fn set_name(&self, py: Python<'_>, name: Bound<'_, PyAny>) -> PyResult<()> {
+        let name: String = field(&name, "Sound.name", "a str")?;
         self.edit(py, "Sound.name", move |map, r| map.set_sound_name(r, &name))
     }
 

@@ -448,3 +448,33 @@ def test_a_map_from_nothing_loads_in_ddnet(tmp_path: Path, map_test) -> None:
     path = tmp_path / "every.map"
     every_kind_map().save(path)
     map_test(path)
+
+
+def test_a_setter_given_the_wrong_type_or_range_names_the_field_and_what_it_takes() -> None:
+    m = twcodec.Map.sample()
+    group, layer = m.groups[0], m.layers[3]
+    env, sound, image = m.envelopes[0], m.sounds[0], m.images[0]
+    before = m.to_bytes()
+    cases = [
+        (lambda: setattr(group, "offset", (1 << 40, 0)), "Group.offset = (1099511627776, 0): takes (x, y), two ints of 32 bits"),
+        (lambda: setattr(group, "offset", ("a", 0)), "Group.offset = ('a', 0): takes (x, y)"),
+        (lambda: setattr(group, "parallax", (1,)), "Group.parallax = (1,): takes (x, y)"),
+        (lambda: setattr(group, "clip", 5), "Group.clip = 5: takes (x, y, width, height), four ints of 32 bits, or None"),
+        (lambda: setattr(group, "name", 5), "Group.name = 5: takes a str"),
+        (lambda: setattr(layer, "name", None), "Layer.name = None: takes a str"),
+        (lambda: setattr(layer, "detail", "yes"), "Layer.detail = 'yes': takes True or False"),
+        (lambda: setattr(layer, "color", (1, 2, 3)), "Layer.color = (1, 2, 3): takes (r, g, b, a)"),
+        (lambda: setattr(layer, "color", (300, 0, 0, 0)), "color channel r = 300: each channel is 0 to 255"),
+        (lambda: setattr(layer, "image", "grass_main"), "Layer.image = 'grass_main': takes an Image of this map, or None"),
+        (lambda: setattr(layer, "sound", 0), "Layer.sound = 0: takes a Sound of this map, or None"),
+        (lambda: setattr(env, "name", b"x"), "Envelope.name = b'x': takes a str"),
+        (lambda: setattr(env, "synchronized", 1), "Envelope.synchronized = 1: takes True or False"),
+        (lambda: setattr(sound, "name", 1.5), "Sound.name = 1.5: takes a str"),
+        (lambda: setattr(image, "name", ["x" * 200]), "Image.name = ['" + "x" * 78 + "...: takes a str"),
+    ]
+    for call, says in cases:
+        with pytest.raises(twcodec.Error) as raised:
+            call()
+        assert str(raised.value).startswith(says), (says, str(raised.value))
+        assert raised.value.kind == "invalid_edit"
+    assert m.to_bytes() == before

@@ -1089,13 +1089,7 @@ impl PyMap {
 
     /// Removes a group with its layers, renumbering every reference.
     fn remove_group(slf: &Bound<'_, Self>, group: &Bound<'_, PyGroup>) -> PyResult<()> {
-        let index = handle_index(
-            slf,
-            group.get().map.bind(slf.py()),
-            group.get().fresh(),
-            "group",
-            group.get().index,
-        )?;
+        let index = handle_index(slf, group)?;
         slf.get().edit_items(
             slf.py(),
             "Map.remove_group",
@@ -1121,13 +1115,7 @@ impl PyMap {
         height: Option<usize>,
     ) -> PyResult<PyLayer> {
         let py = slf.py();
-        let group_index = handle_index(
-            slf,
-            group.get().map.bind(py),
-            group.get().fresh(),
-            "group",
-            group.get().index,
-        )?;
+        let group_index = handle_index(slf, group)?;
         let kind = kind.to_string();
         let this = slf.get();
         let index = this.edit_items(py, "Map.add_layer", &[Kind::Layer], move |map| {
@@ -1140,13 +1128,7 @@ impl PyMap {
 
     /// Removes a layer, renumbering every reference (auto-mapper configurations too).
     fn remove_layer(slf: &Bound<'_, Self>, layer: &Bound<'_, PyLayer>) -> PyResult<()> {
-        let index = handle_index(
-            slf,
-            layer.get().map.bind(slf.py()),
-            layer.get().fresh(),
-            "layer",
-            layer.get().index,
-        )?;
+        let index = handle_index(slf, layer)?;
         slf.get()
             .edit_items(slf.py(), "Map.remove_layer", &[Kind::Layer], move |map| {
                 let r = item_at::<Layer>(map, index)?;
@@ -1181,13 +1163,7 @@ impl PyMap {
 
     /// Removes an image; layers drawn with it are drawn without one.
     fn remove_image(slf: &Bound<'_, Self>, image: &Bound<'_, PyImage>) -> PyResult<()> {
-        let index = handle_index(
-            slf,
-            image.get().map.bind(slf.py()),
-            image.get().fresh(),
-            "image",
-            image.get().index,
-        )?;
+        let index = handle_index(slf, image)?;
         slf.get()
             .edit_items(slf.py(), "Map.remove_image", &[Kind::Image], move |map| {
                 let r = item_at::<twcodec::map::Image>(map, index)?;
@@ -1202,13 +1178,7 @@ impl PyMap {
         group: &Bound<'_, PyGroup>,
         to: usize,
     ) -> PyResult<PyGroup> {
-        let index = handle_index(
-            slf,
-            group.get().map.bind(slf.py()),
-            group.get().fresh(),
-            "group",
-            group.get().index,
-        )?;
+        let index = handle_index(slf, group)?;
         let this = slf.get();
         let len = this.map.read(slf.py(), "Map.move_group")?.groups().len();
         past_the_end(len, to, "group").or_raise()?;
@@ -1235,9 +1205,8 @@ impl PyMap {
         at: Option<usize>,
     ) -> PyResult<PyLayer> {
         let py = slf.py();
-        let (l, g) = (layer.get(), group.get());
-        let layer_index = handle_index(slf, l.map.bind(py), l.fresh(), "layer", l.index)?;
-        let group_index = handle_index(slf, g.map.bind(py), g.fresh(), "group", g.index)?;
+        let layer_index = handle_index(slf, layer)?;
+        let group_index = handle_index(slf, group)?;
         let this = slf.get();
         let index = this.edit_items(py, "Map.move_layer", &[Kind::Layer], move |map| {
             let layer = item_at::<Layer>(map, layer_index)?;
@@ -1260,13 +1229,7 @@ impl PyMap {
         image: &Bound<'_, PyImage>,
         to: usize,
     ) -> PyResult<PyImage> {
-        let index = handle_index(
-            slf,
-            image.get().map.bind(slf.py()),
-            image.get().fresh(),
-            "image",
-            image.get().index,
-        )?;
+        let index = handle_index(slf, image)?;
         let this = slf.get();
         let len = this.map.read(slf.py(), "Map.move_image")?.images().len();
         past_the_end(len, to, "image").or_raise()?;
@@ -1334,8 +1297,7 @@ impl PyMap {
     /// Removes an envelope: every reference to it (layers, quads, sources) becomes none, later
     /// envelopes' references shift down. Envelope handles made before are gone.
     fn remove_envelope(slf: &Bound<'_, Self>, envelope: &Bound<'_, PyEnvelope>) -> PyResult<()> {
-        let e = envelope.get();
-        let index = handle_index(slf, e.map.bind(slf.py()), e.fresh(), "envelope", e.index)?;
+        let index = handle_index(slf, envelope)?;
         slf.get().edit_items(
             slf.py(),
             "Map.remove_envelope",
@@ -1354,8 +1316,7 @@ impl PyMap {
         envelope: &Bound<'_, PyEnvelope>,
         to: usize,
     ) -> PyResult<PyEnvelope> {
-        let e = envelope.get();
-        let index = handle_index(slf, e.map.bind(slf.py()), e.fresh(), "envelope", e.index)?;
+        let index = handle_index(slf, envelope)?;
         let this = slf.get();
         let len = this
             .map
@@ -1391,8 +1352,7 @@ impl PyMap {
     /// Removes a sound: sounds layers playing it play none, later sounds' references shift
     /// down. Sound handles made before are gone.
     fn remove_sound(slf: &Bound<'_, Self>, sound: &Bound<'_, PySound>) -> PyResult<()> {
-        let s = sound.get();
-        let index = handle_index(slf, s.map.bind(slf.py()), s.fresh(), "sound", s.index)?;
+        let index = handle_index(slf, sound)?;
         slf.get()
             .edit_items(slf.py(), "Map.remove_sound", &[Kind::Sound], move |map| {
                 let r = item_at::<twcodec::map::Sound>(map, index)?;
@@ -1407,8 +1367,7 @@ impl PyMap {
         sound: &Bound<'_, PySound>,
         to: usize,
     ) -> PyResult<PySound> {
-        let s = sound.get();
-        let index = handle_index(slf, s.map.bind(slf.py()), s.fresh(), "sound", s.index)?;
+        let index = handle_index(slf, sound)?;
         let this = slf.get();
         let len = this.map.read(slf.py(), "Map.move_sound")?.sounds().len();
         past_the_end(len, to, "sound").or_raise()?;
@@ -1487,22 +1446,34 @@ fn gone(what: &str, index: usize) -> PyErr {
 /// What `Group.offset` and `Group.parallax` take.
 const POINT: &str = "(x, y), two ints of 32 bits";
 
-/// Whether a handle was made since the map's last item-moving edit.
+/// A handle of one item of a map: whether it was made since the map's last edit that moved
+/// items of its kind, and the item it names.
 trait Fresh {
+    /// The item's kind in messages: "group", "layer", ...
+    const WHAT: &'static str;
     fn fresh(&self) -> bool;
+    fn owner(&self) -> &Py<PyMap>;
+    fn position(&self) -> usize;
 }
 
 macro_rules! fresh {
-    ($($handle:ty),*) => {$(
+    ($($handle:ty: $what:literal),*) => {$(
         impl Fresh for $handle {
+            const WHAT: &'static str = $what;
             fn fresh(&self) -> bool {
                 self.map.get().generation(<$handle>::KIND) == self.generation
+            }
+            fn owner(&self) -> &Py<PyMap> {
+                &self.map
+            }
+            fn position(&self) -> usize {
+                self.index
             }
         }
     )*};
 }
 
-fresh!(PyGroup, PyLayer, PyImage, PyEnvelope, PySound);
+fresh!(PyGroup: "group", PyLayer: "layer", PyImage: "image", PyEnvelope: "envelope", PySound: "sound");
 
 /// Each handle's kind, and its constructor: item `index` of `map`, as of the map's last edit
 /// that moved items of that kind.
@@ -1923,19 +1894,9 @@ impl PyLayer {
     fn set_image(&self, py: Python<'_>, image: Bound<'_, PyAny>) -> PyResult<()> {
         let image: Option<Bound<'_, PyImage>> =
             field(&image, "Layer.image", "an Image of this map, or None")?;
-        let image = match image {
-            Some(image) => {
-                let i = image.get();
-                Some(handle_index(
-                    self.map.bind(py),
-                    i.map.bind(py),
-                    i.fresh(),
-                    "image",
-                    i.index,
-                )?)
-            }
-            None => None,
-        };
+        let image = (image.as_ref())
+            .map(|handle| handle_index(self.map.bind(py), handle))
+            .transpose()?;
         self.edit(py, "Layer.image", move |map, r| {
             let image = match image {
                 Some(index) => Some(item_at::<twcodec::map::Image>(map, index)?),
@@ -2197,19 +2158,9 @@ impl PyLayer {
         envelope: Option<Bound<'_, PyEnvelope>>,
         offset: i32,
     ) -> PyResult<()> {
-        let envelope = match envelope {
-            Some(e) => {
-                let e = e.get();
-                Some(handle_index(
-                    self.map.bind(py),
-                    e.map.bind(py),
-                    e.fresh(),
-                    "envelope",
-                    e.index,
-                )?)
-            }
-            None => None,
-        };
+        let envelope = (envelope.as_ref())
+            .map(|handle| handle_index(self.map.bind(py), handle))
+            .transpose()?;
         self.edit(py, "Layer.set_color_envelope", move |map, r| {
             let envelope = match envelope {
                 Some(index) => Some(item_at::<twcodec::map::Envelope>(map, index)?),
@@ -2235,19 +2186,9 @@ impl PyLayer {
     fn set_sound(&self, py: Python<'_>, sound: Bound<'_, PyAny>) -> PyResult<()> {
         let sound: Option<Bound<'_, PySound>> =
             field(&sound, "Layer.sound", "a Sound of this map, or None")?;
-        let sound = match sound {
-            Some(s) => {
-                let s = s.get();
-                Some(handle_index(
-                    self.map.bind(py),
-                    s.map.bind(py),
-                    s.fresh(),
-                    "sound",
-                    s.index,
-                )?)
-            }
-            None => None,
-        };
+        let sound = (sound.as_ref())
+            .map(|handle| handle_index(self.map.bind(py), handle))
+            .transpose()?;
         self.edit(py, "Layer.sound", move |map, r| {
             let sound = match sound {
                 Some(index) => Some(item_at::<twcodec::map::Sound>(map, index)?),
@@ -2762,20 +2703,20 @@ impl PyMap {
 
 /// The index of a handle given to `map`'s method: an error for a handle of another map or
 /// one made before the map's items moved.
-fn handle_index(
-    map: &Bound<'_, PyMap>,
-    owner: &Bound<'_, PyMap>,
-    fresh: bool,
-    what: &str,
-    index: usize,
-) -> PyResult<usize> {
-    if !owner.is(map) {
+fn handle_index<H>(map: &Bound<'_, PyMap>, handle: &Bound<'_, H>) -> PyResult<usize>
+where
+    H: Fresh + pyo3::PyClass<Frozen = pyo3::pyclass::boolean_struct::True> + Sync,
+{
+    let handle = handle.get();
+    let index = handle.position();
+    if !handle.owner().bind(map.py()).is(map) {
         return Err(PyValueError::new_err(format!(
-            "{what} #{index} is of another map"
+            "{} #{index} is of another map",
+            H::WHAT
         )));
     }
-    if !fresh {
-        return Err(gone(what, index));
+    if !handle.fresh() {
+        return Err(gone(H::WHAT, index));
     }
     Ok(index)
 }

@@ -113,6 +113,16 @@ impl PyMap {
         }
     }
 
+    /// The last physics layer of `kind` ('front', 'tele', ...), as DDNet plays the last one.
+    fn last_layer(slf: &Bound<'_, Self>, kind: &str) -> PyResult<Option<PyLayer>> {
+        let map = slf.get().map.read(slf.py(), "Map.physics_layer")?;
+        let index = (map.physics_layers())
+            .filter(|(_, layer)| layer.kind_name() == kind)
+            .last()
+            .map(|(r, _)| r.index());
+        Ok(index.map(|index| PyLayer::at(slf, index)))
+    }
+
     /// The count of edits so far that moved items of `kind`.
     fn generation(&self, kind: Kind) -> u64 {
         self.generations[kind as usize].load(Ordering::Acquire)
@@ -325,6 +335,36 @@ impl PyMap {
         let map = slf.get().map.read(slf.py(), "Map.game_layer")?;
         let index = map.game_layer().map(|(r, _)| r.index());
         Ok(index.map(|index| PyLayer::at(slf, index)))
+    }
+
+    /// The front layer (the last one, as the game layer), or None.
+    #[getter]
+    fn front_layer(slf: &Bound<'_, Self>) -> PyResult<Option<PyLayer>> {
+        Self::last_layer(slf, "front")
+    }
+
+    /// The tele layer (the last one), or None.
+    #[getter]
+    fn tele_layer(slf: &Bound<'_, Self>) -> PyResult<Option<PyLayer>> {
+        Self::last_layer(slf, "tele")
+    }
+
+    /// The speedup layer (the last one), or None.
+    #[getter]
+    fn speedup_layer(slf: &Bound<'_, Self>) -> PyResult<Option<PyLayer>> {
+        Self::last_layer(slf, "speedup")
+    }
+
+    /// The switch layer (the last one), or None.
+    #[getter]
+    fn switch_layer(slf: &Bound<'_, Self>) -> PyResult<Option<PyLayer>> {
+        Self::last_layer(slf, "switch")
+    }
+
+    /// The tune layer (the last one), or None.
+    #[getter]
+    fn tune_layer(slf: &Bound<'_, Self>) -> PyResult<Option<PyLayer>> {
+        Self::last_layer(slf, "tune")
     }
 
     /// The images, in file order.

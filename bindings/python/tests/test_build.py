@@ -143,3 +143,15 @@ def test_the_package_is_one_abi3_wheel_for_every_cpython_from_3_9() -> None:
     wheel = distribution("twcodec").read_text("WHEEL") or ""
     tags = [line.split(": ", 1)[1] for line in wheel.splitlines() if line.startswith("Tag: ")]
     assert tags and all(tag.startswith("cp39-abi3-") for tag in tags), tags
+
+
+def test_each_physics_layer_has_a_getter_as_the_game_layer_has() -> None:
+    m = twcodec.Map.sample()
+    for kind in ("game", "front", "tele", "speedup", "switch", "tune"):
+        layer = getattr(m, f"{kind}_layer")
+        assert layer.kind == kind and layer.index == [l.kind for l in m.layers].index(kind)
+    empty = twcodec.Map.new(10, 10)
+    assert empty.game_layer is not None
+    assert [getattr(empty, f"{k}_layer") for k in ("front", "tele", "speedup", "switch", "tune")] == [None] * 5
+    front = empty.add_layer(empty.groups[0], "front")
+    assert empty.front_layer.index == front.index

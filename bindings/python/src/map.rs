@@ -2151,6 +2151,82 @@ impl PyLayer {
         self.edit(py, "Layer.set_quads", move |map, r| map.set_quads(r, quads))
     }
 
+    /// Adds a quad to a quads layer as DDNet's editor makes one: a rectangle with its top-left
+    /// corner at (x, y) and its size, in tiles (floats; 1 tile is 32 world pixels), the
+    /// pivot in its middle, the whole image across it, corners of `color`, no envelopes.
+    /// Returns the new quad's index in `quads()`. Other shapes: change its record (a copy
+    /// from `quads()`) and give the array to `set_quads`.
+    #[pyo3(signature = (x, y, width = 2.0, height = 2.0, *, color = (255, 255, 255, 255)))]
+    fn add_quad(
+        &self,
+        py: Python<'_>,
+        x: f64,
+        y: f64,
+        width: f64,
+        height: f64,
+        color: (i32, i32, i32, i32),
+    ) -> PyResult<usize> {
+        use twcodec::schema::map::common::{Color, Point};
+        use twcodec::schema::map::quad::Quad;
+        // Tiles to 22.10 fixed-point world pixels, within what the file holds.
+        let fixed = |name: &str, tiles: f64| {
+            let value = (tiles * 32.0 * 1024.0).round();
+            match value.is_finite() && value.abs() <= f64::from(i32::MAX) {
+                true => Ok(value as i32),
+                false => Err(edit::edit_error(
+                    py,
+                    format!(
+                        "Layer.add_quad: {name} = {} tiles is past what a quad's point holds \
+                         (65535 tiles)",
+                        match tiles.abs() < 1e9 {
+                            true => tiles.to_string(),
+                            false => format!("{tiles:e}"),
+                        }
+                    ),
+                )),
+            }
+        };
+        let (left, top) = (fixed("x", x)?, fixed("y", y)?);
+        let (right, bottom) = (
+            fixed("x + width", x + width)?,
+            fixed("y + height", y + height)?,
+        );
+        let middle = |a: i32, b: i32| ((i64::from(a) + i64::from(b)) / 2) as i32;
+        let point = |x, y| Point { x, y };
+        let (r, g, b, a) = color;
+        let quad = Quad {
+            points: [
+                point(left, top),
+                point(right, top),
+                point(left, bottom),
+                point(right, bottom),
+                point(middle(left, right), middle(top, bottom)),
+            ],
+            colors: [Color { r, g, b, a }; 4],
+            texture_coords: [
+                point(0, 0),
+                point(1024, 0),
+                point(0, 1024),
+                point(1024, 1024),
+            ],
+            position_envelope: -1,
+            position_envelope_offset: 0,
+            color_envelope: -1,
+            color_envelope_offset: 0,
+        };
+        let mut at = 0;
+        self.edit(py, "Layer.add_quad", |map, r| {
+            let mut quads = match map.get(r).map(Layer::content) {
+                Some(LayerContent::Quads(q)) => q.quads().map(<[Quad]>::to_vec).unwrap_or_default(),
+                _ => Vec::new(),
+            };
+            quads.push(quad);
+            at = quads.len() - 1;
+            map.set_quads(r, quads)
+        })?;
+        Ok(at)
+    }
+
     /// Replaces a sounds layer's sources: dicts as `sources()` gives them (a key left out
     /// takes the value DDNet's editor gives a new source: looping, panning, falloff 80, a
     /// circle of radius 1500, no envelopes), or int32 of shape (n, 13) in the file's order.

@@ -478,3 +478,26 @@ def test_a_setter_given_the_wrong_type_or_range_names_the_field_and_what_it_take
         assert str(raised.value).startswith(says), (says, str(raised.value))
         assert raised.value.kind == "invalid_edit"
     assert m.to_bytes() == before
+
+
+def test_a_quad_added_as_the_editor_makes_one(tmp_path: Path, map_test) -> None:
+    m = twcodec.Map.new(20, 20)
+    layer = m.add_layer(m.add_group("Deco"), "quads", "Clouds")
+    assert layer.add_quad(1, 2) == 0
+    assert layer.add_quad(3.5, 4, 1, 0.5, color=(10, 20, 30, 128)) == 1
+    path = tmp_path / "quads.map"
+    m.save(path)
+    quads = twcodec.Map.load(path, strict=True).layers[-1].quads()
+    tile = 32 * 1024
+    assert quads["points"][0].tolist() == [[tile, 2 * tile], [3 * tile, 2 * tile], [tile, 4 * tile], [3 * tile, 4 * tile], [2 * tile, 3 * tile]]
+    assert quads["points"][1][3].tolist() == [int(4.5 * tile), int(4.5 * tile)]
+    assert quads["colors"][1].tolist() == [[10, 20, 30, 128]] * 4
+    assert quads["texture_coords"][0].tolist() == [[0, 0], [1024, 0], [0, 1024], [1024, 1024]]
+    assert quads["position_envelope"].tolist() == [-1, -1] and quads["color_envelope"].tolist() == [-1, -1]
+    map_test(path)
+    before = m.to_bytes()
+    with pytest.raises(twcodec.Error, match=r"x \+ width = 1e300 tiles is past"):
+        layer.add_quad(0, 0, 1e300)
+    with pytest.raises(twcodec.Error, match="not a quads layer|quads"):
+        m.game_layer.add_quad(0, 0)
+    assert m.to_bytes() == before

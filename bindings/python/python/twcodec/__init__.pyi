@@ -462,6 +462,17 @@ class Layer:
         ``convert``, ...) uses it, the map unchanged."""
     def quads(self) -> Optional[npt.NDArray[np.void]]:
         """View: one record per quad (points, colors, texture_coords, envelopes)."""
+    def add_quad(
+        self,
+        x: float,
+        y: float,
+        width: float = 2.0,
+        height: float = 2.0,
+        *,
+        color: Tuple[int, int, int, int] = (255, 255, 255, 255),
+    ) -> int:
+        """Adds a quad as DDNet's editor makes one (a rectangle in tiles, the whole image
+        across it, no envelopes); returns its index in ``quads()``."""
     def set_quads(self, quads: npt.ArrayLike) -> None:
         """Replaces a quads layer's quads with records like ``quads()`` gives (copied): take
         ``q = layer.quads().copy()``, change fields, ``layer.set_quads(q)``."""

@@ -255,7 +255,9 @@ pub fn render(map: &Map, options: &RenderOptions) -> Result<Rendered, Error> {
 
 /// Draws maps, keeping the picture files it reads (external images, the entities tileset)
 /// for the next render: many maps, or one map at many times, read each file once. Files are
-/// not read again when they change; make a new `Renderer` for that.
+/// not read again when they change; [`Renderer::clear`] or a new `Renderer` does that. The
+/// files kept are bounded (1 GiB of decoded pixels, 1024 files): past that, the files used
+/// longest ago are dropped and read again when needed.
 ///
 /// ```
 /// use twcodec_tools::render::{RenderOptions, Renderer, Size};
@@ -278,6 +280,16 @@ impl Renderer {
     /// A renderer that has read nothing yet.
     pub fn new() -> Renderer {
         Renderer::default()
+    }
+
+    /// How many picture files the renderer keeps now (read, or found unreadable).
+    pub fn cached_files(&self) -> usize {
+        self.files.len()
+    }
+
+    /// Drops every picture file kept: the next render reads them again.
+    pub fn clear(&self) {
+        self.files.clear();
     }
 
     /// Draws `map` as `options` say.

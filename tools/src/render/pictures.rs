@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use rayon::prelude::*;
 
 use super::entities::{self, Place};
-use super::texture::{straight, Texture};
+use super::texture::{straight, Px, Texture};
 use super::{drawn, RenderOptions};
 use twcodec::map::{Image, LayerContent, Map, Ref};
 
@@ -34,18 +34,59 @@ impl Use {
     }
 }
 
-/// Files read as textures, kept for the next render.
+/// Files read as textures, kept for the next render, within [`MAX_CACHED_BYTES`] of pixels and
+/// [`MAX_CACHED_FILES`] files: past either, the files used longest ago are dropped (and read
+/// again when asked for).
 #[derive(Debug, Default)]
 pub(super) struct FileCache {
-    files: Mutex<HashMap<(PathBuf, Use), Loaded>>,
+    files: Mutex<Files>,
+}
+
+/// The cached files, each with when it was last used.
+#[derive(Debug, Default)]
+struct Files {
+    entries: HashMap<(PathBuf, Use), Entry>,
+    /// Bytes of pixels held (every mipmap level).
+    bytes: usize,
+    /// Counts uses, to tell which entry was used longest ago.
+    clock: u64,
+}
+
+#[derive(Debug)]
+struct Entry {
+    loaded: Loaded,
+    bytes: usize,
+    used: u64,
+}
+
+/// The most bytes of pixels a [`FileCache`] keeps (every mipmap level counted): 1 GiB, about
+/// 190 pictures of 1024 x 1024.
+pub(super) const MAX_CACHED_BYTES: usize = 1 << 30;
+
+/// The most files a [`FileCache`] keeps.
+pub(super) const MAX_CACHED_FILES: usize = 1024;
+
+/// The bytes of pixels a loaded file holds (none for one that failed).
+fn size_of(loaded: &Loaded) -> usize {
+    match loaded {
+        Ok(texture) => (texture.levels.iter())
+            .map(|l| l.pixels.len() * std::mem::size_of::<Px>())
+            .sum(),
+        Err(_) => 0,
+    }
 }
 
 impl FileCache {
-    /// The texture of the PNG file at `path`, read once.
+    /// The texture of the PNG file at `path`, read once (while it stays in the cache).
     fn get(&self, path: &Path, usage: Use) -> Loaded {
         let key = (path.to_path_buf(), usage);
-        if let Some(found) = self.files.lock().ok().and_then(|f| f.get(&key).cloned()) {
-            return found;
+        if let Ok(mut files) = self.files.lock() {
+            files.clock += 1;
+            let now = files.clock;
+            if let Some(entry) = files.entries.get_mut(&key) {
+                entry.used = now;
+                return entry.loaded.clone();
+            }
         }
         let loaded = crate::assets::read_png(path, twcodec::Limits::default())
             .map_err(|e| e.to_string())
@@ -55,9 +96,53 @@ impl FileCache {
             })
             .map(Arc::new);
         if let Ok(mut files) = self.files.lock() {
-            files.insert(key, loaded.clone());
+            files.insert(key, loaded.clone(), MAX_CACHED_BYTES, MAX_CACHED_FILES);
         }
         loaded
+    }
+
+    /// How many files the cache holds (read, or failed to read).
+    pub(super) fn len(&self) -> usize {
+        self.files.lock().map_or(0, |f| f.entries.len())
+    }
+
+    /// Drops every file read.
+    pub(super) fn clear(&self) {
+        if let Ok(mut files) = self.files.lock() {
+            *files = Files::default();
+        }
+    }
+}
+
+impl Files {
+    /// Keeps `loaded`, dropping the entries used longest ago to stay within `max_bytes` of
+    /// pixels and `max_files` entries; a picture larger than `max_bytes` is not kept.
+    fn insert(&mut self, key: (PathBuf, Use), loaded: Loaded, max_bytes: usize, max_files: usize) {
+        let bytes = size_of(&loaded);
+        if bytes > max_bytes {
+            return;
+        }
+        self.clock += 1;
+        let entry = Entry {
+            loaded,
+            bytes,
+            used: self.clock,
+        };
+        if let Some(old) = self.entries.insert(key, entry) {
+            self.bytes -= old.bytes;
+        }
+        self.bytes += bytes;
+        while self.bytes > max_bytes || self.entries.len() > max_files {
+            let Some(oldest) = (self.entries.iter())
+                .min_by_key(|(_, e)| e.used)
+                .map(|(k, _)| k.clone())
+            else {
+                break;
+            };
+            if let Some(gone) = self.entries.remove(&oldest) {
+                self.bytes -= gone.bytes;
+            }
+        }
     }
 }
 
@@ -268,6 +353,40 @@ fn entities_tileset(cache: &FileCache, options: &RenderOptions) -> (Arc<Texture>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_file_cache_drops_what_was_used_longest_ago() {
+        let picture = |side: usize| {
+            Ok(Arc::new(
+                texture(side, side, &vec![9; side * side * 4], Use::Quads).unwrap(),
+            ))
+        };
+        let key = |name: &str| (PathBuf::from(name), Use::Quads);
+        let one = size_of(&picture(16));
+        assert!(one >= 16 * 16 * 4, "{one}");
+        let mut files = Files::default();
+        files.insert(key("a"), picture(16), 2 * one, 10);
+        files.insert(key("b"), picture(16), 2 * one, 10);
+        assert_eq!((files.entries.len(), files.bytes), (2, 2 * one));
+        // "a" used again: "b" is now the oldest, and goes for "c".
+        files.clock += 1;
+        files.entries.get_mut(&key("a")).unwrap().used = files.clock;
+        files.insert(key("c"), picture(16), 2 * one, 10);
+        let mut kept: Vec<_> = files
+            .entries
+            .keys()
+            .map(|k| k.0.display().to_string())
+            .collect();
+        kept.sort();
+        assert_eq!(kept, ["a", "c"]);
+        assert_eq!(files.bytes, 2 * one);
+        // By count too; failures cost no bytes; a picture past the whole budget is not kept.
+        files.insert(key("missing"), Err("no file".into()), 2 * one, 2);
+        assert_eq!(files.entries.len(), 2);
+        assert!(files.entries.contains_key(&key("missing")));
+        files.insert(key("big"), picture(64), 2 * one, 2);
+        assert!(!files.entries.contains_key(&key("big")));
+    }
 
     #[test]
     fn tilesets_not_of_16_are_resized_as_the_game_does() {

@@ -25,6 +25,7 @@ mod map;
 mod scan;
 mod shared;
 mod snap;
+mod tools;
 mod views;
 
 use pyo3::prelude::*;
@@ -62,6 +63,7 @@ fn _twcodec(m: &Bound<'_, PyModule>) -> PyResult<()> {
     snap::register(m)?;
     demo::register(m)?;
     scan::register(m)?;
+    tools::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -230,7 +230,9 @@ pub(crate) fn pack(
 ) -> PyResult<PyMap> {
     let (map, notes) = py
         .detach(|| {
-            let packed = twcodec_tools::mapdir::pack_with_notes(&directory)?;
+            // Errors name the directory, and the file and line in it.
+            let packed = twcodec_tools::mapdir::pack_with_notes(&directory)
+                .map_err(|e| e.with_path(&directory))?;
             let map =
                 Map::parse_with(&packed.bytes, options).map_err(|e| e.with_path(&directory))?;
             Ok((map, packed.notes))

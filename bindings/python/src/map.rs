@@ -558,8 +558,8 @@ impl PyMap {
     /// layers by index or name; `mapres` is the folder of external images,
     /// `entities_tileset` a 16x16 tile PNG; `background` is (r, g, b, a). A bad option raises
     /// an error that names it (`TypeError` for a wrong type, `twcodec.Error` for a wrong
-    /// value). What could not be drawn as asked is a `twcodec.RenderWarning`. A one-shot
-    /// `twcodec.Renderer`: use one to keep the pictures read between renders.
+    /// value). What could not be drawn as asked is a `twcodec.RenderWarning`. Each call
+    /// reads and decodes its pictures anew; a `twcodec.Renderer` keeps them between renders.
     #[pyo3(signature = (*, width = None, scale = None, size = None, camera = None,
         time = None, time_ms = None, entities = None, detail = true, layers = None,
         mapres = None, entities_tileset = None, background = None, png = false, path = None))]
@@ -598,8 +598,7 @@ impl PyMap {
             png,
             path,
         };
-        let renderer = twcodec_tools::render::Renderer::new();
-        crate::tools::render(py, &renderer, &self.map, "Map.render", args)
+        crate::tools::render(py, None, &self.map, "Map.render", args)
     }
 
     /// Writes the embedded images (PNG) and sounds (Opus) into `directory` (created when

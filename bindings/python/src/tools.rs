@@ -7,8 +7,8 @@
 //! | `Map.embed(mapres, strict=...)` | `twcodec embed --mapres DIR [--strict]` |
 //! | `twcodec.Renderer`, `Map.render(...)` | `twcodec render` (`time` in seconds as `--time`) |
 //!
-//! `Map.render` is a one-shot [`Renderer`]; a `twcodec.Renderer` keeps the picture files it
-//! reads (external images, the entities tileset) for its next render. Both read their
+//! `Map.render` is a one-shot render; a `twcodec.Renderer` keeps the pictures it reads and
+//! decodes (external images, the entities tileset, embedded images) for its next render. Both read their
 //! keyword options here ([`RenderArgs`]), before the map is locked, with errors that name
 //! the option and say what it takes: `camera is (x, y, zoom): ...; (10, 10) has no zoom`.
 
@@ -291,12 +291,13 @@ pub(crate) fn embedding_dict<'py>(
 // ---------------------------------------------------------------------------------------
 // render
 
-/// Draws maps as `twcodec render` does, keeping the picture files it reads (external images
-/// from `mapres`, the entities tileset) for the next render, so that many frames of a map,
-/// or many maps, read and decode each file once. `mapres` and `entities_tileset` are the
+/// Draws maps as `twcodec render` does, keeping the pictures it reads and decodes for the
+/// next render: the files of external images (from `mapres`) and of the entities tileset,
+/// and the textures made of embedded images (found again by their pixels, so an edited
+/// picture is made anew). Many frames of a map, or many maps, read and decode each once. `mapres` and `entities_tileset` are the
 /// defaults of each render (`mapres` None: `$TWCODEC_MAPRES`). Files are not read again
-/// when they change: `clear()` drops them. At most 1 GiB of decoded pixels (1024 files) is
-/// kept; past that, the files used longest ago are read again when needed.
+/// when they change: `clear()` drops them. At most 1 GiB of pixels (1024 pictures) is kept;
+/// past that, the pictures used longest ago are made again when needed.
 ///
 /// `render(map, ...)` takes the keyword options of `Map.render`, which is a one-shot
 /// Renderer, and gives the same pixels. A Renderer may be shared by threads.
@@ -333,13 +334,14 @@ impl PyRenderer {
         (self.entities_tileset.as_ref()).map(|p| p.to_string_lossy().into_owned())
     }
 
-    /// How many picture files the renderer keeps now (read, or found unreadable).
+    /// How many pictures the renderer keeps now: files read (or found unreadable) and
+    /// textures of embedded images.
     #[getter]
     fn cached(&self) -> usize {
         self.renderer.cached_files()
     }
 
-    /// Drops every picture file kept: the next render reads them again.
+    /// Drops every picture kept: the next render reads and makes them again.
     fn clear(&self) {
         self.renderer.clear();
     }
@@ -385,7 +387,13 @@ impl PyRenderer {
             png,
             path,
         };
-        render(py, &self.renderer, &map.get().map, "Renderer.render", args)
+        render(
+            py,
+            Some(&self.renderer),
+            &map.get().map,
+            "Renderer.render",
+            args,
+        )
     }
 
     fn __repr__(&self) -> String {
@@ -394,7 +402,7 @@ impl PyRenderer {
             None => "None".to_string(),
         };
         format!(
-            "<twcodec.Renderer mapres={} entities_tileset={}: {} files kept>",
+            "<twcodec.Renderer mapres={} entities_tileset={}: {} pictures kept>",
             path(&self.mapres),
             path(&self.entities_tileset),
             self.renderer.cached_files()
@@ -675,11 +683,11 @@ impl RenderArgs<'_> {
     }
 }
 
-/// `Map.render` and `Renderer.render`: `map` drawn by `renderer` as `args` say, for the
-/// Python method `what`.
+/// `Map.render` and `Renderer.render`: `map` drawn by `renderer` (None: a one-shot render)
+/// as `args` say, for the Python method `what`.
 pub(crate) fn render<'py>(
     py: Python<'py>,
-    renderer: &Renderer,
+    renderer: Option<&Renderer>,
     map: &Shared<Map>,
     what: &'static str,
     args: RenderArgs<'py>,
@@ -718,7 +726,10 @@ pub(crate) fn render<'py>(
         .background(background);
     let (rendered, png_bytes) = py
         .detach(|| {
-            let rendered = renderer.render(map, &options)?;
+            let rendered = match renderer {
+                Some(renderer) => renderer.render(map, &options)?,
+                None => twcodec_tools::render::render(map, &options)?,
+            };
             let png_bytes = match png || path.is_some() {
                 true => Some(rendered.picture.to_png()?),
                 false => None,

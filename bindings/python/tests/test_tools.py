@@ -233,6 +233,30 @@ def test_a_renderer_draws_what_map_render_draws():
     assert renderer.render(m, width=48, png=True) == m.render(width=48, png=True)
 
 
+def test_a_renderer_tells_embedded_pictures_apart(tmp_path):
+    """Two maps whose image 0 is embedded from two pictures of one size: each drawn with its
+    own, by one renderer, and again after the renderer kept both."""
+    maps = []
+    for color in [(200, 40, 40, 255), (40, 40, 200, 255)]:
+        folder = tmp_path / str(color[0])
+        folder.mkdir()
+        pixels = np.zeros((64, 64, 4), np.uint8)
+        pixels[:, :] = color
+        picture = twcodec.Map.new().add_embedded_image("grass", pixels)
+        (folder / "grass_main.png").write_bytes(picture.png())
+        m = twcodec.Map.sample()
+        m.embed(folder)
+        maps.append(m)
+    renderer = twcodec.Renderer()
+    # Layer "Ground" draws image 0 under the color envelope "pulse", opaque at 0.25 s.
+    expected = [m.render(width=96, time=0.25) for m in maps]
+    assert not np.array_equal(*expected)
+    for _ in range(2):
+        for m, picture in zip(maps, expected):
+            assert np.array_equal(renderer.render(m, width=96, time=0.25), picture)
+    assert renderer.cached >= 3  # both pictures and the sample's checker
+
+
 def test_a_renderer_keeps_the_pictures_it_reads(corpus):
     mapres = corpus / "mapres" / "ddnet"
     tileset = corpus / "mapres" / "entities" / "ddnet_comfort.png"
@@ -251,7 +275,7 @@ def test_a_renderer_keeps_the_pictures_it_reads(corpus):
     assert np.array_equal(first, expected)
     renderer.clear()
     assert renderer.cached == 0
-    assert "files kept" in repr(renderer)
+    assert "pictures kept" in repr(renderer)
 
 
 def test_render_time_in_seconds_and_entities_as_the_cli():

@@ -223,7 +223,7 @@ class Map:
         ``entities`` True draws the physics layers alone (``--entities``), an int 0-100 their
         opacity over the map (``--entities-overlay``). A bad option raises an error naming it:
         ``TypeError`` for a wrong type, ``twcodec.Error`` (kind 'invalid_options') for a wrong
-        value. A one-shot ``Renderer``."""
+        value. Pictures are read anew each call; a ``Renderer`` keeps them between renders."""
     @overload
     def render(
         self,
@@ -400,10 +400,11 @@ class Diff:
     def __iter__(self) -> Iterator[Dict[str, Any]]: ...
 
 class Renderer:
-    """Draws maps as ``Map.render`` does, keeping the picture files it reads (external
-    images, the entities tileset) for its next render: many frames or many maps read each
-    file once. At most 1 GiB of decoded pixels is kept (the files used longest ago go
-    first); ``clear()`` drops them, to read changed files again. Threads may share one."""
+    """Draws maps as ``Map.render`` does, keeping the pictures it reads and decodes for its
+    next render: external images' files, the entities tileset, embedded images' textures
+    (found again by their pixels). Many frames or many maps make each once. At most 1 GiB
+    of pixels is kept (those used longest ago go first); ``clear()`` drops them, to read
+    changed files again. Threads may share one."""
 
     def __init__(self, mapres: Optional[_Path] = None, entities_tileset: Optional[_Path] = None) -> None:
         """``mapres`` (default ``$TWCODEC_MAPRES``) and ``entities_tileset`` for every render
@@ -416,9 +417,9 @@ class Renderer:
         """The entities tileset renders use unless they name another."""
     @property
     def cached(self) -> int:
-        """How many picture files the renderer keeps now."""
+        """How many pictures the renderer keeps now (files and embedded images)."""
     def clear(self) -> None:
-        """Drops every picture file kept."""
+        """Drops every picture kept."""
     @overload
     def render(
         self,

@@ -13,6 +13,10 @@
 //!   without a copy ([`views`]).
 //! - Rows and items that the library serializes with serde (scan rows, on-disk items, the map
 //!   dump) reach Python as dicts through JSON, with the keys the CLI prints.
+//! - The tool layer in the command line's words ([`tools`]): `Map.diff` and `twcodec.Diff`
+//!   (`twcodec diff`), `Map.unpack` and `Map.pack`, `Map.embed`, and `twcodec.Renderer`, which
+//!   keeps the pictures it decodes between renders; render options in the CLI's units, with
+//!   errors that name the option.
 //! - Long calls (loading, saving, rendering, scanning, replaying) release the GIL. Other
 //!   threads may then call the same map: reading calls share it, changes hold it alone, and
 //!   a call that cannot share it with another thread's raises `twcodec.BusyError` at once,

@@ -180,6 +180,33 @@ fn runs_rectangles_and_a_cap_summarise_a_large_change() {
 }
 
 #[test]
+fn tiles_changed_counts_listed_and_unlisted_tiles() {
+    let mut old = sample();
+    let big = Grid::filled(40, 30, Tile::default()).unwrap();
+    let group = old.refs::<Group>().next().unwrap();
+    old.add_layer(group, Layer::new_tiles("Big", big).unwrap())
+        .unwrap();
+    let old = saved(&old);
+    assert_eq!(diff(&old, &old).tiles_changed(), 0);
+    // A 5 x 3 rectangle (one change) and a checkerboard of 600 lines (past the list).
+    let mut new = old.clone();
+    let grid = tiles_of(&mut new, "Big");
+    for y in 0..30 {
+        for x in 0..40 {
+            grid.get_mut(x, y).unwrap().id = u8::from((x + y) % 2 == 0);
+        }
+    }
+    let ground = tiles_of(&mut new, "Ground");
+    for y in 1..=3 {
+        for x in 2..=6 {
+            ground.get_mut(x, y).unwrap().id = 17;
+        }
+    }
+    let changes = diff(&old, &saved(&new));
+    assert_eq!(changes.tiles_changed(), 600 + 15);
+}
+
+#[test]
 fn an_image_replaced_by_changed_pixels() {
     let text = diff_of(&sample(), |map| {
         let checker = map.refs::<twcodec::map::Image>().nth(1).unwrap();

@@ -67,6 +67,9 @@ use twcodec::Map;
 /// How many changes a section lists before it says how many more there are.
 pub const SECTION_LIMIT: usize = 200;
 
+/// What a [`Change::More`] of tiles counts (its `what` starts so).
+const MORE_TILES: &str = "changed tiles";
+
 /// The differences between two maps, by place ([`diff`]).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct MapDiff {
@@ -159,6 +162,19 @@ impl MapDiff {
     /// The number of changes listed in every section.
     pub fn change_count(&self) -> usize {
         self.sections.iter().map(|s| s.changes.len()).sum()
+    }
+
+    /// The number of tiles that changed, in every tile layer compared: those of the listed
+    /// [`Change::Tiles`] rectangles and those past a section's limit ([`Change::More`] of
+    /// changed tiles).
+    pub fn tiles_changed(&self) -> usize {
+        (self.sections.iter().flat_map(|s| &s.changes))
+            .map(|change| match change {
+                Change::Tiles { x, y, .. } => (x[1] - x[0] + 1) * (y[1] - y[0] + 1),
+                Change::More { count, what } if what.starts_with(MORE_TILES) => *count,
+                _ => 0,
+            })
+            .sum()
     }
 
     /// Writes the diff as text: each place on a line, its changes indented below it. Nothing
@@ -2065,7 +2081,7 @@ fn grid_diff<T: TileText>(s: &mut SectionBuilder, a: Option<&Grid<T>>, b: Option
     if more.0 > 0 {
         s.changes.push(Change::More {
             count: more.0,
-            what: format!("changed tiles (in {} more lines)", more.1),
+            what: format!("{MORE_TILES} (in {} more lines)", more.1),
         });
     }
 }

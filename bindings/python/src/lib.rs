@@ -17,6 +17,10 @@
 //!   ([`edit`]).
 //! - Rows and items that the library serializes with serde (scan rows, on-disk items, the map
 //!   dump) reach Python as dicts through JSON, with the keys the CLI prints.
+//! - The tool layer in the command line's words ([`tools`]): `Map.diff` and `twcodec.Diff`
+//!   (`twcodec diff`), `Map.unpack` and `Map.pack`, `Map.embed`, and `twcodec.Renderer`, which
+//!   keeps the pictures it decodes between renders; render options in the CLI's units, with
+//!   errors that name the option.
 //! - Long calls (loading, saving, rendering, scanning, replaying) release the GIL. Other
 //!   threads may then call the same map: reading calls share it, changes hold it alone, and
 //!   a call that cannot share it with another thread's raises `twcodec.BusyError` at once,
@@ -30,6 +34,7 @@ mod map;
 mod scan;
 mod shared;
 mod snap;
+mod tools;
 mod views;
 
 use pyo3::prelude::*;
@@ -67,6 +72,7 @@ fn _twcodec(m: &Bound<'_, PyModule>) -> PyResult<()> {
     snap::register(m)?;
     demo::register(m)?;
     scan::register(m)?;
+    tools::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

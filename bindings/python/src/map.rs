@@ -17,10 +17,9 @@ use pyo3::types::{PyBytes, PyDict, PyList};
 use twcodec::map::{Group, ItemRef, Layer, LayerContent, Margins, Severity, TilesLayer, Transform};
 use twcodec::schema::map::tile::{cast_tiles, tiles_as_bytes, TileKind};
 use twcodec::{Decode, LoadMode, LoadOptions, Map, MapForm};
-use twcodec_tools::render::{RenderOptions, Size, View};
 
 use crate::edit;
-use crate::errors::{field, invalid_options, OrRaise, RenderWarning};
+use crate::errors::{field, invalid_options, OrRaise};
 use crate::shared::Shared;
 use crate::views::{borrowed, owned, Views};
 
@@ -85,7 +84,7 @@ fn tile_ids(name: &str, kind: &str) -> PyResult<Vec<u32>> {
 /// ([`crate::shared`]).
 #[pyclass(name = "Map", module = "twcodec", frozen)]
 pub(crate) struct PyMap {
-    map: Shared<Map>,
+    pub(crate) map: Shared<Map>,
     /// Counted without the lock, so that `views` answers while the map is in use.
     views: Views,
     /// Per kind of item, counts the edits that may remove or move items of that kind (under
@@ -588,105 +587,59 @@ impl PyMap {
     }
 
     /// Draws the map as the game does, as an (height, width, 4) uint8 RGBA array; with
-    /// `png=True` the PNG file's bytes instead. `path` also writes the PNG there.
+    /// `png=True` the PNG file's bytes instead. `path` also writes the PNG there. The options
+    /// are `twcodec render`'s, in its units.
     ///
     /// Size: one of `width` (pixels; the default, 1920), `scale` (pixels per tile) or
     /// `size` ((width, height), the view fitted inside). View: the whole game layer, or
-    /// `camera` = (x, y, zoom) in tiles as in the game. `time_ms` evaluates envelopes;
-    /// `entities` (0 to 100) overlays the physics layers; `layers` picks layers by index or
-    /// name; `mapres` is the folder of external images, `entities_tileset` a 16x16 tile PNG.
-    /// What could not be drawn as asked is a `twcodec.RenderWarning`.
+    /// `camera` = (x, y, zoom): the center in tiles and the zoom (1.0 sees what the game
+    /// shows by default). `time` (seconds, as `--time`) or `time_ms` (milliseconds) evaluates
+    /// envelopes; `entities` is True for the physics layers alone (`--entities`) or the
+    /// percent of their opacity over the map (0 to 100, `--entities-overlay`); `layers` picks
+    /// layers by index or name; `mapres` is the folder of external images,
+    /// `entities_tileset` a 16x16 tile PNG; `background` is (r, g, b, a). A bad option raises
+    /// an error that names it (`TypeError` for a wrong type, `twcodec.Error` for a wrong
+    /// value). What could not be drawn as asked is a `twcodec.RenderWarning`. Each call
+    /// reads and decodes its pictures anew; a `twcodec.Renderer` keeps them between renders.
     #[pyo3(signature = (*, width = None, scale = None, size = None, camera = None,
-        time_ms = 0.0, entities = 0, detail = true, layers = None, mapres = None,
-        entities_tileset = None, background = (128, 128, 128, 255), png = false, path = None))]
+        time = None, time_ms = None, entities = None, detail = true, layers = None,
+        mapres = None, entities_tileset = None, background = None, png = false, path = None))]
     #[allow(clippy::too_many_arguments)] // Python keyword arguments, one per render option.
     fn render<'py>(
         &self,
         py: Python<'py>,
-        width: Option<u32>,
-        scale: Option<f64>,
-        size: Option<(u32, u32)>,
-        camera: Option<(f64, f64, f64)>,
-        time_ms: f64,
-        entities: u8,
+        width: Option<Bound<'py, PyAny>>,
+        scale: Option<Bound<'py, PyAny>>,
+        size: Option<Bound<'py, PyAny>>,
+        camera: Option<Bound<'py, PyAny>>,
+        time: Option<Bound<'py, PyAny>>,
+        time_ms: Option<Bound<'py, PyAny>>,
+        entities: Option<Bound<'py, PyAny>>,
         detail: bool,
         layers: Option<Vec<Bound<'py, PyAny>>>,
         mapres: Option<PathBuf>,
         entities_tileset: Option<PathBuf>,
-        background: (u8, u8, u8, u8),
+        background: Option<Bound<'py, PyAny>>,
         png: bool,
         path: Option<PathBuf>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let size = match (width, scale, size) {
-            (None, None, None) => RenderOptions::default().size,
-            (Some(width), None, None) => Size::Width(width),
-            (None, Some(scale), None) => Size::Scale(scale),
-            (None, None, Some((width, height))) => Size::Pixels { width, height },
-            _ => {
-                return Err(invalid_options(
-                    py,
-                    "give at most one of width, scale and size",
-                ))
-            }
+        let args = crate::tools::RenderArgs {
+            width,
+            scale,
+            size,
+            camera,
+            time,
+            time_ms,
+            entities,
+            detail,
+            layers,
+            mapres,
+            entities_tileset,
+            background,
+            png,
+            path,
         };
-        // Python objects are read before the map is locked: `__index__` runs Python code.
-        let specs = (layers.iter().flatten())
-            .map(
-                |spec| match (spec.extract::<usize>(), spec.extract::<String>()) {
-                    (Ok(index), _) => Ok(index.to_string()),
-                    (_, Ok(name)) => Ok(name),
-                    _ => Err(invalid_options(
-                        py,
-                        format!("layers are given by index (0 or more) or by name, not {spec:?}"),
-                    )),
-                },
-            )
-            .collect::<PyResult<Vec<String>>>()?;
-        let guard = self.map.read(py, "Map.render")?;
-        let map = &*guard;
-        let layers = match layers {
-            None => None,
-            Some(_) => Some(twcodec_tools::render::select_layers(map, &specs).or_raise()?),
-        };
-        let defaults = RenderOptions::default();
-        let options = RenderOptions::default()
-            .size(size)
-            .view(match camera {
-                None => View::Whole,
-                Some((x, y, zoom)) => View::Camera { x, y, zoom },
-            })
-            .time_ms(time_ms)
-            .entities(entities)
-            .detail(detail)
-            .layers(layers)
-            .mapres(mapres.or(defaults.mapres))
-            .entities_tileset(entities_tileset)
-            .background([background.0, background.1, background.2, background.3]);
-        let (rendered, png_bytes) = py
-            .detach(|| {
-                let rendered = twcodec_tools::render::render(map, &options)?;
-                let png_bytes = match png || path.is_some() {
-                    true => Some(rendered.picture.to_png()?),
-                    false => None,
-                };
-                if let (Some(path), Some(bytes)) = (&path, &png_bytes) {
-                    twcodec::fs::save(path, bytes)?;
-                }
-                Ok((rendered, png_bytes))
-            })
-            .or_raise()?;
-        // The map is free before the warnings: a filter or `showwarning` runs Python code.
-        drop(guard);
-        let category = py.get_type::<RenderWarning>();
-        for warning in &rendered.warnings {
-            crate::errors::warn(py, &category, warning)?;
-        }
-        if let (true, Some(bytes)) = (png, png_bytes) {
-            return Ok(PyBytes::new(py, &bytes).into_any());
-        }
-        let picture = rendered.picture;
-        let shape = [picture.height as usize, picture.width as usize, 4];
-        Ok(owned(py, picture.rgba, shape)?.into_any())
+        crate::tools::render(py, None, &self.map, "Map.render", args)
     }
 
     /// Writes the embedded images (PNG) and sounds (Opus) into `directory` (created when
@@ -1432,6 +1385,75 @@ impl PyMap {
             map.envelopes().len(),
             map.sounds().len()
         )
+    }
+
+    /// The differences from this map (old) to `other` (new), as `twcodec diff` finds them:
+    /// a `twcodec.Diff`. `other` is a Map, or the path of a map file or of a directory
+    /// `unpack` wrote (read lazily, as the command reads either).
+    fn diff(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<crate::tools::PyDiff> {
+        if let Ok(other) = other.cast::<PyMap>() {
+            let other = other.get();
+            let same = std::ptr::eq(self, other);
+            let new = (!same).then_some(&other.map);
+            return crate::tools::diff(py, &self.map, new, None);
+        }
+        let path: PathBuf =
+            other.extract().map_err(|_| {
+                pyo3::exceptions::PyTypeError::new_err(format!(
+                "other is a twcodec.Map or the path of a map file or unpacked directory, not {}",
+                other.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+            ))
+            })?;
+        crate::tools::diff(py, &self.map, None, Some(path))
+    }
+
+    /// Writes the map as a directory to read, edit and review, as `twcodec unpack` does
+    /// (docs/mapdir.md): items as TOML, pictures as PNG, sounds as Opus, tiles as text.
+    /// `directory` must be new or empty. `Map.pack` builds the map back, the same bytes as
+    /// `to_bytes()` when nothing was changed. Returns what was written, as a dict: 'items',
+    /// 'data' (files) and 'raw' (data files kept as raw bytes).
+    fn unpack<'py>(&self, py: Python<'py>, directory: PathBuf) -> PyResult<Bound<'py, PyDict>> {
+        crate::tools::unpack(py, &self.map, directory)
+    }
+
+    /// Builds the map a directory describes, as `twcodec pack` does: one `unpack` wrote (and
+    /// someone edited). An error in the directory names the file (and the line) and builds
+    /// nothing. What followed from a deletion (a reference that became none) is a
+    /// `twcodec.PackWarning`. `strict` and `decode` as `Map.load`.
+    #[staticmethod]
+    #[pyo3(signature = (directory, *, strict = false, decode = "layers"))]
+    fn pack(py: Python<'_>, directory: PathBuf, strict: bool, decode: &str) -> PyResult<PyMap> {
+        let options = load_options(py, strict, decode)?;
+        crate::tools::pack(py, directory, options)
+    }
+
+    /// Embeds every external image from the picture of its name in `mapres` (`NAME.png`;
+    /// default `$TWCODEC_MAPRES`), as `twcodec embed` does: the image keeps its name and
+    /// place, so the map draws the same everywhere. An image whose picture is missing or does
+    /// not load stays external; with `strict`, that is an error and nothing changes. Returns
+    /// a dict: 'embedded' ('index', 'name', 'file', 'width', 'height'), 'left_external'
+    /// ('index', 'name', 'reason') and 'warnings'.
+    #[pyo3(signature = (mapres = None, *, strict = false))]
+    fn embed<'py>(
+        &self,
+        py: Python<'py>,
+        mapres: Option<PathBuf>,
+        strict: bool,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let mapres = crate::tools::mapres_dir(py, mapres)?;
+        let mut report = None;
+        self.edit_fields(py, "Map.embed", |map| {
+            let embedding = twcodec_tools::assets::embed(map, &mapres)?;
+            if strict {
+                embedding.require_all()?;
+            }
+            report = Some(embedding);
+            Ok(())
+        })?;
+        match report {
+            Some(embedding) => crate::tools::embedding_dict(py, &embedding),
+            None => Err(PyValueError::new_err("Map.embed: no report")),
+        }
     }
 }
 

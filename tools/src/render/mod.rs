@@ -250,12 +250,16 @@ pub fn select_layers(map: &Map, specs: &[impl AsRef<str>]) -> Result<Vec<ItemRef
 /// for this render alone), within the map's
 /// [`Limits::max_render_work`](twcodec::Limits::max_render_work).
 pub fn render(map: &Map, options: &RenderOptions) -> Result<Rendered, Error> {
-    Renderer::new().render(map, options)
+    render_with(&FileCache::default(), map, options, None)
 }
 
-/// Draws maps, keeping the picture files it reads (external images, the entities tileset)
-/// for the next render: many maps, or one map at many times, read each file once. Files are
-/// not read again when they change; make a new `Renderer` for that.
+/// Draws maps, keeping the pictures it reads and decodes for the next render: the files of
+/// external images and the entities tileset, and the textures made of embedded images (found
+/// again by their pixels, so an edited picture is made anew). Many maps, or one map at many
+/// times, read each file and make each texture once. Files are not read again when they
+/// change; [`Renderer::clear`] or a new `Renderer` does that. What is kept is bounded (1 GiB
+/// of pixels, 1024 pictures): past that, the pictures used longest ago are dropped and made
+/// again when needed.
 ///
 /// ```
 /// use twcodec_tools::render::{RenderOptions, Renderer, Size};
@@ -269,15 +273,34 @@ pub fn render(map: &Map, options: &RenderOptions) -> Result<Rendered, Error> {
 /// }
 /// # Ok::<(), twcodec::Error>(())
 /// ```
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Renderer {
     files: FileCache,
+}
+
+impl Default for Renderer {
+    fn default() -> Renderer {
+        Renderer {
+            files: FileCache::keeping_embedded(),
+        }
+    }
 }
 
 impl Renderer {
     /// A renderer that has read nothing yet.
     pub fn new() -> Renderer {
         Renderer::default()
+    }
+
+    /// How many pictures the renderer keeps now: files read (or found unreadable) and
+    /// textures of embedded images.
+    pub fn cached_files(&self) -> usize {
+        self.files.len()
+    }
+
+    /// Drops every picture kept: the next render reads and makes them again.
+    pub fn clear(&self) {
+        self.files.clear();
     }
 
     /// Draws `map` as `options` say.

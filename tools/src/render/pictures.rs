@@ -4,12 +4,12 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 use rayon::prelude::*;
 
 use super::entities::{self, Place};
-use super::texture::{straight, Texture};
+use super::texture::{straight, Px, Texture};
 use super::{drawn, RenderOptions};
 use twcodec::map::{Image, LayerContent, Map, Ref};
 
@@ -34,18 +34,91 @@ impl Use {
     }
 }
 
-/// Files read as textures, kept for the next render.
+/// Textures kept for the next render: files read (external images, the entities tileset) and,
+/// when `keep_embedded`, the textures of embedded images, found again by their pixels. Within
+/// [`MAX_CACHED_BYTES`] of pixels and [`MAX_CACHED_FILES`] entries: past either, the entries
+/// used longest ago are dropped (and made again when asked for).
 #[derive(Debug, Default)]
 pub(super) struct FileCache {
-    files: Mutex<HashMap<(PathBuf, Use), Loaded>>,
+    files: Mutex<Files>,
+    /// Keep the textures of embedded images (a [`Renderer`](super::Renderer) does; a one-shot
+    /// render, which would only copy their pixels, does not).
+    keep_embedded: bool,
+    /// The tune zones' tileset, and the entities tileset it was made from.
+    tunes: Mutex<Option<(Weak<Texture>, Arc<Texture>)>>,
+}
+
+/// What a cached texture is made from.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Key {
+    /// A PNG file.
+    File(PathBuf, Use),
+    /// An embedded image's pixels, by their size and CRC-32 (the pixels themselves are kept
+    /// with the texture and compared, so that a picture is never taken for another).
+    Embedded {
+        width: usize,
+        height: usize,
+        usage: Use,
+        crc: u32,
+    },
+}
+
+/// The cached textures, each with when it was last used.
+#[derive(Debug, Default)]
+struct Files {
+    entries: HashMap<Key, Entry>,
+    /// Bytes of pixels held (every mipmap level).
+    bytes: usize,
+    /// Counts uses, to tell which entry was used longest ago.
+    clock: u64,
+}
+
+#[derive(Debug)]
+struct Entry {
+    loaded: Loaded,
+    /// The pixels of an embedded image the texture was made from.
+    source: Option<Vec<u8>>,
+    /// Bytes held: the texture's and the source's.
+    bytes: usize,
+    used: u64,
+}
+
+/// The most bytes of pixels a [`FileCache`] keeps (every mipmap level counted): 1 GiB, about
+/// 190 pictures of 1024 x 1024.
+pub(super) const MAX_CACHED_BYTES: usize = 1 << 30;
+
+/// The most files a [`FileCache`] keeps.
+pub(super) const MAX_CACHED_FILES: usize = 1024;
+
+/// The bytes of pixels a loaded file holds (none for one that failed).
+fn size_of(loaded: &Loaded) -> usize {
+    match loaded {
+        Ok(texture) => (texture.levels.iter())
+            .map(|l| l.pixels.len() * std::mem::size_of::<Px>())
+            .sum(),
+        Err(_) => 0,
+    }
 }
 
 impl FileCache {
-    /// The texture of the PNG file at `path`, read once.
+    /// A cache that also keeps the textures of embedded images.
+    pub(super) fn keeping_embedded() -> FileCache {
+        FileCache {
+            keep_embedded: true,
+            ..FileCache::default()
+        }
+    }
+
+    /// The texture of the PNG file at `path`, read once (while it stays in the cache).
     fn get(&self, path: &Path, usage: Use) -> Loaded {
-        let key = (path.to_path_buf(), usage);
-        if let Some(found) = self.files.lock().ok().and_then(|f| f.get(&key).cloned()) {
-            return found;
+        let key = Key::File(path.to_path_buf(), usage);
+        if let Ok(mut files) = self.files.lock() {
+            files.clock += 1;
+            let now = files.clock;
+            if let Some(entry) = files.entries.get_mut(&key) {
+                entry.used = now;
+                return entry.loaded.clone();
+            }
         }
         let loaded = crate::assets::read_png(path, twcodec::Limits::default())
             .map_err(|e| e.to_string())
@@ -55,9 +128,132 @@ impl FileCache {
             })
             .map(Arc::new);
         if let Ok(mut files) = self.files.lock() {
-            files.insert(key, loaded.clone());
+            files.insert(
+                key,
+                loaded.clone(),
+                None,
+                MAX_CACHED_BYTES,
+                MAX_CACHED_FILES,
+            );
         }
         loaded
+    }
+
+    /// The texture of an embedded image's straight RGBA8 pixels, made once while it stays in
+    /// the cache (with `keep_embedded`); `None` for an image of no pixels.
+    fn embedded(
+        &self,
+        width: usize,
+        height: usize,
+        rgba: &[u8],
+        usage: Use,
+    ) -> Option<Arc<Texture>> {
+        if !self.keep_embedded {
+            return texture(width, height, rgba, usage).map(Arc::new);
+        }
+        let key = Key::Embedded {
+            width,
+            height,
+            usage,
+            crc: crc32fast::hash(rgba),
+        };
+        if let Ok(mut files) = self.files.lock() {
+            files.clock += 1;
+            let now = files.clock;
+            if let Some(entry) = files.entries.get_mut(&key) {
+                if entry.source.as_deref() == Some(rgba) {
+                    entry.used = now;
+                    return entry.loaded.clone().ok();
+                }
+            }
+        }
+        let made = Arc::new(texture(width, height, rgba, usage)?);
+        if let Ok(mut files) = self.files.lock() {
+            let source = Some(rgba.to_vec());
+            files.insert(
+                key,
+                Ok(made.clone()),
+                source,
+                MAX_CACHED_BYTES,
+                MAX_CACHED_FILES,
+            );
+        }
+        Some(made)
+    }
+
+    /// The tune zones' tileset made from the entities tileset `tileset`, made once for it.
+    fn tunes(&self, tileset: &Arc<Texture>) -> Arc<Texture> {
+        if let Ok(kept) = self.tunes.lock() {
+            if let Some((from, tunes)) = kept.as_ref() {
+                if from
+                    .upgrade()
+                    .is_some_and(|from| Arc::ptr_eq(&from, tileset))
+                {
+                    return tunes.clone();
+                }
+            }
+        }
+        let tunes = Arc::new(entities::tunes(tileset));
+        if let Ok(mut kept) = self.tunes.lock() {
+            *kept = Some((Arc::downgrade(tileset), tunes.clone()));
+        }
+        tunes
+    }
+
+    /// How many textures the cache holds (files read or failed to read, embedded images).
+    pub(super) fn len(&self) -> usize {
+        self.files.lock().map_or(0, |f| f.entries.len())
+    }
+
+    /// Drops every texture kept.
+    pub(super) fn clear(&self) {
+        if let Ok(mut files) = self.files.lock() {
+            *files = Files::default();
+        }
+        if let Ok(mut tunes) = self.tunes.lock() {
+            *tunes = None;
+        }
+    }
+}
+
+impl Files {
+    /// Keeps `loaded` (made from `source`, for an embedded image), dropping the entries used
+    /// longest ago to stay within `max_bytes` and `max_files` entries; a picture larger than
+    /// `max_bytes` is not kept.
+    fn insert(
+        &mut self,
+        key: Key,
+        loaded: Loaded,
+        source: Option<Vec<u8>>,
+        max_bytes: usize,
+        max_files: usize,
+    ) {
+        let bytes = size_of(&loaded) + source.as_ref().map_or(0, Vec::len);
+        if bytes > max_bytes {
+            return;
+        }
+        self.clock += 1;
+        let entry = Entry {
+            loaded,
+            source,
+            bytes,
+            used: self.clock,
+        };
+        if let Some(old) = self.entries.insert(key, entry) {
+            self.bytes -= old.bytes;
+        }
+        self.bytes += bytes;
+        while self.bytes > max_bytes || self.entries.len() > max_files {
+            let Some(oldest) = (self.entries.iter())
+                .min_by_key(|(_, e)| e.used)
+                .map(|(k, _)| k.clone())
+            else {
+                break;
+            };
+            if let Some(gone) = self.entries.remove(&oldest) {
+                self.bytes -= gone.bytes;
+            }
+        }
     }
 }
 
@@ -166,7 +362,7 @@ impl Textures {
             warnings.extend(warning);
             let tunes = (map.layers().iter()).any(|l| matches!(l.content(), LayerContent::Tune(_)));
             if tunes {
-                textures.tunes = Some(Arc::new(entities::tunes(&tileset)));
+                textures.tunes = Some(cache.tunes(&tileset));
             }
             textures.entities = Some(tileset);
             textures.arrow = Some(entities::arrow());
@@ -193,8 +389,7 @@ fn image_texture(
         (image.rgba8(map))
             .map_err(|e| e.to_string())
             .and_then(|p| {
-                texture(p.width, p.height, &p.bytes, usage)
-                    .map(Arc::new)
+                (cache.embedded(p.width, p.height, &p.bytes, usage))
                     .ok_or_else(|| "an image of no pixels".to_string())
             })
             .map_err(|e| format!("embedded image #{index} {name:?}: {e}"))
@@ -268,6 +463,79 @@ fn entities_tileset(cache: &FileCache, options: &RenderOptions) -> (Arc<Texture>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_file_cache_drops_what_was_used_longest_ago() {
+        let picture = |side: usize| {
+            Ok(Arc::new(
+                texture(side, side, &vec![9; side * side * 4], Use::Quads).unwrap(),
+            ))
+        };
+        let key = |name: &str| Key::File(PathBuf::from(name), Use::Quads);
+        let one = size_of(&picture(16));
+        assert!(one >= 16 * 16 * 4, "{one}");
+        let mut files = Files::default();
+        files.insert(key("a"), picture(16), None, 2 * one, 10);
+        files.insert(key("b"), picture(16), None, 2 * one, 10);
+        assert_eq!((files.entries.len(), files.bytes), (2, 2 * one));
+        // "a" used again: "b" is now the oldest, and goes for "c".
+        files.clock += 1;
+        files.entries.get_mut(&key("a")).unwrap().used = files.clock;
+        files.insert(key("c"), picture(16), None, 2 * one, 10);
+        let mut kept: Vec<_> = files
+            .entries
+            .keys()
+            .map(|k| match k {
+                Key::File(path, _) => path.display().to_string(),
+                Key::Embedded { .. } => unreachable!(),
+            })
+            .collect();
+        kept.sort();
+        assert_eq!(kept, ["a", "c"]);
+        assert_eq!(files.bytes, 2 * one);
+        // By count too; failures cost no bytes; a picture past the whole budget is not kept.
+        files.insert(key("missing"), Err("no file".into()), None, 2 * one, 2);
+        assert_eq!(files.entries.len(), 2);
+        assert!(files.entries.contains_key(&key("missing")));
+        files.insert(key("big"), picture(64), None, 2 * one, 2);
+        assert!(!files.entries.contains_key(&key("big")));
+    }
+
+    #[test]
+    fn embedded_pictures_are_kept_by_their_pixels() {
+        let cache = FileCache::keeping_embedded();
+        let red = [200, 0, 0, 255].repeat(16 * 16);
+        let mut blue = red.clone();
+        blue[0..4].copy_from_slice(&[0, 0, 200, 255]);
+        let first = cache.embedded(16, 16, &red, Use::Tileset).unwrap();
+        let again = cache.embedded(16, 16, &red, Use::Tileset).unwrap();
+        assert!(Arc::ptr_eq(&first, &again));
+        assert_eq!(cache.len(), 1);
+        // Other pixels, another size or another use: another texture.
+        let other = cache.embedded(16, 16, &blue, Use::Tileset).unwrap();
+        assert!(!Arc::ptr_eq(&first, &other));
+        let quads = cache.embedded(16, 16, &red, Use::Quads).unwrap();
+        assert!(!Arc::ptr_eq(&first, &quads));
+        assert_eq!(cache.len(), 3);
+        // A CRC-32 that matches pixels that do not: never the wrong texture.
+        let mut files = cache.files.lock().unwrap();
+        let key = Key::Embedded {
+            width: 16,
+            height: 16,
+            usage: Use::Tileset,
+            crc: crc32fast::hash(&blue),
+        };
+        files.entries.get_mut(&key).unwrap().source = Some(red.clone());
+        drop(files);
+        let checked = cache.embedded(16, 16, &blue, Use::Tileset).unwrap();
+        assert!(!Arc::ptr_eq(&checked, &first) && !Arc::ptr_eq(&checked, &other));
+        // A one-shot cache keeps nothing.
+        let one_shot = FileCache::default();
+        one_shot.embedded(16, 16, &red, Use::Tileset).unwrap();
+        assert_eq!(one_shot.len(), 0);
+        cache.clear();
+        assert_eq!(cache.len(), 0);
+    }
 
     #[test]
     fn tilesets_not_of_16_are_resized_as_the_game_does() {

@@ -79,6 +79,11 @@ class BusyError(Error, RuntimeError):
 class RenderWarning(UserWarning):
     """Something ``Map.render`` drew differently from what the map asks."""
 
+class PackWarning(UserWarning):
+    """What ``Map.pack`` did because of a deletion in the directory (``twcodec pack``'s notes):
+    a reference to a deleted item that became none, an auto-mapper configuration that went
+    with its layer, a data item no item names any more."""
+
 _Kind = Literal["game", "front", "tele", "speedup", "switch", "tune"]
 
 def tile_name(id: int, kind: _Kind = "game") -> Optional[str]:
@@ -215,8 +220,9 @@ class Map:
         scale: Optional[float] = None,
         size: Optional[Tuple[int, int]] = None,
         camera: Optional[Tuple[float, float, float]] = None,
-        time_ms: float = 0.0,
-        entities: int = 0,
+        time: Optional[float] = None,
+        time_ms: Optional[float] = None,
+        entities: Union[bool, int] = 0,
         detail: bool = True,
         layers: Optional[Sequence[Union[int, str]]] = None,
         mapres: Optional[_Path] = None,
@@ -225,7 +231,14 @@ class Map:
         png: Literal[False] = False,
         path: Optional[_Path] = None,
     ) -> npt.NDArray[np.uint8]:
-        """Draws the map as the game does: an (height, width, 4) RGBA array (moved, no copy)."""
+        """Draws the map as the game does: an (height, width, 4) RGBA array (moved, no copy).
+
+        The options of ``twcodec render``, in its units: ``time`` in seconds (``--time``) or
+        ``time_ms`` in milliseconds, not both; ``camera`` is (x, y, zoom), the center in tiles;
+        ``entities`` True draws the physics layers alone (``--entities``), an int 0-100 their
+        opacity over the map (``--entities-overlay``). A bad option raises an error naming it:
+        ``TypeError`` for a wrong type, ``twcodec.Error`` (kind 'invalid_options') for a wrong
+        value. Pictures are read anew each call; a ``Renderer`` keeps them between renders."""
     @overload
     def render(
         self,
@@ -234,8 +247,9 @@ class Map:
         scale: Optional[float] = None,
         size: Optional[Tuple[int, int]] = None,
         camera: Optional[Tuple[float, float, float]] = None,
-        time_ms: float = 0.0,
-        entities: int = 0,
+        time: Optional[float] = None,
+        time_ms: Optional[float] = None,
+        entities: Union[bool, int] = 0,
         detail: bool = True,
         layers: Optional[Sequence[Union[int, str]]] = None,
         mapres: Optional[_Path] = None,
@@ -379,6 +393,120 @@ class Map:
         """The map as ``twcodec dump --format json`` prints it."""
     def to_dict(self) -> Dict[str, Any]:
         """The map as ``twcodec dump --format json`` prints it, as dicts and lists."""
+    def diff(self, other: Union[Map, _Path]) -> Diff:
+        """The differences from this map (old) to ``other`` (new; a Map, or the path of a map
+        file or of a directory ``unpack`` wrote), as ``twcodec diff`` finds them."""
+    def unpack(self, directory: _Path) -> Dict[str, int]:
+        """Writes the map as a directory (``twcodec unpack``; docs/mapdir.md) that must be new
+        or empty: 'items', 'data' and 'raw' (data files kept as raw bytes) written.
+        ``Map.pack`` builds it back, the bytes of ``to_bytes()`` when nothing changed."""
+    @staticmethod
+    def pack(
+        directory: _Path, *, strict: bool = False, decode: Literal["lazy", "layers", "all"] = "layers"
+    ) -> Map:
+        """Builds the map a directory describes (``twcodec pack``); what followed from a
+        deletion is a ``PackWarning``, an error names the file and line and builds nothing."""
+    def embed(self, mapres: Optional[_Path] = None, *, strict: bool = False) -> Dict[str, Any]:
+        """Embeds every external image from ``mapres/NAME.png`` (default ``$TWCODEC_MAPRES``)
+        as ``twcodec embed`` does: 'embedded', 'left_external' (with each 'reason') and
+        'warnings'. ``strict``: an image left external is an error, and nothing changes."""
+
+class Diff:
+    """The differences between two maps (``Map.diff``), as ``twcodec diff`` finds them: by
+    place, in tiles, seconds and colors of 0..1. False for the same map; ``len()`` counts the
+    changes listed; iterating gives each change as a dict: 'place', 'change' (its kind) and
+    the keys of ``twcodec diff --format json``."""
+
+    @property
+    def places(self) -> List[str]:
+        """The places that changed, in map order (``group #1 "Game" / layer #3 "Ground"``)."""
+    @property
+    def sections(self) -> List[Dict[str, Any]]:
+        """Dicts of 'place' and 'changes', as ``twcodec diff --format json``."""
+    @property
+    def changes(self) -> List[Dict[str, Any]]:
+        """Every change listed, as dicts with their 'place' and 'change' (kind)."""
+    @property
+    def counts(self) -> Dict[str, int]:
+        """Changes listed per kind: 'added', 'removed', 'moved', 'field', 'tiles', 'pixels',
+        'more', 'note'."""
+    @property
+    def tiles(self) -> int:
+        """How many tiles changed, also those past a section's list of 200 changes."""
+    def text(self) -> str:
+        """The diff as ``twcodec diff`` prints it ('' for the same map)."""
+    def to_json(self) -> str:
+        """The diff as ``twcodec diff --format json`` prints it."""
+    def __bool__(self) -> bool: ...
+    def __len__(self) -> int: ...
+    def __iter__(self) -> Iterator[Dict[str, Any]]: ...
+
+class Renderer:
+    """Draws maps as ``Map.render`` does, keeping the pictures it reads and decodes for its
+    next render: external images' files, the entities tileset, embedded images' textures
+    (found again by their pixels). Many frames or many maps make each once. At most 1 GiB
+    of pixels is kept (those used longest ago go first); ``clear()`` drops them, to read
+    changed files again. Threads may share one."""
+
+    def __init__(self, mapres: Optional[_Path] = None, entities_tileset: Optional[_Path] = None) -> None:
+        """``mapres`` (default ``$TWCODEC_MAPRES``) and ``entities_tileset`` for every render
+        that names none."""
+    @property
+    def mapres(self) -> Optional[str]:
+        """The folder of external images renders use unless they name another."""
+    @property
+    def entities_tileset(self) -> Optional[str]:
+        """The entities tileset renders use unless they name another."""
+    @property
+    def cached(self) -> int:
+        """How many pictures the renderer keeps now (files and embedded images)."""
+    def clear(self) -> None:
+        """Drops every picture kept."""
+    @overload
+    def render(
+        self,
+        map: Map,
+        *,
+        width: Optional[int] = None,
+        scale: Optional[float] = None,
+        size: Optional[Tuple[int, int]] = None,
+        camera: Optional[Tuple[float, float, float]] = None,
+        time: Optional[float] = None,
+        time_ms: Optional[float] = None,
+        entities: Union[bool, int] = 0,
+        detail: bool = True,
+        layers: Optional[Sequence[Union[int, str]]] = None,
+        mapres: Optional[_Path] = None,
+        entities_tileset: Optional[_Path] = None,
+        background: Tuple[int, int, int, int] = (128, 128, 128, 255),
+        png: Literal[False] = False,
+        path: Optional[_Path] = None,
+    ) -> npt.NDArray[np.uint8]:
+        """Draws ``map`` as ``Map.render`` does (the same options and pixels), with the
+        picture files this renderer keeps; ``mapres`` and ``entities_tileset`` default to the
+        renderer's. An (height, width, 4) RGBA array."""
+    @overload
+    def render(
+        self,
+        map: Map,
+        *,
+        width: Optional[int] = None,
+        scale: Optional[float] = None,
+        size: Optional[Tuple[int, int]] = None,
+        camera: Optional[Tuple[float, float, float]] = None,
+        time: Optional[float] = None,
+        time_ms: Optional[float] = None,
+        entities: Union[bool, int] = 0,
+        detail: bool = True,
+        layers: Optional[Sequence[Union[int, str]]] = None,
+        mapres: Optional[_Path] = None,
+        entities_tileset: Optional[_Path] = None,
+        background: Tuple[int, int, int, int] = (128, 128, 128, 255),
+        png: Literal[True] = ...,
+        path: Optional[_Path] = None,
+    ) -> bytes:
+        """Draws ``map`` as ``Map.render`` does: the PNG file's bytes."""
+    def __repr__(self) -> str: ...
 
 class Group:
     """A group of layers. ``name``, ``offset``, ``parallax`` and ``clip`` are settable (the game

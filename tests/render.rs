@@ -1753,8 +1753,18 @@ fn hostile_map() -> Map {
             values: [min; 4],
         },
     ];
-    let position = add_envelope(&mut map, EnvelopeKind::Position, "wild", extremes.to_vec());
-    let color = add_envelope(&mut map, EnvelopeKind::Color, "wild", extremes.to_vec());
+    // The edit API refuses these points (times below 0 or falling, an unknown curve), as a
+    // hostile file may hold them: the envelopes get placeholders, written over at the end.
+    let placeholders: Vec<EnvPoint> = (0..extremes.len() as i32)
+        .map(|time| point(time, CurveType::LINEAR, [0.0; 4]))
+        .collect();
+    let position = add_envelope(
+        &mut map,
+        EnvelopeKind::Position,
+        "wild",
+        placeholders.clone(),
+    );
+    let color = add_envelope(&mut map, EnvelopeKind::Color, "wild", placeholders);
     let spin = add_envelope(
         &mut map,
         EnvelopeKind::Position,
@@ -1890,13 +1900,46 @@ fn hostile_map() -> Map {
         }
     });
     let mut writer = map.to_datafile().unwrap();
+    let mut starts = Vec::new();
     for item in writer.items_mut() {
         if item.type_id() == 2 && item.id() == 4 {
             item.data[IMAGE_WIDTH] = 1000;
         }
+        if item.type_id() == ENVELOPE && [position, color].contains(&i32::from(item.id())) {
+            starts.push(item.data[ENVELOPE_START] as usize);
+        }
     }
-    Map::parse(&writer.to_vec().unwrap()).unwrap()
+    let points = (writer.items_mut().iter_mut())
+        .find(|item| item.type_id() == ENVELOPE_POINTS)
+        .unwrap();
+    for start in starts {
+        for (n, p) in extremes.iter().enumerate() {
+            let at = (start + n) * 6;
+            points.data[at..at + 6].copy_from_slice(&[
+                p.time,
+                p.curve_type,
+                p.values[0],
+                p.values[1],
+                p.values[2],
+                p.values[3],
+            ]);
+        }
+    }
+    let map = Map::parse(&writer.to_vec().unwrap()).unwrap();
+    for index in [position, color] {
+        let envelope = map
+            .get(map.item_ref::<Envelope>(index).get().unwrap())
+            .unwrap();
+        assert_eq!(envelope.points(&map), &extremes[..]);
+    }
+    map
 }
+
+/// The item types of envelopes and of their points, and an envelope item's first point
+/// (after its version and channels).
+const ENVELOPE: u16 = 3;
+const ENVELOPE_POINTS: u16 = 6;
+const ENVELOPE_START: usize = 2;
 
 /// A quads layer item's image, after the layer header: version, quad count, data, image.
 const QUADS_IMAGE: usize = 6;

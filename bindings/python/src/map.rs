@@ -2769,8 +2769,11 @@ impl PySound {
         if let Some(repr) = busy_repr(&self.map, "Sound", self.index) {
             return Ok(repr);
         }
-        let name = self.name(py)?;
-        Ok(format!("<twcodec.Sound #{} {name:?}>", self.index))
+        let (name, external) = self.with(py, "Sound.__repr__", |map, s| {
+            (s.name(map).unwrap_or_default(), s.item().data < 0)
+        })?;
+        let how = if external { "external" } else { "embedded" };
+        Ok(format!("<twcodec.Sound #{} {name:?} {how}>", self.index))
     }
 }
 

@@ -156,11 +156,14 @@ impl PyDiff {
     fn __repr__(&self) -> String {
         match self.diff.is_empty() {
             true => "<twcodec.Diff: the same map>".to_string(),
-            false => format!(
-                "<twcodec.Diff: {} changes in {} places>",
-                self.diff.change_count(),
-                self.diff.sections.len()
-            ),
+            false => {
+                let (changes, places) = (self.diff.change_count(), self.diff.sections.len());
+                format!(
+                    "<twcodec.Diff: {changes} change{} in {places} place{}>",
+                    if changes == 1 { "" } else { "s" },
+                    if places == 1 { "" } else { "s" }
+                )
+            }
         }
     }
 }

@@ -155,3 +155,14 @@ def test_each_physics_layer_has_a_getter_as_the_game_layer_has() -> None:
     assert [getattr(empty, f"{k}_layer") for k in ("front", "tele", "speedup", "switch", "tune")] == [None] * 5
     front = empty.add_layer(empty.groups[0], "front")
     assert empty.front_layer.index == front.index
+
+
+def test_reprs_say_what_an_object_is() -> None:
+    m = twcodec.Map.sample()
+    assert repr(m.sounds[0]) == '<twcodec.Sound #0 "chime" embedded>'
+    assert repr(m.images[0]) == '<twcodec.Image #0 "grass_main" 1024x1024 external>'
+    assert repr(m.layers[3]) == '<twcodec.Layer #3 tiles "Ground">'
+    other = m.copy()
+    other.layers[3].name = "Grass"
+    assert repr(m.diff(other)) == "<twcodec.Diff: 1 change in 1 place>"
+    assert repr(m.diff(m.copy())) == "<twcodec.Diff: the same map>"

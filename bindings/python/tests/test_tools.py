@@ -60,7 +60,7 @@ def test_diff_of_two_versions_of_the_sample():
     }
     assert json.loads(d.to_json()) == {"sections": d.sections}
     assert d.to_json().endswith("}\n")
-    assert repr(d) == "<twcodec.Diff: 2 changes in 1 places>"
+    assert repr(d) == "<twcodec.Diff: 2 changes in 1 place>"
     # The other way round: the same places, old and new swapped.
     back = painted(old).diff(old)
     assert [c["old"] for c in back] == ["9", "17"]

@@ -264,8 +264,8 @@ impl Map {
 const CURVES: &str = "0 step, 1 linear, 2 slow, 3 fast, 4 smooth or 5 bezier";
 
 /// An error unless `points` are in time order (from 0 on), each with a curve type the game
-/// knows or the one point `n` of `old` has (a map's own unknown curve types go back as they
-/// are), and `tangents` (when given) have one set per point. Errors name the point and field.
+/// knows, except where a point's time or curve type is the one point `n` of `old` has (a
+/// map's own points go back as they are), and `tangents` (when given) have one set per point. Errors name the point and field.
 fn check_points(
     points: &[EnvPoint],
     tangents: Option<&[EnvPointBezier]>,
@@ -273,13 +273,16 @@ fn check_points(
 ) -> Result<(), Error> {
     let mut before: Option<i32> = None;
     for (n, point) in points.iter().enumerate() {
-        if point.time < 0 {
+        // A time the envelope already holds at that point goes back as it is (a map's own
+        // points, out of order or not, set again are a round trip).
+        let kept_time = old.get(n).is_some_and(|old| old.time == point.time);
+        if !kept_time && point.time < 0 {
             return Err(Error::invalid_edit(format!(
                 "point #{n}: field `time` = {} ms is negative; times start at 0",
                 point.time
             )));
         }
-        if let Some(before) = before.filter(|&before| point.time < before) {
+        if let Some(before) = before.filter(|&before| !kept_time && point.time < before) {
             return Err(Error::invalid_edit(format!(
                 "point #{n}: field `time` = {} ms is before point #{}'s {before} ms; times do \
                  not decrease",

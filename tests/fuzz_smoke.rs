@@ -144,6 +144,13 @@ fn demo() {
 }
 
 #[test]
+fn demo_edit() {
+    if common::corpus_dir().is_some() {
+        smoke(Target::DemoEdit, 1000);
+    }
+}
+
+#[test]
 fn packet() {
     if common::corpus_dir().is_some() {
         smoke(Target::Packet, 3000);

@@ -362,7 +362,7 @@ fn cuts_that_cannot_be_made_say_why() {
     assert_eq!(
         error.message(),
         format!(
-            "the cut starts at tick {}, after its end at tick {first}",
+            "the cut starts at tick {}, after its end at tick {first} (the demo has ticks {first} to {last})",
             first + 10
         )
     );

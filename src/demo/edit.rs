@@ -174,10 +174,19 @@ impl Demo {
         from: i32,
         to: i32,
     ) -> Result<(W, CutSummary), Error> {
+        let ticks = || -> Result<String, Error> {
+            Ok(match self.tick_range()? {
+                Some((first, last)) => format!("ticks {first} to {last}"),
+                None => "no ticks".into(),
+            })
+        };
         if from > to {
             return Err(Error::new(
                 ErrorKind::InvalidOptions,
-                format!("the cut starts at tick {from}, after its end at tick {to}"),
+                format!(
+                    "the cut starts at tick {from}, after its end at tick {to} (the demo has {})",
+                    ticks()?
+                ),
             ));
         }
         let mut start = None;
@@ -189,13 +198,12 @@ impl Demo {
             }
         }
         let Some(start) = start else {
-            let ticks = match self.tick_range()? {
-                Some((first, last)) => format!("ticks {first} to {last}"),
-                None => "no ticks".into(),
-            };
             return Err(Error::new(
                 ErrorKind::InvalidOptions,
-                format!("no tick from {from} to {to} has a snapshot (the demo has {ticks})"),
+                format!(
+                    "no tick from {from} to {to} has a snapshot (the demo has {})",
+                    ticks()?
+                ),
             ));
         };
         let snapshot = start.snapshot.as_ref().expect("chosen for its snapshot");

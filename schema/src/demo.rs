@@ -420,6 +420,35 @@ impl ChunkHeader {
     }
 }
 
+/// A chunk header as stored: the layout [`ChunkHeader`] reads and writes (DDNet
+/// `CDemoPlayer::ReadChunkHeader`, `CDemoRecorder::WriteTickMarker` and `Write`).
+///
+/// The first byte, from the highest bit:
+///
+/// | bits | tick marker (bit 7 set) | data chunk (bit 7 clear) |
+/// |---|---|---|
+/// | 6 | keyframe: a full snapshot follows | type, high bit |
+/// | 5 | version 5 on: compressed, the difference is in bits 0 to 4; before: the difference's bit 5 | type, low bit (1 snapshot, 2 message, 3 delta) |
+/// | 0 to 4 | the tick's difference to the last marker's; 0 (before version 5) or no compressed flag: the tick follows | the size, or 30: a size byte follows, 31: two |
+#[describe]
+#[binrw]
+#[brw(big, import(version: u8))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChunkHeaderLayout {
+    /// The first byte (the table above).
+    pub first: u8,
+    /// The tick, for a tick marker that does not give a difference.
+    #[br(if(first >= 128 && ((version < 5 && first % 64 == 0) || (version >= 5 && first % 64 < 32))))]
+    pub tick: Option<i32>,
+    /// The size, for a data chunk whose size bits are 30.
+    #[br(if(first < 128 && first % 32 == 30))]
+    pub size_byte: Option<u8>,
+    /// The size, little-endian, for a data chunk whose size bits are 31.
+    #[br(little, if(first < 128 && first % 32 == 31))]
+    #[bw(little)]
+    pub size_short: Option<u16>,
+}
+
 // The layout fixes its byte order (big-endian ticks, little-endian sizes).
 impl binrw::meta::ReadEndian for ChunkHeader {
     const ENDIAN: binrw::meta::EndianKind = binrw::meta::EndianKind::None;
@@ -438,24 +467,15 @@ impl BinRead for ChunkHeader {
         _endian: Endian,
         (version,): Self::Args<'_>,
     ) -> BinResult<Self> {
-        let first = u8::read_options(reader, Endian::Big, ())?;
+        let layout = ChunkHeaderLayout::read_options(reader, Endian::Big, (version,))?;
+        let first = layout.first;
         if first & ChunkHeader::TICK_MARKER != 0 {
             let keyframe = first & ChunkHeader::KEYFRAME != 0;
-            let (tick, spare) = if version < TICK_COMPRESSION_VERSION {
-                match first & 0x3F {
-                    0 => (
-                        TickValue::Absolute(i32::read_options(reader, Endian::Big, ())?),
-                        0,
-                    ),
-                    delta => (TickValue::Delta(delta), 0),
-                }
-            } else if first & ChunkHeader::COMPRESSED != 0 {
-                (TickValue::Delta(first & 0x1F), 0)
-            } else {
-                (
-                    TickValue::Absolute(i32::read_options(reader, Endian::Big, ())?),
-                    first & 0x1F,
-                )
+            let (tick, spare) = match layout.tick {
+                Some(tick) if version < TICK_COMPRESSION_VERSION => (TickValue::Absolute(tick), 0),
+                Some(tick) => (TickValue::Absolute(tick), first & 0x1F),
+                None if version < TICK_COMPRESSION_VERSION => (TickValue::Delta(first & 0x3F), 0),
+                None => (TickValue::Delta(first & 0x1F), 0),
             };
             return Ok(ChunkHeader::TickMarker {
                 keyframe,
@@ -464,18 +484,78 @@ impl BinRead for ChunkHeader {
             });
         }
         let kind = ChunkKind::from_bits(first >> 5);
-        let (size, form) = match first & 0x1F {
-            30 => (
-                u16::from(u8::read_options(reader, Endian::Little, ())?),
-                SizeForm::Byte,
-            ),
-            31 => (
-                u16::read_options(reader, Endian::Little, ())?,
-                SizeForm::Short,
-            ),
-            size => (u16::from(size), SizeForm::Inline),
+        let (size, form) = match (layout.size_byte, layout.size_short) {
+            (Some(size), _) => (u16::from(size), SizeForm::Byte),
+            (_, Some(size)) => (size, SizeForm::Short),
+            _ => (u16::from(first & 0x1F), SizeForm::Inline),
         };
         Ok(ChunkHeader::Data { kind, size, form })
+    }
+}
+
+impl ChunkHeader {
+    /// The stored layout of this header in a demo of `version`, or why it has none.
+    pub fn layout(&self, version: u8) -> Result<ChunkHeaderLayout, String> {
+        let legacy = version < TICK_COMPRESSION_VERSION;
+        let mut layout = ChunkHeaderLayout {
+            first: 0,
+            tick: None,
+            size_byte: None,
+            size_short: None,
+        };
+        match *self {
+            ChunkHeader::TickMarker {
+                keyframe,
+                tick,
+                spare,
+            } => {
+                layout.first = ChunkHeader::TICK_MARKER;
+                if keyframe {
+                    layout.first |= ChunkHeader::KEYFRAME;
+                }
+                match tick {
+                    TickValue::Absolute(tick) => {
+                        if spare > 0x1F || (legacy && spare != 0) {
+                            return Err(format!(
+                                "a version-{version} tick marker has no room for spare bits {spare:#x}"
+                            ));
+                        }
+                        layout.first |= spare;
+                        layout.tick = Some(tick);
+                    }
+                    TickValue::Delta(delta) => {
+                        let max = ChunkHeader::max_delta(version) as u8;
+                        if delta > max || (legacy && delta == 0) || spare != 0 {
+                            return Err(format!(
+                                "a version-{version} tick marker holds a difference of {} to \
+                                 {max}, not {delta}",
+                                u8::from(legacy)
+                            ));
+                        }
+                        let flag = if legacy { 0 } else { ChunkHeader::COMPRESSED };
+                        layout.first |= flag | delta;
+                    }
+                }
+            }
+            ChunkHeader::Data { kind, size, form } => {
+                if !form.fits(size) {
+                    return Err(format!("a size of {size} does not fit {form:?}"));
+                }
+                layout.first = kind.bits() << 5;
+                match form {
+                    SizeForm::Inline => layout.first |= size as u8,
+                    SizeForm::Byte => {
+                        layout.first |= 30;
+                        layout.size_byte = Some(size as u8);
+                    }
+                    SizeForm::Short => {
+                        layout.first |= 31;
+                        layout.size_short = Some(size);
+                    }
+                }
+            }
+        }
+        Ok(layout)
     }
 }
 
@@ -489,66 +569,12 @@ impl BinWrite for ChunkHeader {
         _endian: Endian,
         (version,): Self::Args<'_>,
     ) -> BinResult<()> {
-        let refuse = |writer: &mut W, message: String| -> BinResult<()> {
-            Err(binrw::Error::AssertFail {
+        match self.layout(version) {
+            Ok(layout) => layout.write_options(writer, Endian::Big, (version,)),
+            Err(message) => Err(binrw::Error::AssertFail {
                 pos: writer.stream_position()?,
                 message,
-            })
-        };
-        match *self {
-            ChunkHeader::TickMarker {
-                keyframe,
-                tick,
-                spare,
-            } => {
-                let mut first = ChunkHeader::TICK_MARKER;
-                if keyframe {
-                    first |= ChunkHeader::KEYFRAME;
-                }
-                let legacy = version < TICK_COMPRESSION_VERSION;
-                match tick {
-                    TickValue::Absolute(tick) => {
-                        if spare > 0x1F || (legacy && spare != 0) {
-                            return refuse(
-                                writer,
-                                format!("a version-{version} tick marker has no room for spare bits {spare:#x}"),
-                            );
-                        }
-                        (first | spare).write_options(writer, Endian::Big, ())?;
-                        tick.write_options(writer, Endian::Big, ())
-                    }
-                    TickValue::Delta(delta) => {
-                        let max = ChunkHeader::max_delta(version) as u8;
-                        if delta > max || (legacy && delta == 0) || spare != 0 {
-                            return refuse(
-                                writer,
-                                format!(
-                                    "a version-{version} tick marker holds a difference of {} to {max}, not {delta}",
-                                    u8::from(legacy)
-                                ),
-                            );
-                        }
-                        let flag = if legacy { 0 } else { ChunkHeader::COMPRESSED };
-                        (first | flag | delta).write_options(writer, Endian::Big, ())
-                    }
-                }
-            }
-            ChunkHeader::Data { kind, size, form } => {
-                if !form.fits(size) {
-                    return refuse(writer, format!("a size of {size} does not fit {form:?}"));
-                }
-                let first = kind.bits() << 5;
-                match form {
-                    SizeForm::Inline => (first | size as u8).write_options(writer, Endian::Big, ()),
-                    SizeForm::Byte => {
-                        [first | 30, size as u8].write_options(writer, Endian::Big, ())
-                    }
-                    SizeForm::Short => {
-                        (first | 31).write_options(writer, Endian::Big, ())?;
-                        size.write_options(writer, Endian::Little, ())
-                    }
-                }
-            }
+            }),
         }
     }
 }

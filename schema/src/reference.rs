@@ -1240,24 +1240,41 @@ pub fn documents() -> Vec<Document> {
         Document {
             name: "demos",
             title: "Demos",
-            intro: "Demo files (DDNet `src/engine/demo.h`, `src/engine/shared/demo.cpp`): the \
-                    start of the file up to the embedded map. Numbers are big-endian; offsets \
-                    are in bytes. The chunks after the map start with a bit-packed chunk header \
-                    that is read by hand, not by binrw (`ChunkHeader` in the schema's `demo` \
-                    module), so it is not part of this reference.",
+            intro: "Demo files (DDNet `src/engine/demo.h`, `src/engine/shared/demo.cpp`; \
+                    docs/format-notes.md, \"Demos\"): the start of the file up to the embedded \
+                    map, then the chunks. Numbers are big-endian, but for the 2-byte size of a \
+                    chunk; offsets are in bytes.\n\
+                    \n\
+                    A demo is a `DemoStart`, the map (`map_size` bytes), then chunks to the end \
+                    of the file. A chunk is a `ChunkHeaderLayout`, then for a data chunk its \
+                    `size` bytes of payload: packed ints, Huffman-coded (a snapshot, a delta \
+                    against the snapshot before, or a message's bytes as ints). A tick marker \
+                    starts each tick; a keyframe marker is followed by a full snapshot. \
+                    twcodec keeps every bit of a chunk header (a size written longer than it \
+                    needs, the unused bits of a tick marker), so that a demo is written back \
+                    byte for byte; its writer makes what DDNet's recorder makes.",
             unit: Unit::Byte,
-            sections: vec![section(
-                "Header",
-                "",
-                vec![
-                    entry::<demo::DemoStart>(),
-                    entry::<demo::DemoVersion>(),
-                    entry::<demo::DemoHeader>(),
-                    entry::<demo::TimelineMarkers>(),
-                    entry::<demo::Sha256Extension>(),
-                    entry::<demo::FixedString<1>>(),
-                ],
-            )],
+            sections: vec![
+                section(
+                    "Header",
+                    "",
+                    vec![
+                        entry::<demo::DemoStart>(),
+                        entry::<demo::DemoVersion>(),
+                        entry::<demo::DemoHeader>(),
+                        entry::<demo::TimelineMarkers>(),
+                        entry::<demo::Sha256Extension>(),
+                        entry::<demo::FixedString<1>>(),
+                    ],
+                ),
+                section(
+                    "Chunks",
+                    "The version decides how a tick marker gives its tick: before version 5, \
+                     a difference of 1 to 63 in the first byte, or the tick after it; from \
+                     version 5, the compressed flag and a difference of 0 to 31, or the tick.",
+                    vec![entry::<demo::ChunkHeaderLayout>()],
+                ),
+            ],
         },
         messages(),
         packets(),

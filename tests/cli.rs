@@ -638,6 +638,49 @@ fn demo_cut_replace_map_and_strip_map() {
     let output = twcodec(&["demo", "cut", &file, "-o", &never, "--to", "soon"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("\"soon\" is not a point in a demo"));
+    // A demo cut short inside a chunk: what is before the break is cut; a range past it
+    // fails on the break, naming the chunk, and writes nothing.
+    let good = std::fs::read(&path).unwrap();
+    let broken = temp_file(&dir, "broken.demo", &good[..good.len() - 700]);
+    let output = twcodec(&["demo", "cut", &broken, "-o", &cut, "--to", "2s"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(stdout(&output).starts_with("cut ticks 1432 to 1532 "));
+    // To its end: the cut ends before the break, and says so.
+    let output = twcodec(&["demo", "cut", &broken, "-o", &cut, "--from", "3s"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains(
+            "\nthe demo breaks after tick 1786: chunk #354 (tick 1786): the chunk's 11 bytes \
+             run past the end of the file (9 left) (at byte 0x103e4f)\n"
+        ),
+        "{}",
+        stdout(&output)
+    );
+    let rescued = twcodec::demo::Demo::open(&cut).unwrap();
+    assert_eq!(rescued.tick_range().unwrap(), Some((1582, 1786)));
+    assert!(rescued.tail().is_empty());
+    assert_eq!(rescued.header().length, 4);
+    let output = twcodec(&["demo", "cut", &broken, "-o", &never, "--from", "8s"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).ends_with("(the demo has ticks 1432 to 1786)\n"));
+    // A snapshot that does not read before the start: exit 1, naming the chunk.
+    let mut bad = good.clone();
+    let chunks = twcodec::demo::Demo::parse(&good).unwrap().chunks_offset();
+    for byte in &mut bad[chunks + 8..chunks + 40] {
+        *byte ^= 0x5a;
+    }
+    let bad = temp_file(&dir, "bad.demo", &bad);
+    let output = twcodec(&["demo", "cut", &bad, "-o", &never, "--from", "3s"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_no_panic(&output);
+    assert_eq!(
+        stderr(&output),
+        format!(
+            "twcodec: error: {bad}: chunk #1 (tick 1432): snapshot: data_size 16 without items: \
+             a snapshot without items has no data (byte 0x0 of its ints) (at byte 0x10306c)\n"
+        )
+    );
+    assert!(!dir.path().join("never.demo").exists());
     let output = twcodec(&["demo", "replace-map", &file, &file, "-o", &never]);
     assert_eq!(output.status.code(), Some(1));
     assert!(

@@ -681,3 +681,51 @@ fn libtw2_sees_in_what_twcodec_writes_what_it_sees_in_the_original() {
         }
     }
 }
+
+#[test]
+fn deltas_made_elsewhere_are_recorded_as_they_are() {
+    let Some(demo) = corpus_demo(DM1) else {
+        return;
+    };
+    // The demo's own deltas, decoded and written again: the same payloads' ints.
+    let sizes = demo.protocol().sizes();
+    let info = DemoInfo {
+        version: demo.version(),
+        net_version: demo.header().net_version.to_string_lossy(),
+        ..DemoInfo::default()
+    };
+    let mut writer = DemoWriter::new(Cursor::new(Vec::new()), &info, &[]).unwrap();
+    let error = writer
+        .delta(1, &twcodec::snap::SnapshotDelta::empty())
+        .unwrap_err();
+    assert_eq!(
+        error.message(),
+        "demo: a delta with no snapshot written before it to apply it to"
+    );
+    let mut deltas = 0;
+    for chunk in demo.chunks() {
+        let chunk = chunk.unwrap();
+        let tick = chunk.tick.unwrap_or(0);
+        match chunk.content {
+            ChunkContent::Snapshot(_) => writer
+                .keyframe(tick, &Snapshot::from_ints(&chunk.ints().unwrap()).unwrap())
+                .unwrap(),
+            ChunkContent::Delta(_) => {
+                let delta = twcodec::snap::SnapshotDelta::from_ints(&chunk.ints().unwrap(), &sizes)
+                    .unwrap();
+                writer.delta(tick, &delta).unwrap();
+                deltas += 1;
+            }
+            _ => {}
+        }
+    }
+    assert!(deltas > 10, "{deltas}");
+    let again = Demo::from_bytes(writer.finish().unwrap().into_inner()).unwrap();
+    let snapshots = |demo: &Demo| -> Vec<(i32, Vec<i32>)> {
+        (demo.replay().map(|f| f.unwrap()))
+            .filter(|f| f.update != twcodec::demo::Update::Unchanged)
+            .map(|f| (f.tick, f.snapshot.unwrap().to_ints()))
+            .collect()
+    };
+    assert_eq!(snapshots(&again), snapshots(&demo));
+}

@@ -311,8 +311,12 @@ fn demo(command: DemoCommand, out: Out<'_>) -> Result<ExitCode, Failure> {
             to,
         } => {
             let demo = Demo::open(&file)?;
-            let from = demo.resolve_time(from).map_err(usage)?;
-            let to = demo.resolve_time(to).map_err(usage)?;
+            let from = demo
+                .resolve_time(from)
+                .map_err(|e| usage(e.with_path(&file)))?;
+            let to = demo
+                .resolve_time(to)
+                .map_err(|e| usage(e.with_path(&file)))?;
             let (bytes, cut) = demo
                 .cut(from, to)
                 .map_err(|error| usage(error.with_path(&file)))?;
@@ -324,6 +328,12 @@ fn demo(command: DemoCommand, out: Out<'_>) -> Result<ExitCode, Failure> {
                 cut.length,
                 plural(cut.markers.len(), "timeline marker")
             )];
+            if let Some(broken) = &cut.broken {
+                lines.push(format!(
+                    "the demo breaks after tick {}: {broken}",
+                    cut.last_tick
+                ));
+            }
             if cut.first_tick > from {
                 lines.push(format!(
                     "the cut starts at tick {}, the first from {from} on with a snapshot",

@@ -97,15 +97,21 @@ pub struct CutSummary {
     pub markers: Vec<i32>,
     /// The length the header gives, in whole seconds.
     pub length: i32,
+    /// Why the cut ends before `to`: the demo's first chunk after the start that does not
+    /// read (a recording cut short), which ends the cut there.
+    pub broken: Option<String>,
 }
 
 impl Demo {
-    /// The ticks of the first and the last tick marker, reading every chunk header; none
-    /// for a demo without tick markers. Errors are those of [`Demo::chunks`].
+    /// The ticks of the first and the last tick marker, reading every chunk header up to
+    /// the end or to a chunk that does not read (a recording cut short); none for a demo
+    /// without tick markers.
     pub fn tick_range(&self) -> Result<Option<(i32, i32)>, Error> {
         let mut range: Option<(i32, i32)> = None;
         for chunk in self.chunks() {
-            let chunk = chunk?;
+            let Ok(chunk) = chunk else {
+                break;
+            };
             if let (ChunkContent::TickMarker { .. }, Some(tick)) = (chunk.content, chunk.tick) {
                 let first = range.map_or(tick, |(first, _)| first);
                 range = Some((first, tick));
@@ -160,8 +166,10 @@ impl Demo {
     /// then the tick's other chunks (messages). Every chunk after it is copied as it is, up
     /// to the first tick marker past `to` (or before the start, in a demo whose ticks go
     /// back): the deltas apply to the same snapshots as in this demo, so the cut replays as
-    /// this demo does over its ticks. The header
-    /// gets the cut's length; the timeline markers within its ticks are kept.
+    /// this demo does over its ticks. The header gets the cut's length; the timeline markers
+    /// within its ticks are kept. A chunk after the start that does not read (a recording
+    /// cut short) ends the cut before it ([`CutSummary::broken`]): a cut rescues what a crash
+    /// left, with a header that has its length.
     pub fn cut(&self, from: i32, to: i32) -> Result<(Vec<u8>, CutSummary), Error> {
         let (out, summary) = self.cut_to(Cursor::new(Vec::new()), from, to)?;
         Ok((out.into_inner(), summary))
@@ -210,8 +218,15 @@ impl Demo {
         let mut writer = DemoWriter::like(out, self)?;
         writer.keyframe(start.tick, snapshot)?;
         let mut in_start = true;
+        let mut broken = None;
         for chunk in self.chunks().skip(start.chunk + 1) {
-            let chunk = chunk?;
+            let chunk = match chunk {
+                Ok(chunk) => chunk,
+                Err(error) => {
+                    broken = Some(error.to_string());
+                    break;
+                }
+            };
             match chunk.content {
                 ChunkContent::TickMarker { .. } => {
                     // A tick past the end, or before the start (ticks that go back), ends
@@ -245,6 +260,7 @@ impl Demo {
                 markers,
                 length: ((i64::from(last) - i64::from(start.tick)) / i64::from(TICKS_PER_SECOND))
                     as i32,
+                broken,
             },
         ))
     }

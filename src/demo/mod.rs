@@ -590,7 +590,11 @@ impl<'a> Replay<'a> {
 /// An error of the snapshot codec about a chunk's contents, placed at the chunk.
 fn chunk_error(chunk: &Chunk<'_>, what: &str, error: Error) -> Error {
     let kind = error.kind();
-    let inner = error.to_string();
+    // The inner offset counts bytes of the payload's ints, not of the file.
+    let inner = match error.offset() {
+        Some(at) => format!("{} (byte {at:#x} of its ints)", error.message()),
+        None => error.message().to_string(),
+    };
     let error = chunk.error(format!("{what}: {inner}"));
     if kind == ErrorKind::LimitExceeded {
         Error::limit(error.message())

@@ -364,6 +364,25 @@ impl<W: Write + Seek> DemoWriter<W> {
         }
     }
 
+    /// Records a delta made elsewhere (a server's, a network capture's) for `tick`: a tick
+    /// marker and the delta, which must apply to the last snapshot written (it is applied,
+    /// so that the writer knows the snapshot the next delta starts from). An empty delta
+    /// writes the marker alone, as DDNet's recorder does.
+    pub fn delta(&mut self, tick: i32, delta: &SnapshotDelta) -> Result<(), Error> {
+        let Some(base) = &self.last_snapshot else {
+            return Err(Error::invalid_edit(
+                "demo: a delta with no snapshot written before it to apply it to",
+            ));
+        };
+        let snapshot = base.apply(delta)?;
+        self.tick(tick, false)?;
+        if !delta.is_empty() {
+            self.chunk(ChunkKind::Delta, &delta.to_ints(&self.sizes)?)?;
+            self.last_snapshot = Some(snapshot);
+        }
+        Ok(())
+    }
+
     /// Records the snapshot of `tick` as a keyframe: a keyframe tick marker and the full
     /// snapshot, whatever the time since the last.
     pub fn keyframe(&mut self, tick: i32, snapshot: &Snapshot) -> Result<(), Error> {

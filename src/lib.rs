@@ -168,6 +168,8 @@ pub mod netmsg;
 pub mod packet;
 pub mod snap;
 pub mod sniff;
+#[cfg(feature = "serde")]
+pub mod teehistorian;
 pub mod write;
 pub mod zlib;
 

@@ -92,7 +92,10 @@ impl Teehistorian {
         }
         let rest = &bytes[MAGIC.len()..];
         let max = limits.max_string_bytes();
-        let nul = rest.iter().take(max.saturating_add(1)).position(|&b| b == 0);
+        let nul = rest
+            .iter()
+            .take(max.saturating_add(1))
+            .position(|&b| b == 0);
         let Some(len) = nul else {
             if rest.len() > max {
                 return Err(Error::limit(format!(
@@ -257,9 +260,11 @@ impl Records<'_> {
         let start = self.pos;
         let mut cursor = Cursor::new(self.bytes);
         cursor.set_position(start as u64);
-        let located = |error: Error| match error.offset() {
-            Some(_) => error,
-            None => error.at(start),
+        // The field readers are those of messages: here what they call the message is the
+        // rest of the file.
+        let located = |error: Error| {
+            let message = error.message().replace("the message", "the file");
+            Error::new(error.kind(), message).at(error.offset().unwrap_or(start as u64))
         };
         let VarInt(head) = VarInt::read_options(&mut cursor, Endian::Little, ())
             .map_err(|error| located(Error::from_binrw(error, "record")))?;
@@ -277,17 +282,21 @@ impl Records<'_> {
             Record::TickSkip(skip) => {
                 let dt = skip.dt.0;
                 if dt < 0 {
-                    return Err(Error::malformed(format!("tick_skip: dt {dt} is negative")).at(start));
+                    return Err(
+                        Error::malformed(format!("tick_skip: dt {dt} is negative")).at(start)
+                    );
                 }
-                self.tick = self.tick.checked_add(dt).and_then(|t| t.checked_add(1)).ok_or_else(
-                    || {
+                self.tick = self
+                    .tick
+                    .checked_add(dt)
+                    .and_then(|t| t.checked_add(1))
+                    .ok_or_else(|| {
                         Error::malformed(format!(
                             "tick_skip: dt {dt} takes the tick past {}",
                             i32::MAX
                         ))
                         .at(start)
-                    },
-                )?;
+                    })?;
                 self.last_cid = -1;
             }
             Record::PlayerDiff { cid, .. }

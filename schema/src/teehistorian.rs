@@ -473,8 +473,12 @@ impl ExKind {
     /// The known extension a UUID names.
     pub fn of_uuid(uuid: Uuid) -> Option<ExKind> {
         static TABLE: std::sync::OnceLock<Vec<(Uuid, ExKind)>> = std::sync::OnceLock::new();
-        let table =
-            TABLE.get_or_init(|| ExKind::ALL.iter().map(|&kind| (kind.uuid(), kind)).collect());
+        let table = TABLE.get_or_init(|| {
+            ExKind::ALL
+                .iter()
+                .map(|&kind| (kind.uuid(), kind))
+                .collect()
+        });
         table
             .iter()
             .find(|(known, _)| *known == uuid)
@@ -760,6 +764,9 @@ mod tests {
             ExKind::Test.uuid().to_string(),
             "6bb8ba88-0f0b-382e-8dae-dbf4052b8b7d"
         );
-        assert_eq!(ExKind::of_uuid(ExKind::TeamFinish.uuid()), Some(ExKind::TeamFinish));
+        assert_eq!(
+            ExKind::of_uuid(ExKind::TeamFinish.uuid()),
+            Some(ExKind::TeamFinish)
+        );
     }
 }

@@ -229,9 +229,9 @@ fn extension_records() {
         lines("save_load"),
         [
             format!("0 ex save_success TeamSave({save})"),
-            "0 ex save_failure Team(Team { team: 12 })".into(),
+            "0 ex save_failure Team(TeamOnly { team: 12 })".into(),
             format!("0 ex load_success TeamSave({save})"),
-            "0 ex load_failure Team(Team { team: 12 })".into(),
+            "0 ex load_failure Team(TeamOnly { team: 12 })".into(),
             "0 finish".into(),
         ]
     );

@@ -567,7 +567,7 @@ pub struct TeamSave {
 #[binrw]
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct Team {
+pub struct TeamOnly {
     /// DDRace team.
     pub team: VarInt,
 }
@@ -653,7 +653,7 @@ pub enum ExPayload {
     /// `save_success`, `load_success`.
     TeamSave(TeamSave),
     /// `save_failure`, `load_failure`.
-    Team(Team),
+    Team(TeamOnly),
     /// `player_team`.
     PlayerTeam(PlayerTeam),
     /// `team_practice`.

@@ -136,7 +136,10 @@ pub fn info(th: &Teehistorian, out: &mut dyn Write) -> io::Result<Option<String>
                 .iter()
                 .map(|(k, v)| format!("{k}={}", v.as_str().unwrap_or(&v.to_string())))
                 .collect();
-            writeln!(out, "{key:<17} {} changed: {}", map.len(), shown.join(", "))?;
+            match shown.is_empty() {
+                true => writeln!(out, "{key:<17} 0 changed")?,
+                false => writeln!(out, "{key:<17} {} changed: {}", map.len(), shown.join(", "))?,
+            }
         }
     }
     if let Some(Value::Array(uuids)) = header.get("uuids") {

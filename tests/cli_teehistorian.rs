@@ -1,0 +1,132 @@
+//! `twcodec teehistorian info`, `dump` and `index` on the files DDNet's own writer made
+//! (tests/fixtures/teehistorian): their output, exit codes and messages.
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use common::insta_settings;
+
+fn twcodec(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_twcodec"))
+        .args(args)
+        .output()
+        .expect("the twcodec binary runs")
+}
+
+fn fixtures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/teehistorian")
+}
+
+fn fixture(name: &str) -> String {
+    fixtures()
+        .join(format!("{name}.teehistorian"))
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn info_of_ddnets_files() {
+    let output = twcodec(&["teehistorian", "info", &fixture("teams")]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    insta_settings()
+        .bind(|| insta::assert_snapshot!("cli_teehistorian_info", text(&output.stdout)));
+    let output = twcodec(&["teehistorian", "info", &fixture("players")]);
+    let out = text(&output.stdout);
+    assert!(out.contains("ticks             1 to 500\n"), "{out}");
+    assert!(out.contains("players           3 (0 1 2)\n"), "{out}");
+    assert!(out.contains("  player_new      4\n"), "{out}");
+    let output = twcodec(&["teehistorian", "info", &fixture("antibot_unfinished")]);
+    let out = text(&output.stdout);
+    assert!(out.contains("    antibot       3\n"), "{out}");
+    assert!(out.contains("finished          no\n"), "{out}");
+}
+
+#[test]
+fn dump_is_one_json_object_per_line() {
+    let output = twcodec(&["teehistorian", "dump", &fixture("join_drop")]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let out = text(&output.stdout);
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(lines[0]["header"]["map_name"], "Kobra 3 Solo");
+    // The header line, then the records, without the header (it is long: DDNet's UUID list).
+    insta_settings().bind(|| {
+        insta::assert_snapshot!(
+            "cli_teehistorian_dump",
+            out.lines().skip(1).collect::<Vec<_>>().join("\n")
+        )
+    });
+    let output = twcodec(&["teehistorian", "dump", &fixture("server_econ")]);
+    let out = text(&output.stdout);
+    assert!(
+        out.contains(r#""kind":"console_command","cid":-1,"flag_mask":36,"cmd":"tune","num_args":2,"args":["gravity","0.3"]}"#),
+        "{out}"
+    );
+}
+
+#[test]
+fn index_over_a_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["teams", "players"] {
+        std::fs::copy(
+            fixture(name),
+            dir.path().join(format!("{name}.teehistorian")),
+        )
+        .unwrap();
+    }
+    std::fs::write(dir.path().join("broken.teehistorian"), b"not one").unwrap();
+    std::fs::write(dir.path().join("other.txt"), b"not looked at").unwrap();
+    let output = twcodec(&[
+        "teehistorian",
+        "index",
+        "--format",
+        "csv",
+        &dir.path().to_string_lossy(),
+    ]);
+    assert_eq!(output.status.code(), Some(1), "one file failed");
+    assert_eq!(text(&output.stderr), "twcodec: 1 of 3 files failed\n");
+    let out = text(&output.stdout).replace(&*dir.path().to_string_lossy(), "DIR");
+    insta_settings().bind(|| insta::assert_snapshot!("cli_teehistorian_index", out));
+}
+
+#[test]
+fn errors_name_the_file_record_and_offset() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bytes = std::fs::read(fixture("finished")).unwrap();
+    bytes.truncate(bytes.len() - 1);
+    bytes.extend([0x42, 0x01]);
+    let path = dir.path().join("cut.teehistorian");
+    std::fs::write(&path, &bytes).unwrap();
+    let path = path.to_string_lossy().into_owned();
+    let output = twcodec(&["teehistorian", "dump", &path]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        text(&output.stderr),
+        format!(
+            "twcodec: error: {path}: record #0 (tick 0): the input ends inside the player_new \
+             (at byte {:#x})\n",
+            bytes.len() - 2
+        )
+    );
+    assert_eq!(text(&output.stdout).lines().count(), 1, "the header line");
+    let output = twcodec(&["teehistorian", "info", &path]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(text(&output.stdout).contains("error             record #0 (tick 0)"));
+    let demo = dir.path().join("x.demo");
+    std::fs::write(&demo, b"TWDEMO\0\x06").unwrap();
+    let output = twcodec(&["teehistorian", "info", &demo.to_string_lossy()]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        text(&output.stderr).contains("not a teehistorian file: the file is a demo"),
+        "{}",
+        text(&output.stderr)
+    );
+}

@@ -164,10 +164,11 @@ impl Teehistorian {
         self.records_start
     }
 
-    /// The records, lazily; an error ends them.
-    pub fn records(&self) -> Records<'_> {
+    /// The records, lazily; an error ends them. The iterator shares the file's bytes (it
+    /// holds no borrow of `self`).
+    pub fn records(&self) -> Records {
         Records {
-            bytes: &self.bytes,
+            bytes: self.bytes.clone(),
             pos: self.records_start,
             index: 0,
             tick: 0,
@@ -220,8 +221,8 @@ pub struct RecordAt {
 
 /// The records of a [`Teehistorian`], lazily; see the module docs for the checks.
 #[derive(Debug, Clone)]
-pub struct Records<'a> {
-    bytes: &'a [u8],
+pub struct Records {
+    bytes: Bytes,
     pos: usize,
     index: usize,
     tick: i32,
@@ -233,7 +234,7 @@ pub struct Records<'a> {
     finished: bool,
 }
 
-impl Records<'_> {
+impl Records {
     /// Whether a `FINISH` record was read.
     pub fn finished(&self) -> bool {
         self.finished
@@ -258,7 +259,7 @@ impl Records<'_> {
 
     fn next_record(&mut self) -> Result<RecordAt, Error> {
         let start = self.pos;
-        let mut cursor = Cursor::new(self.bytes);
+        let mut cursor = Cursor::new(&self.bytes[..]);
         cursor.set_position(start as u64);
         // The field readers are those of messages: here what they call the message is the
         // rest of the file.
@@ -323,7 +324,7 @@ impl Records<'_> {
     }
 }
 
-impl Iterator for Records<'_> {
+impl Iterator for Records {
     type Item = Result<RecordAt, Error>;
 
     fn next(&mut self) -> Option<Self::Item> {

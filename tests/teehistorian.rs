@@ -70,8 +70,14 @@ fn written_back(th: &Teehistorian) -> Vec<u8> {
     out
 }
 
-const FIXTURES: [&str; 14] = [
+const FIXTURES: [&str; 20] = [
     "empty",
+    "tick_explicit_ascending",
+    "tick_explicit_start",
+    "extra_message",
+    "player_team",
+    "team_practice",
+    "player_ready_multiple",
     "finished",
     "players",
     "tick_implicit_empty",
@@ -164,6 +170,24 @@ fn player_records_and_implicit_ticks() {
         ]
     );
     assert_eq!(lines("tick_implicit_empty"), ["0 finish"]);
+    // Client 1 after client 0 in the next tick: not implicit, a TICK_SKIP of 0.
+    assert_eq!(
+        lines("tick_explicit_ascending"),
+        [
+            "1 player_new cid=0 x=4 y=5",
+            "2 tick_skip dt=0",
+            "2 player_new cid=1 x=2 y=3",
+            "2 finish",
+        ]
+    );
+    assert_eq!(
+        lines("tick_explicit_start"),
+        [
+            "500 tick_skip dt=499",
+            "500 player_new cid=0 x=-1 y=-1",
+            "500 finish",
+        ]
+    );
 }
 
 #[test]
@@ -250,6 +274,44 @@ fn extension_records() {
             "2 ex player_ready ClientId(ClientId { cid: 63 })",
             "2 ex player_finish PlayerFinish(PlayerFinish { cid: 1, time: 1000000 })",
             "2 ex team_finish TeamFinish(TeamFinish { team: 63, time: 1000 })",
+            "2 finish",
+        ]
+    );
+    assert_eq!(
+        lines("extra_message"),
+        ["1 tick_skip dt=0", "1 ex test Bytes([])", "1 finish"]
+    );
+    // Only changes are written: team 0 for clients 3 and 45 at first, 45 again later.
+    assert_eq!(
+        lines("player_team"),
+        [
+            "1 tick_skip dt=0",
+            "1 ex player_team PlayerTeam(PlayerTeam { cid: 33, team: 54 })",
+            "2 tick_skip dt=0",
+            "2 ex player_team PlayerTeam(PlayerTeam { cid: 3, team: 12 })",
+            "2 ex player_team PlayerTeam(PlayerTeam { cid: 33, team: 0 })",
+            "2 finish",
+        ]
+    );
+    assert_eq!(
+        lines("team_practice"),
+        [
+            "1 tick_skip dt=0",
+            "1 ex team_practice TeamPractice(TeamPractice { team: 23, practice: 1 })",
+            "2 tick_skip dt=0",
+            "2 ex team_practice TeamPractice(TeamPractice { team: 1, practice: 1 })",
+            "2 ex team_practice TeamPractice(TeamPractice { team: 23, practice: 0 })",
+            "2 finish",
+        ]
+    );
+    assert_eq!(
+        lines("player_ready_multiple"),
+        [
+            "1 tick_skip dt=0",
+            "1 ex player_ready ClientId(ClientId { cid: 0 })",
+            "1 ex player_ready ClientId(ClientId { cid: 11 })",
+            "2 tick_skip dt=0",
+            "2 ex player_ready ClientId(ClientId { cid: 63 })",
             "2 finish",
         ]
     );

@@ -98,6 +98,21 @@ fn index_over_a_folder() {
 }
 
 #[test]
+fn a_teehistorian_file_given_to_another_command_is_named() {
+    let file = fixture("finished");
+    let output = twcodec(&["info", &file]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        text(&output.stderr),
+        format!(
+            "twcodec: error: {file}: not a datafile (a map): the file is a teehistorian file, it \
+             starts with the UUID of teehistorian@ddnet.tw; `twcodec teehistorian info {file}` \
+             reads teehistorian files\n"
+        )
+    );
+}
+
+#[test]
 fn errors_name_the_file_record_and_offset() {
     let dir = tempfile::tempdir().unwrap();
     let mut bytes = std::fs::read(fixture("finished")).unwrap();

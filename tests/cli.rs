@@ -540,6 +540,114 @@ fn demo_errors_exit_1() {
     assert!(stderr(&output).starts_with(&format!("twcodec: error: {cut}: chunk #1 (tick 2470)")));
 }
 
+/// `demo cut`, `replace-map` and `strip-map` write what the library calls make, report
+/// what they did, refuse bad points with exit 2 and write nothing then.
+#[test]
+fn demo_cut_replace_map_and_strip_map() {
+    use twcodec::demo::{Demo, DemoTime};
+    let Some(corpus) = corpus_dir() else { return };
+    let path = corpus
+        .join("demos")
+        .join("064_ddnet_join_chat_walk_disconnect__client.demo");
+    let file = path.to_string_lossy().into_owned();
+    let demo = Demo::open(&path).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let out = |name: &str| dir.path().join(name).to_string_lossy().into_owned();
+
+    let cut = out("cut.demo");
+    let output = twcodec(&[
+        "demo", "cut", &file, "-o", &cut, "--from", "1s", "--to", "0:06",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let (from, to) = (
+        demo.resolve_time(DemoTime::Seconds(1.0)).unwrap(),
+        demo.resolve_time(DemoTime::Seconds(6.0)).unwrap(),
+    );
+    let (expected, _) = demo.cut(from, to).unwrap();
+    assert_eq!(std::fs::read(&cut).unwrap(), expected);
+    assert_eq!(
+        stdout(&output),
+        format!(
+            "cut ticks 1482 to 1732 (5.00 s, length 5 s), 0 timeline markers\nwrote {cut} ({} bytes)\n",
+            expected.len()
+        )
+    );
+    // Ticks as `demo ticks` shows them; the first tick with a snapshot from there on.
+    let output = twcodec(&[
+        "demo", "cut", &file, "-o", &cut, "--from", "1433", "--to", "end",
+    ]);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(stdout(&output).starts_with(
+        "cut ticks 1434 to 1910 (9.52 s, length 9 s), 0 timeline markers\n\
+         the cut starts at tick 1434, the first from 1433 on with a snapshot\n"
+    ));
+
+    let stripped = out("stripped.demo");
+    let output = twcodec(&["demo", "strip-map", &file, "-o", &stripped]);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(std::fs::read(&stripped).unwrap(), demo.strip_map().unwrap());
+    assert!(stdout(&output).starts_with(
+        "removed the map Tutorial (1060483 bytes, crc 801ce63d); players need it in their maps folder\n"
+    ));
+
+    let map = corpus.join("maps").join("ddnet_Tutorial.map");
+    let replaced = out("replaced.demo");
+    let output = twcodec(&[
+        "demo",
+        "replace-map",
+        &stripped,
+        &map.to_string_lossy(),
+        "-o",
+        &replaced,
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    // The map put back: the demo as it was.
+    assert_eq!(
+        std::fs::read(&replaced).unwrap(),
+        std::fs::read(&path).unwrap()
+    );
+    assert!(stdout(&output).starts_with(
+        "map Tutorial: 1060483 bytes, crc 801ce63d (was Tutorial: 0 bytes, crc 801ce63d)\n"
+    ));
+
+    // Bad points: exit 2, nothing written.
+    let never = out("never.demo");
+    for (args, message) in [
+        (
+            &["--from", "m1"][..],
+            "twcodec: error: marker 1: the demo has 0 timeline markers\n",
+        ),
+        (
+            &["--from", "5s", "--to", "1s"][..],
+            "twcodec: error: the cut starts at tick 1682, after its end at tick 1482 (the demo \
+             has ticks 1432 to 1910)\n",
+        ),
+        (
+            &["--from", "99999"][..],
+            "twcodec: error: the cut starts at tick 99999, after its end at tick 1910 (the demo \
+             has ticks 1432 to 1910)\n",
+        ),
+    ] {
+        let mut all = vec!["demo", "cut", &file, "-o", &never];
+        all.extend(args);
+        let output = twcodec(&all);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert_eq!(stderr(&output), message, "{args:?}");
+        assert!(!dir.path().join("never.demo").exists());
+    }
+    let output = twcodec(&["demo", "cut", &file, "-o", &never, "--to", "soon"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("\"soon\" is not a point in a demo"));
+    let output = twcodec(&["demo", "replace-map", &file, &file, "-o", &never]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("the new map does not read as a map"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!dir.path().join("never.demo").exists());
+}
+
 /// `check` reports what the datafile reader found too (it said `0 warnings` for a file whose
 /// `info` showed a warning), and `--strict` fails on what DDNet refuses.
 #[test]

@@ -149,6 +149,13 @@ fn teehistorian() {
 }
 
 #[test]
+fn demo_edit() {
+    if common::corpus_dir().is_some() {
+        smoke(Target::DemoEdit, 1000);
+    }
+}
+
+#[test]
 fn packet() {
     if common::corpus_dir().is_some() {
         smoke(Target::Packet, 3000);

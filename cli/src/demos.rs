@@ -1,17 +1,17 @@
-//! Demos and snapshots: `demo info`, `ticks`, `map`, `chat` and `export`; `snap decode` and
-//! `snap apply`.
+//! Demos and snapshots: `demo info`, `ticks`, `map`, `chat` and `export`; the demo edits
+//! `demo cut`, `replace-map` and `strip-map`; `snap decode` and `snap apply`.
 
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Subcommand, ValueEnum};
-use twcodec::demo::Demo;
+use twcodec::demo::{Demo, DemoTime};
 use twcodec::snap::{self, Decoded, Form, Protocol, SizeTable, Snapshot, SnapshotDelta};
 use twcodec_tools::dump;
 
 use crate::output::{
-    csv_failure, is_stdout, note, refuse_terminal, Failure, Format, Out, RowFormat,
+    csv_failure, is_stdout, note, plural, refuse_terminal, Failure, Format, Out, RowFormat,
 };
 use crate::progress::Progress;
 
@@ -89,6 +89,80 @@ pub(crate) enum DemoCommand {
         #[arg(long, value_enum, default_value_t = RowFormat::Jsonl)]
         format: RowFormat,
     },
+    /// Cut a range of ticks into a demo of its own. It starts with a keyframe: the first
+    /// tick from --from on that has a snapshot, its snapshot written in full; every chunk
+    /// after it to --to is copied as it is, so the cut replays as the demo does over those
+    /// ticks. The version, net version, type, timestamp and map stay; the header gets the
+    /// cut's length and the timeline markers within it. Points are ticks as `demo ticks`
+    /// shows them (`123456`), seconds from the first tick (`12.5s`, `1:02.5`), timeline
+    /// markers (`m2` or `marker:2`, from 1), or `start` / `end`.
+    Cut {
+        /// The demo.
+        file: PathBuf,
+        /// Where to write the cut (`-`: standard output).
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Where the cut starts.
+        #[arg(long, default_value = "start", value_parser = parse_time)]
+        from: DemoTime,
+        /// Where the cut ends (that tick included).
+        #[arg(long, default_value = "end", value_parser = parse_time)]
+        to: DemoTime,
+    },
+    /// Embed another map: the header's map size, CRC-32 and (version 6) SHA-256 become the
+    /// new map's; every chunk stays as it is. For a demo recorded on a map that has since
+    /// been updated, or to make a demo small again after strip-map.
+    ReplaceMap {
+        /// The demo.
+        file: PathBuf,
+        /// The map to embed.
+        map: PathBuf,
+        /// Where to write the demo (`-`: standard output).
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Also rename the map in the header (default: the name stays).
+        #[arg(long)]
+        name: Option<String>,
+    },
+    /// Remove the embedded map. The header keeps the map's name, CRC-32 and SHA-256, so
+    /// that DDNet's client plays the demo with the map from its maps folder when they match.
+    StripMap {
+        /// The demo.
+        file: PathBuf,
+        /// Where to write the demo (`-`: standard output).
+        #[arg(short, long)]
+        output: PathBuf,
+    },
+}
+
+/// `--from` and `--to`.
+fn parse_time(text: &str) -> Result<DemoTime, String> {
+    text.parse()
+        .map_err(|error: twcodec::Error| error.message().to_string())
+}
+
+/// Writes an edited demo (atomically, or to standard output for `-`) after the report: on
+/// standard output, or on standard error when the demo goes there.
+fn save_demo(bytes: &[u8], output: &Path, lines: &[String], out: Out<'_>) -> Result<(), Failure> {
+    let text = lines.join("\n") + if lines.is_empty() { "" } else { "\n" };
+    if is_stdout(output) {
+        refuse_terminal("a demo")?;
+        eprint!("{text}");
+        out.write_all(bytes)?;
+    } else {
+        out.write_all(text.as_bytes())?;
+        twcodec::fs::save(output, bytes)?;
+        writeln!(out, "wrote {} ({} bytes)", output.display(), bytes.len())?;
+    }
+    Ok(())
+}
+
+/// An error of the options (a point the demo does not have): a usage error.
+fn usage(error: twcodec::Error) -> Failure {
+    match error.kind() {
+        twcodec::ErrorKind::InvalidOptions => Failure::Usage(error.message().to_string()),
+        _ => Failure::Input(error),
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -229,6 +303,70 @@ fn demo(command: DemoCommand, out: Out<'_>) -> Result<ExitCode, Failure> {
                 Failure::Input(error) => Failure::Input(error.with_path(&file)),
                 other => other,
             })?;
+        }
+        DemoCommand::Cut {
+            file,
+            output,
+            from,
+            to,
+        } => {
+            let demo = Demo::open(&file)?;
+            let from = demo.resolve_time(from).map_err(usage)?;
+            let to = demo.resolve_time(to).map_err(usage)?;
+            let (bytes, cut) = demo
+                .cut(from, to)
+                .map_err(|error| usage(error.with_path(&file)))?;
+            let seconds = f64::from(cut.last_tick - cut.first_tick) / 50.0;
+            let mut lines = vec![format!(
+                "cut ticks {} to {} ({seconds:.2} s, length {} s), {}",
+                cut.first_tick,
+                cut.last_tick,
+                cut.length,
+                plural(cut.markers.len(), "timeline marker")
+            )];
+            if cut.first_tick > from {
+                lines.push(format!(
+                    "the cut starts at tick {}, the first from {from} on with a snapshot",
+                    cut.first_tick
+                ));
+            }
+            save_demo(&bytes, &output, &lines, out)?;
+        }
+        DemoCommand::ReplaceMap {
+            file,
+            map,
+            output,
+            name,
+        } => {
+            let demo = Demo::open(&file)?;
+            let limits = twcodec::Limits::DEFAULT;
+            let map_bytes =
+                twcodec::input::read_file(&map, limits.max_file_size(), "Limits::max_file_size")?;
+            let bytes = demo
+                .replace_map(&map_bytes, name.as_deref())
+                .map_err(|error| error.with_path(&map))?;
+            let replaced = Demo::from_bytes(bytes.clone())?;
+            let lines = vec![format!(
+                "map {}: {} bytes, crc {:08x} (was {}: {} bytes, crc {:08x})",
+                replaced.map_name(),
+                replaced.header().map_size,
+                replaced.header().map_crc,
+                demo.map_name(),
+                demo.header().map_size,
+                demo.header().map_crc
+            )];
+            save_demo(&bytes, &output, &lines, out)?;
+        }
+        DemoCommand::StripMap { file, output } => {
+            let demo = Demo::open(&file)?;
+            let bytes = demo.strip_map()?;
+            let lines = vec![format!(
+                "removed the map {} ({} bytes, crc {:08x}); players need it in their maps folder",
+                demo.map_name(),
+                demo.header().map_size,
+                demo.header().map_crc
+            )];
+            save_demo(&bytes, &output, &lines, out)?;
         }
         DemoCommand::Map { file, output } => {
             let demo = Demo::open(&file)?;

@@ -276,6 +276,39 @@ pub enum TickValue {
     Delta(u8),
 }
 
+/// How a data chunk's header stores its payload's size (DDNet `CDemoRecorder::Write` writes
+/// the shortest; `CDemoPlayer::ReadChunkHeader` reads any).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub enum SizeForm {
+    /// In the header byte's 5 size bits: 0 to 29.
+    Inline,
+    /// Size bits 30, then one byte: 0 to 255.
+    Byte,
+    /// Size bits 31, then two bytes, little-endian: 0 to 65535.
+    Short,
+}
+
+impl SizeForm {
+    /// The form DDNet writes for `size`: the shortest.
+    pub fn shortest(size: u16) -> SizeForm {
+        match size {
+            0..30 => SizeForm::Inline,
+            30..256 => SizeForm::Byte,
+            _ => SizeForm::Short,
+        }
+    }
+
+    /// Whether the form can hold `size`.
+    pub fn fits(self, size: u16) -> bool {
+        match self {
+            SizeForm::Inline => size < 30,
+            SizeForm::Byte => size < 256,
+            SizeForm::Short => true,
+        }
+    }
+}
+
 /// A chunk header (DDNet `CDemoPlayer::ReadChunkHeader`):
 ///
 /// ```text
@@ -285,6 +318,11 @@ pub enum TickValue {
 /// data chunk:  0 t t s s s s s   t type, s size; s = 30: 1 more size byte,
 ///              s = 31: 2 more size bytes (little-endian)
 /// ```
+///
+/// Every bit is kept: the 5 bits an uncompressed tick marker of version 5 on does not read
+/// (`spare`), and the form of a size (a size under 30 may be written in 2 or 3 bytes), so
+/// that writing gives back the bytes read. Writers use [`ChunkHeader::tick`] and
+/// [`ChunkHeader::data`], which make what DDNet's recorder makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum ChunkHeader {
@@ -294,6 +332,9 @@ pub enum ChunkHeader {
         keyframe: bool,
         /// The tick, or how far it is from the last.
         tick: TickValue,
+        /// The low 5 bits of an uncompressed tick marker, version 5 on, which no reader uses
+        /// (0 from every writer; libtw2 warns of others); 0 in other markers.
+        spare: u8,
     },
     /// A snapshot, delta or message, with the size of its payload.
     Data {
@@ -301,6 +342,8 @@ pub enum ChunkHeader {
         kind: ChunkKind,
         /// Bytes of the payload.
         size: u16,
+        /// How the header stores the size.
+        form: SizeForm,
     },
 }
 
@@ -311,6 +354,70 @@ impl ChunkHeader {
     const KEYFRAME: u8 = 0x40;
     /// The compressed-tick flag of a tick marker, version 5 on.
     const COMPRESSED: u8 = 0x20;
+
+    /// The largest tick difference a tick marker of `version` holds in its first byte (DDNet
+    /// `CHUNKMASK_TICK`, and `CHUNKMASK_TICK_LEGACY` before version 5).
+    pub fn max_delta(version: u8) -> i32 {
+        if version < TICK_COMPRESSION_VERSION {
+            0x3F
+        } else {
+            0x1F
+        }
+    }
+
+    /// The tick marker DDNet's recorder writes for `tick` after the marker of `last`
+    /// (`CDemoRecorder::WriteTickMarker`): the difference in one byte when there is a last
+    /// tick, the marker is no keyframe, and the difference fits; else the tick itself. Before
+    /// version 5, whose markers DDNet no longer writes, the difference takes 6 bits.
+    pub fn tick(version: u8, tick: i32, last: Option<i32>, keyframe: bool) -> ChunkHeader {
+        let delta = last.map(|last| i64::from(tick) - i64::from(last));
+        let tick = match delta {
+            Some(delta)
+                if !keyframe
+                    && (1..=i64::from(ChunkHeader::max_delta(version))).contains(&delta) =>
+            {
+                TickValue::Delta(delta as u8)
+            }
+            // Version 5 on, a marker of the same tick is a compressed 0.
+            Some(0) if !keyframe && version >= TICK_COMPRESSION_VERSION => TickValue::Delta(0),
+            _ => TickValue::Absolute(tick),
+        };
+        ChunkHeader::TickMarker {
+            keyframe,
+            tick,
+            spare: 0,
+        }
+    }
+
+    /// The header of a data chunk of `size` bytes, its size in the shortest form.
+    pub fn data(kind: ChunkKind, size: u16) -> ChunkHeader {
+        ChunkHeader::Data {
+            kind,
+            size,
+            form: SizeForm::shortest(size),
+        }
+    }
+
+    /// Bytes of the header.
+    pub fn size_in_bytes(&self) -> usize {
+        match *self {
+            ChunkHeader::TickMarker {
+                tick: TickValue::Absolute(_),
+                ..
+            } => 5,
+            ChunkHeader::TickMarker { .. } => 1,
+            ChunkHeader::Data { form, .. } => match form {
+                SizeForm::Inline => 1,
+                SizeForm::Byte => 2,
+                SizeForm::Short => 3,
+            },
+        }
+    }
+
+    /// Whether the header is a tick marker.
+    pub fn is_tick_marker(&self) -> bool {
+        matches!(self, ChunkHeader::TickMarker { .. })
+    }
 }
 
 // The layout fixes its byte order (big-endian ticks, little-endian sizes).
@@ -334,29 +441,41 @@ impl BinRead for ChunkHeader {
         let first = u8::read_options(reader, Endian::Big, ())?;
         if first & ChunkHeader::TICK_MARKER != 0 {
             let keyframe = first & ChunkHeader::KEYFRAME != 0;
-            let delta = if version < TICK_COMPRESSION_VERSION {
-                first & 0x3F
+            let (tick, spare) = if version < TICK_COMPRESSION_VERSION {
+                match first & 0x3F {
+                    0 => (
+                        TickValue::Absolute(i32::read_options(reader, Endian::Big, ())?),
+                        0,
+                    ),
+                    delta => (TickValue::Delta(delta), 0),
+                }
             } else if first & ChunkHeader::COMPRESSED != 0 {
-                first & 0x1F
+                (TickValue::Delta(first & 0x1F), 0)
             } else {
-                0
+                (
+                    TickValue::Absolute(i32::read_options(reader, Endian::Big, ())?),
+                    first & 0x1F,
+                )
             };
-            let compressed =
-                version >= TICK_COMPRESSION_VERSION && first & ChunkHeader::COMPRESSED != 0;
-            let tick = if delta != 0 || compressed {
-                TickValue::Delta(delta)
-            } else {
-                TickValue::Absolute(i32::read_options(reader, Endian::Big, ())?)
-            };
-            return Ok(ChunkHeader::TickMarker { keyframe, tick });
+            return Ok(ChunkHeader::TickMarker {
+                keyframe,
+                tick,
+                spare,
+            });
         }
         let kind = ChunkKind::from_bits(first >> 5);
-        let size = match first & 0x1F {
-            30 => u16::from(u8::read_options(reader, Endian::Little, ())?),
-            31 => u16::read_options(reader, Endian::Little, ())?,
-            size => u16::from(size),
+        let (size, form) = match first & 0x1F {
+            30 => (
+                u16::from(u8::read_options(reader, Endian::Little, ())?),
+                SizeForm::Byte,
+            ),
+            31 => (
+                u16::read_options(reader, Endian::Little, ())?,
+                SizeForm::Short,
+            ),
+            size => (u16::from(size), SizeForm::Inline),
         };
-        Ok(ChunkHeader::Data { kind, size })
+        Ok(ChunkHeader::Data { kind, size, form })
     }
 }
 
@@ -370,32 +489,61 @@ impl BinWrite for ChunkHeader {
         _endian: Endian,
         (version,): Self::Args<'_>,
     ) -> BinResult<()> {
+        let refuse = |writer: &mut W, message: String| -> BinResult<()> {
+            Err(binrw::Error::AssertFail {
+                pos: writer.stream_position()?,
+                message,
+            })
+        };
         match *self {
-            ChunkHeader::TickMarker { keyframe, tick } => {
+            ChunkHeader::TickMarker {
+                keyframe,
+                tick,
+                spare,
+            } => {
                 let mut first = ChunkHeader::TICK_MARKER;
                 if keyframe {
                     first |= ChunkHeader::KEYFRAME;
                 }
+                let legacy = version < TICK_COMPRESSION_VERSION;
                 match tick {
                     TickValue::Absolute(tick) => {
-                        first.write_options(writer, Endian::Big, ())?;
+                        if spare > 0x1F || (legacy && spare != 0) {
+                            return refuse(
+                                writer,
+                                format!("a version-{version} tick marker has no room for spare bits {spare:#x}"),
+                            );
+                        }
+                        (first | spare).write_options(writer, Endian::Big, ())?;
                         tick.write_options(writer, Endian::Big, ())
                     }
-                    TickValue::Delta(delta) if version >= TICK_COMPRESSION_VERSION => (first
-                        | ChunkHeader::COMPRESSED
-                        | (delta & 0x1F))
-                        .write_options(writer, Endian::Big, ()),
                     TickValue::Delta(delta) => {
-                        (first | (delta & 0x3F)).write_options(writer, Endian::Big, ())
+                        let max = ChunkHeader::max_delta(version) as u8;
+                        if delta > max || (legacy && delta == 0) || spare != 0 {
+                            return refuse(
+                                writer,
+                                format!(
+                                    "a version-{version} tick marker holds a difference of {} to {max}, not {delta}",
+                                    u8::from(legacy)
+                                ),
+                            );
+                        }
+                        let flag = if legacy { 0 } else { ChunkHeader::COMPRESSED };
+                        (first | flag | delta).write_options(writer, Endian::Big, ())
                     }
                 }
             }
-            ChunkHeader::Data { kind, size } => {
+            ChunkHeader::Data { kind, size, form } => {
+                if !form.fits(size) {
+                    return refuse(writer, format!("a size of {size} does not fit {form:?}"));
+                }
                 let first = kind.bits() << 5;
-                match size {
-                    0..30 => (first | size as u8).write_options(writer, Endian::Big, ()),
-                    30..256 => [first | 30, size as u8].write_options(writer, Endian::Big, ()),
-                    _ => {
+                match form {
+                    SizeForm::Inline => (first | size as u8).write_options(writer, Endian::Big, ()),
+                    SizeForm::Byte => {
+                        [first | 30, size as u8].write_options(writer, Endian::Big, ())
+                    }
+                    SizeForm::Short => {
                         (first | 31).write_options(writer, Endian::Big, ())?;
                         size.write_options(writer, Endian::Little, ())
                     }
@@ -526,72 +674,154 @@ mod tests {
 
     #[test]
     fn chunk_headers() {
-        let cases: [(u8, &[u8], ChunkHeader); 7] = [
+        let tick = |keyframe, tick, spare| ChunkHeader::TickMarker {
+            keyframe,
+            tick,
+            spare,
+        };
+        let data = |kind, size, form| ChunkHeader::Data { kind, size, form };
+        let cases: [(u8, &[u8], ChunkHeader); 12] = [
             (
                 5,
-                &[0xC0, 0, 0, 1, 0], // keyframe tick marker, tick 256
-                ChunkHeader::TickMarker {
-                    keyframe: true,
-                    tick: TickValue::Absolute(256),
-                },
-            ),
+                &[0xC0, 0, 0, 1, 0],
+                tick(true, TickValue::Absolute(256), 0),
+            ), // keyframe, tick 256
+            (5, &[0xA2], tick(false, TickValue::Delta(2), 0)), // compressed tick marker, +2
+            (6, &[0xA0], tick(false, TickValue::Delta(0), 0)), // compressed, +0
             (
-                5,
-                &[0xA2], // compressed tick marker, +2
-                ChunkHeader::TickMarker {
-                    keyframe: false,
-                    tick: TickValue::Delta(2),
-                },
-            ),
+                6,
+                &[0x85, 0, 0, 0, 7],
+                tick(false, TickValue::Absolute(7), 5),
+            ), // spare bits 5
+            (4, &[0xA2], tick(false, TickValue::Delta(34), 0)), // version 4: 6 delta bits, +34
             (
                 4,
-                &[0xA2], // version 4: 6 delta bits, +34
-                ChunkHeader::TickMarker {
-                    keyframe: false,
-                    tick: TickValue::Delta(34),
-                },
-            ),
-            (
-                4,
-                &[0x80, 0, 0, 0, 9], // version 4, delta 0: the tick follows
-                ChunkHeader::TickMarker {
-                    keyframe: false,
-                    tick: TickValue::Absolute(9),
-                },
-            ),
+                &[0x80, 0, 0, 0, 9],
+                tick(false, TickValue::Absolute(9), 0),
+            ), // v4, 0: tick follows
+            (6, &[0x7D], data(ChunkKind::Delta, 29, SizeForm::Inline)), // delta chunk, 29 bytes
+            (6, &[0x7E, 200], data(ChunkKind::Delta, 200, SizeForm::Byte)), // 200 bytes
             (
                 6,
-                &[0x7D], // delta chunk, 29 bytes
-                ChunkHeader::Data {
-                    kind: ChunkKind::Delta,
-                    size: 29,
-                },
+                &[0x5F, 0x34, 0x12],
+                data(ChunkKind::Message, 0x1234, SizeForm::Short),
             ),
+            (6, &[0x3E, 5], data(ChunkKind::Snapshot, 5, SizeForm::Byte)), // 5 in 2 bytes
             (
                 6,
-                &[0x7E, 200], // delta chunk, 200 bytes
-                ChunkHeader::Data {
-                    kind: ChunkKind::Delta,
-                    size: 200,
-                },
-            ),
-            (
-                6,
-                &[0x5F, 0x34, 0x12], // message chunk, 0x1234 bytes
-                ChunkHeader::Data {
-                    kind: ChunkKind::Message,
-                    size: 0x1234,
-                },
-            ),
+                &[0x5F, 5, 0],
+                data(ChunkKind::Message, 5, SizeForm::Short),
+            ), // 5 in 3 bytes
+            (6, &[0x01], data(ChunkKind::Unknown, 1, SizeForm::Inline)),   // type 0
         ];
         for (version, bytes, expected) in cases {
             let header = ChunkHeader::read_args(&mut Cursor::new(bytes), (version,)).unwrap();
             assert_eq!(header, expected, "{bytes:02x?}");
+            assert_eq!(header.size_in_bytes(), bytes.len(), "{bytes:02x?}");
             let mut out = Cursor::new(Vec::new());
             header.write_args(&mut out, (version,)).unwrap();
             assert_eq!(out.into_inner(), bytes, "{bytes:02x?}");
         }
         assert!(ChunkHeader::read_args(&mut Cursor::new(&[0x80, 0, 0]), (6,)).is_err());
         assert!(ChunkHeader::read_args(&mut Cursor::new(&[0x5F, 1]), (6,)).is_err());
+    }
+
+    #[test]
+    fn writers_make_what_ddnet_makes_and_refuse_what_does_not_fit() {
+        // CDemoRecorder::WriteTickMarker: absolute first, for keyframes and for big steps.
+        let cases = [
+            (6, 100, None, false, TickValue::Absolute(100)),
+            (6, 101, Some(100), false, TickValue::Delta(1)),
+            (6, 131, Some(100), false, TickValue::Delta(31)),
+            (6, 132, Some(100), false, TickValue::Absolute(132)),
+            (6, 101, Some(100), true, TickValue::Absolute(101)),
+            (6, 100, Some(100), false, TickValue::Delta(0)),
+            (6, 99, Some(100), false, TickValue::Absolute(99)),
+            (4, 163, Some(100), false, TickValue::Delta(63)),
+            (4, 100, Some(100), false, TickValue::Absolute(100)),
+        ];
+        for (version, at, last, keyframe, expected) in cases {
+            assert_eq!(
+                ChunkHeader::tick(version, at, last, keyframe),
+                ChunkHeader::TickMarker {
+                    keyframe,
+                    tick: expected,
+                    spare: 0
+                },
+                "{version} {at} {last:?} {keyframe}"
+            );
+        }
+        for (size, form) in [
+            (29, SizeForm::Inline),
+            (30, SizeForm::Byte),
+            (256, SizeForm::Short),
+        ] {
+            assert_eq!(
+                ChunkHeader::data(ChunkKind::Delta, size),
+                ChunkHeader::Data {
+                    kind: ChunkKind::Delta,
+                    size,
+                    form
+                }
+            );
+        }
+        let refused = [
+            (
+                6,
+                ChunkHeader::TickMarker {
+                    keyframe: false,
+                    tick: TickValue::Delta(32),
+                    spare: 0,
+                },
+            ),
+            (
+                4,
+                ChunkHeader::TickMarker {
+                    keyframe: false,
+                    tick: TickValue::Delta(0),
+                    spare: 0,
+                },
+            ),
+            (
+                4,
+                ChunkHeader::TickMarker {
+                    keyframe: false,
+                    tick: TickValue::Absolute(1),
+                    spare: 1,
+                },
+            ),
+            (
+                6,
+                ChunkHeader::TickMarker {
+                    keyframe: false,
+                    tick: TickValue::Absolute(1),
+                    spare: 0x20,
+                },
+            ),
+            (
+                6,
+                ChunkHeader::Data {
+                    kind: ChunkKind::Delta,
+                    size: 30,
+                    form: SizeForm::Inline,
+                },
+            ),
+            (
+                6,
+                ChunkHeader::Data {
+                    kind: ChunkKind::Delta,
+                    size: 256,
+                    form: SizeForm::Byte,
+                },
+            ),
+        ];
+        for (version, header) in refused {
+            assert!(
+                header
+                    .write_args(&mut Cursor::new(Vec::new()), (version,))
+                    .is_err(),
+                "{header:?}"
+            );
+        }
     }
 }

@@ -17,6 +17,7 @@
 //! | `packing` | variable-int unpacking, pack -> unpack |
 //! | `huffman` | Huffman decoding, compress -> decompress |
 //! | `demo` | [`Demo`]: header, chunks, replay, the embedded map, the dumps, messages decode -> encode |
+//! | `demo_edit` | a demo written back (the same bytes), cut between two ticks the input's last 8 bytes give (the cut replays as the demo over its ticks), recorded again with [`DemoWriter`](twcodec::demo::DemoWriter), without its map and with the sample's |
 //! | `teehistorian` | [`Teehistorian`]: header, every record (each written back to its bytes, each known extension payload encoded back), the summary and JSON lines of the tools |
 //! | `packet` | 0.7 packets: chunks, snapshot messages, joining, rebuilding, messages decode -> encode |
 //! | `pack` | [`mapdir::pack`](twcodec_tools::mapdir::pack) of the sample's directory after the file edits the input describes (numbers changed, bytes overwritten, files added, deleted, moved); a map it builds is read back |
@@ -83,6 +84,8 @@ pub enum Target {
     Huffman,
     /// Demos.
     Demo,
+    /// Demos written: back, cut, recorded again, another map or none.
+    DemoEdit,
     /// 0.7 packets.
     Packet,
     /// DDNet teehistorian files.
@@ -107,7 +110,7 @@ pub enum Target {
 
 impl Target {
     /// Every target.
-    pub const ALL: [Target; 20] = [
+    pub const ALL: [Target; 21] = [
         Target::Datafile,
         Target::MapLenient,
         Target::MapStrict,
@@ -118,6 +121,7 @@ impl Target {
         Target::Packing,
         Target::Huffman,
         Target::Demo,
+        Target::DemoEdit,
         Target::Packet,
         Target::Teehistorian,
         Target::Pack,
@@ -143,6 +147,7 @@ impl Target {
             Target::Packing => "packing",
             Target::Huffman => "huffman",
             Target::Demo => "demo",
+            Target::DemoEdit => "demo_edit",
             Target::Packet => "packet",
             Target::Teehistorian => "teehistorian",
             Target::Pack => "pack",
@@ -169,6 +174,7 @@ impl Target {
             Target::Packing => packing_ints(data),
             Target::Huffman => huffman_coding(data),
             Target::Demo => demo(data),
+            Target::DemoEdit => demo_edit(data),
             Target::Packet => packet(data),
             Target::Teehistorian => teehistorian(data),
             Target::Pack => pack_dir(data),
@@ -985,6 +991,116 @@ pub fn demo(data: &[u8]) {
     }
 }
 
+/// One tick of a replay: the tick, the snapshot's ints, the messages' bytes; none when the
+/// replay fails.
+type ReplayTick = (i32, Option<Vec<i32>>, Vec<Vec<u8>>);
+
+fn replay_ticks(demo: &Demo) -> Option<Vec<ReplayTick>> {
+    let mut ticks = Vec::new();
+    for frame in demo.replay() {
+        let frame = frame.ok()?;
+        let messages = (frame.messages.iter())
+            .map(|chunk| chunk.message_bytes().ok())
+            .collect::<Option<Vec<_>>>()?;
+        ticks.push((frame.tick, frame.snapshot.map(|s| s.to_ints()), messages));
+    }
+    Some(ticks)
+}
+
+/// Demos written: back as they were read (the same bytes); cut between the ticks the last 8
+/// bytes give (a cut that is made reads, and replays as the demo over its ticks when the
+/// demo replays); recorded again from the replay (the same replay); without the map and
+/// with the sample's (the same chunks).
+pub fn demo_edit(data: &[u8]) {
+    use twcodec::demo::{DemoInfo, DemoWriter};
+    let Ok(demo) = Demo::from_bytes(data.to_vec()) else {
+        return;
+    };
+    assert!(
+        demo.to_bytes().ok().as_deref() == Some(data),
+        "a demo is written back byte for byte"
+    );
+    let replayed = replay_ticks(&demo);
+    let tail: [u8; 8] = data[data.len().saturating_sub(8)..]
+        .iter()
+        .copied()
+        .chain([0; 8])
+        .take(8)
+        .collect::<Vec<_>>()
+        .try_into()
+        .expect("8 bytes");
+    let range = demo.tick_range().ok().flatten();
+    if let Some((first, last)) = range {
+        let span = i64::from(last) - i64::from(first) + 1;
+        let pick = |bytes: [u8; 4]| {
+            (i64::from(first) + i64::from(u32::from_le_bytes(bytes)) % span.max(1)) as i32
+        };
+        let (a, b) = (
+            pick(tail[..4].try_into().unwrap()),
+            pick(tail[4..].try_into().unwrap()),
+        );
+        let (from, to) = (a.min(b), a.max(b));
+        if let Ok((bytes, summary)) = demo.cut(from, to) {
+            let cut = Demo::from_bytes(bytes).expect("a cut reads");
+            assert!(from <= summary.first_tick && summary.first_tick <= summary.last_tick);
+            assert!(summary.last_tick <= to && summary.length >= 0);
+            if let Some(replayed) = &replayed {
+                // From the first tick in the range with a snapshot, while the ticks stay in
+                // the range.
+                let expected: Vec<ReplayTick> = (replayed.iter().cloned())
+                    .skip_while(|t| !((from..=to).contains(&t.0) && t.1.is_some()))
+                    .take_while(|t| (summary.first_tick..=to).contains(&t.0))
+                    .collect();
+                assert!(
+                    replay_ticks(&cut).as_ref() == Some(&expected),
+                    "a cut replays as the demo over its ticks"
+                );
+            }
+        }
+    }
+    // Recorded again from a replay that works, into the same version (4 at least: markers).
+    if let Some(replayed) = replayed.as_ref().filter(|r| r.len() < 2000) {
+        let info = DemoInfo {
+            version: demo.version(),
+            net_version: demo.header().net_version.to_string_lossy(),
+            ..DemoInfo::default()
+        };
+        if let Ok(mut writer) = DemoWriter::new(io::Cursor::new(Vec::new()), &info, &[]) {
+            let mut recorded = true;
+            for (tick, snapshot, messages) in replayed {
+                let snapshot = snapshot
+                    .as_ref()
+                    .and_then(|ints| Snapshot::from_ints(ints).ok());
+                let written = match &snapshot {
+                    Some(snapshot) => writer.snapshot(*tick, snapshot),
+                    None => writer.tick(*tick, false),
+                };
+                recorded &=
+                    written.is_ok() && messages.iter().all(|m| writer.message_bytes(m).is_ok());
+                if !recorded {
+                    break;
+                }
+            }
+            if recorded {
+                let bytes = writer.finish().expect("a recording ends").into_inner();
+                let again = Demo::from_bytes(bytes).expect("a recording reads");
+                assert!(
+                    replay_ticks(&again).as_ref() == Some(replayed),
+                    "a demo recorded again replays the same"
+                );
+            }
+        }
+    }
+    if let Ok(stripped) = demo.strip_map() {
+        let stripped = Demo::from_bytes(stripped).expect("a demo without its map reads");
+        assert_eq!(stripped.chunks().count(), demo.chunks().count());
+    }
+    if let Ok(replaced) = demo.replace_map(&crate::sample::datafile(), None) {
+        let replaced = Demo::from_bytes(replaced).expect("a demo with another map reads");
+        assert_eq!(replaced.chunks().count(), demo.chunks().count());
+    }
+}
+
 /// Teehistorian files: the header, every record written back to its bytes, every known
 /// extension payload encoded back, the tools' summary and JSON lines.
 pub fn teehistorian(data: &[u8]) {
@@ -994,9 +1110,7 @@ pub fn teehistorian(data: &[u8]) {
     for at in th.records() {
         let Ok(at) = at else { break };
         let mut bytes = Vec::new();
-        at.record
-            .write(&mut bytes)
-            .expect("a record that reads writes");
+        at.record.write(&mut bytes).expect("a record that reads writes");
         assert_eq!(
             bytes,
             &data[at.offset..at.offset + at.len],
@@ -1306,7 +1420,7 @@ fn seeds(target: Target, corpus: Option<&Path>) -> Vec<Vec<u8>> {
             &Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/teehistorian"),
             "teehistorian",
         ),
-        Target::Demo => corpus.map_or_else(Vec::new, |corpus| {
+        Target::Demo | Target::DemoEdit => corpus.map_or_else(Vec::new, |corpus| {
             corpus_files(&corpus.join("demos"), "demo")
         }),
         Target::Packet => corpus.map_or_else(Vec::new, |corpus| {

@@ -182,12 +182,13 @@ pub fn demo(
                 let header = ChunkHeader::TickMarker {
                     keyframe: false,
                     tick,
+                    spare: 0,
                 };
                 (header, &[][..])
             }
             Some((kind, payload)) => {
                 let size = payload.len() as u16;
-                (ChunkHeader::Data { kind: *kind, size }, &payload[..])
+                (ChunkHeader::data(*kind, size), &payload[..])
             }
         };
         header.write_args(&mut out, (version,)).unwrap();

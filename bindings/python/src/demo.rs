@@ -1,11 +1,12 @@
 //! `twcodec.Demo` and its replay, tick by tick (`twcodec::demo`).
 
+use std::io::Cursor;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use twcodec::demo::{Demo, Replay, Update};
+use twcodec::demo::{Demo, DemoInfo, DemoTime, DemoWriter, Replay, Update};
 
 use crate::errors::OrRaise;
 use crate::map::PyMap;
@@ -16,7 +17,25 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyDemo>()?;
     m.add_class::<PyReplay>()?;
     m.add_class::<PyTick>()?;
+    m.add_class::<PyDemoWriter>()?;
     Ok(())
+}
+
+/// A point in a demo from Python: an int is a tick, a str what `DemoTime` reads (`12.5s`,
+/// `1:02`, `m2`, `start`, `end`).
+#[derive(FromPyObject)]
+enum Point {
+    Tick(i32),
+    Text(String),
+}
+
+impl Point {
+    fn resolve(self, demo: &Demo) -> Result<i32, twcodec::Error> {
+        match self {
+            Point::Tick(tick) => Ok(tick),
+            Point::Text(text) => demo.resolve_time(text.parse::<DemoTime>()?),
+        }
+    }
 }
 
 /// A demo file (`twcodec::demo::Demo`): its header, the map it embeds, and its chunks, read
@@ -204,6 +223,67 @@ impl PyDemo {
         crate::to_python(py, &messages.or_raise()?)
     }
 
+    /// The demo's bytes, written back through the format's types: an unmodified demo gives
+    /// back the bytes it was read from.
+    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let bytes = py.detach(|| self.demo.to_bytes()).or_raise()?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// Writes the demo to a file, atomically.
+    fn save(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
+        py.detach(|| twcodec::fs::save(&path, &self.demo.to_bytes()?))
+            .or_raise()
+    }
+
+    /// The ticks of the first and last tick marker, or None for a demo without ticks.
+    #[getter]
+    fn tick_range(&self, py: Python<'_>) -> PyResult<Option<(i32, i32)>> {
+        py.detach(|| self.demo.tick_range()).or_raise()
+    }
+
+    /// The tick of a point: an int is a tick, a str seconds from the first tick (`12.5s`,
+    /// `1:02.5`), a timeline marker from 1 (`m2`, `marker:2`), `start` or `end`.
+    fn resolve(&self, point: Point) -> PyResult<i32> {
+        point.resolve(&self.demo).or_raise()
+    }
+
+    /// The ticks from `start` to `end` (points as `resolve` reads them, both included) as a
+    /// demo of their own: it starts with a keyframe (the first tick in the range with a
+    /// snapshot, written in full), then every chunk as it is, so that it replays as this
+    /// demo does over those ticks; the header gets its length and the markers within it.
+    #[pyo3(signature = (start = Point::Text("start".into()), end = Point::Text("end".into())))]
+    fn cut(&self, py: Python<'_>, start: Point, end: Point) -> PyResult<PyDemo> {
+        let demo = &self.demo;
+        let cut = py.detach(|| {
+            let (from, to) = (start.resolve(demo)?, end.resolve(demo)?);
+            let (bytes, _) = demo.cut(from, to)?;
+            Demo::from_bytes(bytes)
+        });
+        Ok(PyDemo {
+            demo: cut.or_raise()?,
+        })
+    }
+
+    /// This demo with another map embedded (`map`: the map file's bytes): the header's size,
+    /// CRC-32 and SHA-256 follow it, and its name when `name` is given; the chunks stay.
+    #[pyo3(signature = (map, name = None))]
+    fn replace_map(&self, py: Python<'_>, map: &[u8], name: Option<&str>) -> PyResult<PyDemo> {
+        let demo = py.detach(|| Demo::from_bytes(self.demo.replace_map(map, name)?));
+        Ok(PyDemo {
+            demo: demo.or_raise()?,
+        })
+    }
+
+    /// This demo without its map: the header keeps the map's name, CRC-32 and SHA-256, for a
+    /// player to find it in its maps folder.
+    fn strip_map(&self, py: Python<'_>) -> PyResult<PyDemo> {
+        let demo = py.detach(|| Demo::from_bytes(self.demo.strip_map()?));
+        Ok(PyDemo {
+            demo: demo.or_raise()?,
+        })
+    }
+
     /// The replay, one `Tick` per tick marker: an iterator that reads the demo's chunks as
     /// it goes, each `next()` without the GIL.
     fn ticks(&self) -> PyReplay {
@@ -327,5 +407,129 @@ impl PyTick {
             self.snapshot.as_ref().map_or(0, |s| s.len()),
             self.messages.len()
         )
+    }
+}
+
+/// Records a demo as DDNet's recorder does (`twcodec::demo::DemoWriter`): a tick marker before
+/// each tick's snapshot, a full snapshot first and every 5 seconds, deltas in between (none
+/// when nothing changed), messages as they come; `finish()` writes the length and markers into
+/// the header and gives the demo.
+#[pyclass(name = "DemoWriter", module = "twcodec", frozen)]
+pub(crate) struct PyDemoWriter {
+    writer: Shared<Option<DemoWriter<Cursor<Vec<u8>>>>>,
+}
+
+impl PyDemoWriter {
+    /// The writer for the method `what`, or `twcodec.Error` once finished.
+    fn with<T>(
+        &self,
+        py: Python<'_>,
+        what: &'static str,
+        f: impl FnOnce(&mut DemoWriter<Cursor<Vec<u8>>>) -> Result<T, twcodec::Error>,
+    ) -> PyResult<T> {
+        let mut writer = self.writer.write(py, what)?;
+        let Some(writer) = writer.as_mut() else {
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "{what}: the demo is finished"
+            )));
+        };
+        f(writer).or_raise()
+    }
+}
+
+#[pymethods]
+impl PyDemoWriter {
+    /// A new demo of the map `map` (the map file's bytes, embedded; empty for none), whose
+    /// header says `map_name`, `net_version` (DDNet's `0.6 626fce9a778df4d4` by default, or
+    /// `0.7 802f1be60a05665f`), `version` (3 to 6), `kind` (`client` or `server`) and
+    /// `timestamp`.
+    #[new]
+    #[pyo3(signature = (map = None, *, map_name = String::new(), net_version = None, version = 6, kind = None, timestamp = String::new()))]
+    fn new(
+        map: Option<&[u8]>,
+        map_name: String,
+        net_version: Option<String>,
+        version: u8,
+        kind: Option<String>,
+        timestamp: String,
+    ) -> PyResult<PyDemoWriter> {
+        let defaults = DemoInfo::default();
+        let info = DemoInfo {
+            version,
+            net_version: net_version.unwrap_or(defaults.net_version),
+            map_name,
+            kind: kind.unwrap_or(defaults.kind),
+            timestamp,
+        };
+        let writer =
+            DemoWriter::new(Cursor::new(Vec::new()), &info, map.unwrap_or_default()).or_raise()?;
+        Ok(PyDemoWriter {
+            writer: Shared::new(Some(writer), "demo writer"),
+        })
+    }
+
+    /// Records the snapshot of `tick`: a keyframe when the last is more than 5 seconds old
+    /// (or there is none), else the delta against the last snapshot.
+    fn snapshot(&self, py: Python<'_>, tick: i32, snapshot: PyRef<'_, PySnapshot>) -> PyResult<()> {
+        let snap = snapshot.snap.clone();
+        self.with(py, "DemoWriter.snapshot", |writer| {
+            writer.snapshot(tick, &snap)
+        })
+    }
+
+    /// Records the snapshot of `tick` as a keyframe, in full.
+    fn keyframe(&self, py: Python<'_>, tick: i32, snapshot: PyRef<'_, PySnapshot>) -> PyResult<()> {
+        let snap = snapshot.snap.clone();
+        self.with(py, "DemoWriter.keyframe", |writer| {
+            writer.keyframe(tick, &snap)
+        })
+    }
+
+    /// Writes a tick marker alone (a tick without a snapshot).
+    #[pyo3(signature = (tick, keyframe = false))]
+    fn tick(&self, py: Python<'_>, tick: i32, keyframe: bool) -> PyResult<()> {
+        self.with(py, "DemoWriter.tick", |writer| writer.tick(tick, keyframe))
+    }
+
+    /// Records a message the client received: its bytes (packed id and fields, as
+    /// `Tick.messages` gives them).
+    fn message(&self, py: Python<'_>, data: &[u8]) -> PyResult<()> {
+        self.with(py, "DemoWriter.message", |writer| {
+            writer.message_bytes(data)
+        })
+    }
+
+    /// Adds a timeline marker at `tick` (version 4 on; at most 64, a second apart).
+    fn marker(&self, py: Python<'_>, tick: i32) -> PyResult<()> {
+        self.with(py, "DemoWriter.marker", |writer| writer.marker(tick))
+    }
+
+    /// Ends the recording: the header gets the length and markers; gives the demo.
+    fn finish(&self, py: Python<'_>) -> PyResult<PyDemo> {
+        let mut slot = self.writer.write(py, "DemoWriter.finish")?;
+        let Some(writer) = slot.take() else {
+            return Err(pyo3::exceptions::PyValueError::new_err(
+                "DemoWriter.finish: the demo is finished",
+            ));
+        };
+        let bytes = writer.finish().or_raise()?.into_inner();
+        Ok(PyDemo {
+            demo: Demo::from_bytes(bytes).or_raise()?,
+        })
+    }
+
+    /// `<twcodec.DemoWriter version 6, last tick 120>`.
+    fn __repr__(&self) -> String {
+        match self.writer.try_read("DemoWriter.__repr__") {
+            None => format!("<twcodec.DemoWriter: {}>", self.writer.in_use()),
+            Some(writer) => match writer.as_ref() {
+                None => "<twcodec.DemoWriter finished>".into(),
+                Some(writer) => format!(
+                    "<twcodec.DemoWriter version {}, last tick {}>",
+                    writer.version(),
+                    writer.last_tick().map_or("none".into(), |t| t.to_string())
+                ),
+            },
+        }
     }
 }

@@ -828,6 +828,37 @@ class Demo:
         """Every message decoded: tick, chunk, message (kind and fields)."""
     def ticks(self) -> Replay:
         """The replay, one ``Tick`` per tick marker."""
+    def to_bytes(self) -> bytes:
+        """The demo written back: an unmodified demo gives back its bytes."""
+    def save(self, path: _Path) -> None: ...
+    @property
+    def tick_range(self) -> Optional[Tuple[int, int]]: ...
+    def resolve(self, point: Union[int, str]) -> int:
+        """A tick: an int as it is, ``"12.5s"``, ``"1:02"``, ``"m2"``, ``"start"``, ``"end"``."""
+    def cut(self, start: Union[int, str] = "start", end: Union[int, str] = "end") -> Demo:
+        """The ticks from ``start`` to ``end`` as a demo that starts with a keyframe."""
+    def replace_map(self, map: bytes, name: Optional[str] = None) -> Demo: ...
+    def strip_map(self) -> Demo: ...
+
+class DemoWriter:
+    """Records a demo as DDNet's recorder does; ``finish()`` gives the ``Demo``."""
+
+    def __init__(
+        self,
+        map: Optional[bytes] = None,
+        *,
+        map_name: str = "",
+        net_version: Optional[str] = None,
+        version: int = 6,
+        kind: Optional[str] = None,
+        timestamp: str = "",
+    ) -> None: ...
+    def snapshot(self, tick: int, snapshot: Snapshot) -> None: ...
+    def keyframe(self, tick: int, snapshot: Snapshot) -> None: ...
+    def tick(self, tick: int, keyframe: bool = False) -> None: ...
+    def message(self, data: bytes) -> None: ...
+    def marker(self, tick: int) -> None: ...
+    def finish(self) -> Demo: ...
 
 class Replay(Iterator[Tick]):
     """``next()`` while another thread's ``next()`` on the same replay runs raises

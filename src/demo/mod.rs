@@ -36,6 +36,9 @@
 //!
 //! Errors name the chunk (index and tick) and its byte offset in the file.
 
+mod edit;
+mod writer;
+
 use std::path::Path;
 use std::sync::Arc;
 
@@ -51,6 +54,9 @@ use crate::map::Map;
 use crate::snap::{packing, Protocol, SizeTable, Snapshot, SnapshotDelta};
 use crate::sniff::FileKind;
 use crate::{Datafile, Error, ErrorKind, Limits, Location};
+
+pub use edit::{CutSummary, DemoTime};
+pub use writer::{DemoInfo, DemoWriter, KEYFRAME_INTERVAL};
 
 /// Most bytes a chunk's payload decodes to (DDNet's buffers hold one snapshot, 64 KiB).
 pub const MAX_CHUNK_DATA: usize = 64 * 1024;
@@ -292,6 +298,8 @@ pub struct Chunk<'a> {
     pub offset: usize,
     /// The tick of the last tick marker (this one's, for a tick marker); none before the first.
     pub tick: Option<i32>,
+    /// The chunk's header, as stored.
+    pub header: ChunkHeader,
     /// What the chunk is.
     pub content: ChunkContent<'a>,
 }
@@ -410,7 +418,7 @@ impl<'a> Chunks<'a> {
             .map_err(|_| located("the file ends inside the chunk header".into(), self.tick))?;
         let mut pos = offset + cursor.position() as usize;
         let content = match header {
-            ChunkHeader::TickMarker { keyframe, tick } => {
+            ChunkHeader::TickMarker { keyframe, tick, .. } => {
                 let tick = match tick {
                     TickValue::Absolute(tick) => tick,
                     TickValue::Delta(delta) => match self.tick {
@@ -429,7 +437,7 @@ impl<'a> Chunks<'a> {
                 self.tick = Some(tick);
                 ChunkContent::TickMarker { keyframe }
             }
-            ChunkHeader::Data { kind, size } => {
+            ChunkHeader::Data { kind, size, .. } => {
                 let size = usize::from(size);
                 let left = bytes.len() - pos;
                 let payload = bytes.get(pos..pos + size).ok_or_else(|| {
@@ -454,6 +462,7 @@ impl<'a> Chunks<'a> {
             index: self.index,
             offset,
             tick: self.tick,
+            header,
             content,
         };
         self.index += 1;

@@ -145,3 +145,69 @@ fn errors_name_the_file_record_and_offset() {
         text(&output.stderr)
     );
 }
+
+#[test]
+fn to_demo_puts_the_recorded_positions_in_snapshots() {
+    let dir = tempfile::tempdir().unwrap();
+    let map = dir.path().join("sample.map");
+    std::fs::write(&map, twcodec_testkit::sample::datafile()).unwrap();
+    let demo_path = dir.path().join("players.demo");
+    let output = twcodec(&[
+        "teehistorian",
+        "to-demo",
+        &fixture("players"),
+        "--map",
+        &map.to_string_lossy(),
+        "--player",
+        "1",
+        "-o",
+        &demo_path.to_string_lossy(),
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert_eq!(
+        text(&output.stdout),
+        format!(
+            "wrote {}: 5 snapshots, ticks 1 to 500, 3 players\n",
+            demo_path.display()
+        )
+    );
+    // The fixture's header names another map (DDNet's test values).
+    assert!(
+        text(&output.stderr).contains("the teehistorian's map_sha256 is 00112233"),
+        "{}",
+        text(&output.stderr)
+    );
+    let demo = twcodec::demo::Demo::open(&demo_path).unwrap();
+    assert_eq!(demo.map_name(), "Kobra 3 Solo");
+    assert_eq!(demo.map_bytes(), twcodec_testkit::sample::datafile());
+    // (tick, client id) -> (x, y) of the character objects (type 9), as the records say.
+    let mut positions = Vec::new();
+    for frame in demo.replay() {
+        let frame = frame.unwrap();
+        let snapshot = frame.snapshot.unwrap();
+        for item in snapshot.items() {
+            if item.key.type_id() == 9 {
+                positions.push((frame.tick, item.key.id(), item.data[1], item.data[2]));
+            }
+        }
+        // Client 1 is the local player once it is there.
+        if let Some(info) = snapshot.item(10, 1) {
+            assert_eq!(&info[..2], &[1, 1]);
+        }
+    }
+    positions.sort();
+    assert_eq!(
+        positions,
+        [
+            (1, 0, 1, 2),
+            (2, 0, 2, 1),
+            (3, 1, 2, 3),
+            (4, 0, 4, 5),
+            (4, 1, 2, 3),
+            (4, 2, -7, 9),
+            (500, 0, -1, -1),
+            (500, 1, 2, 3),
+            (500, 2, -7, 9),
+        ]
+    );
+}

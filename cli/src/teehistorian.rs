@@ -35,6 +35,24 @@ pub(crate) enum Command {
         /// The teehistorian file.
         file: PathBuf,
     },
+    /// A demo of the game on MAP (the teehistorian names its map but does not hold it): one
+    /// snapshot per tick that has records, every player with its name, characters at the
+    /// recorded positions facing as their input says. Only positions are recorded, so the
+    /// tees move but do not play (no velocity, hook, weapons). Warns when MAP's SHA-256 is
+    /// not the header's `map_sha256`.
+    ToDemo {
+        /// The teehistorian file.
+        file: PathBuf,
+        /// The map the game was played on.
+        #[arg(long)]
+        map: PathBuf,
+        /// The player whose view the demo is (its client id): the demo's local player.
+        #[arg(long)]
+        player: Option<i32>,
+        /// Where to write the demo.
+        #[arg(long, short)]
+        output: PathBuf,
+    },
     /// One row per `.teehistorian` file under folders (recursively; files given by name are
     /// read whatever their name): game and previous game UUIDs, server, start time, map,
     /// records, last tick, finished, players, joins, console commands, messages. A file
@@ -64,6 +82,45 @@ pub(crate) fn run(command: Commands, out: Out<'_>) -> Result<ExitCode, Failure> 
         Command::Dump { file } => {
             let teehistorian = Teehistorian::open(&file)?;
             if let Some(error) = th::dump(&teehistorian, out)? {
+                return Err(error.with_path(&file).into());
+            }
+        }
+        Command::ToDemo {
+            file,
+            map,
+            player,
+            output,
+        } => {
+            let teehistorian = Teehistorian::open(&file)?;
+            let max = twcodec::Limits::DEFAULT.max_file_size();
+            let map_bytes = twcodec::input::read_file(&map, max, "Limits::max_file_size")?;
+            let sha256 = twcodec_tools::teehistorian::sha256_hex(&map_bytes);
+            if let Some(want) = teehistorian.header_str("map_sha256") {
+                if want != sha256 {
+                    note!(
+                        "twcodec: warning: {}: SHA-256 {sha256}, the teehistorian's map_sha256 is {want}",
+                        map.display()
+                    );
+                }
+            }
+            let (demo, summary, failure) = th::to_demo(
+                &teehistorian,
+                &map_bytes,
+                player,
+                std::io::Cursor::new(Vec::new()),
+            )?;
+            twcodec::fs::save(&output, demo.get_ref())?;
+            let tick = |t: Option<i32>| t.map_or("-".to_string(), |t| t.to_string());
+            writeln!(
+                out,
+                "wrote {}: {} snapshots, ticks {} to {}, {} players",
+                output.display(),
+                summary.snapshots,
+                tick(summary.first_tick),
+                tick(summary.last_tick),
+                summary.players.len()
+            )?;
+            if let Some(error) = failure {
                 return Err(error.with_path(&file).into());
             }
         }

@@ -1110,7 +1110,9 @@ pub fn teehistorian(data: &[u8]) {
     for at in th.records() {
         let Ok(at) = at else { break };
         let mut bytes = Vec::new();
-        at.record.write(&mut bytes).expect("a record that reads writes");
+        at.record
+            .write(&mut bytes)
+            .expect("a record that reads writes");
         assert_eq!(
             bytes,
             &data[at.offset..at.offset + at.len],

@@ -366,3 +366,170 @@ pub fn index(paths: &[PathBuf], jobs: Option<usize>) -> Result<Vec<IndexRow>, Er
     }
     Ok(rows)
 }
+
+/// The SHA-256 of `bytes` in hex, as the header's `map_sha256` gives a map's.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    hex(&sha2::Sha256::digest(bytes))
+}
+
+/// What [`to_demo`] did: snapshots written, ticks spanned, players seen.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct ToDemoSummary {
+    /// Snapshots recorded (one per tick that has records, from tick 1 on).
+    pub snapshots: usize,
+    /// First tick recorded.
+    pub first_tick: Option<i32>,
+    /// Last tick recorded.
+    pub last_tick: Option<i32>,
+    /// Client ids that have a player in the demo.
+    pub players: BTreeSet<i32>,
+}
+
+/// A player as the teehistorian shows it: position while alive, input, name.
+#[derive(Debug, Clone, Default)]
+struct Tee {
+    alive: bool,
+    x: i32,
+    y: i32,
+    input: [i32; 10],
+    name: Option<String>,
+}
+
+/// Object type ids of Teeworlds 0.6 / DDNet snapshots (`datasrc/network.py`).
+const OBJ_GAME_INFO: u16 = 6;
+const OBJ_CHARACTER: u16 = 9;
+const OBJ_PLAYER_INFO: u16 = 10;
+const OBJ_CLIENT_INFO: u16 = 11;
+
+/// The snapshot of one tick: game info, then each player's client info, player info and,
+/// while alive, character (position; direction and aim from the last input).
+fn snapshot_of(
+    tick: i32,
+    tees: &BTreeMap<i32, Tee>,
+    local: Option<i32>,
+) -> Result<twcodec::snap::Snapshot, Error> {
+    let mut builder = twcodec::snap::SnapshotBuilder::new();
+    builder.add_item(OBJ_GAME_INFO, 0, &[0; 8])?;
+    for (&cid, tee) in tees {
+        let Ok(id) = u16::try_from(cid) else { continue };
+        let name = tee.name.clone().unwrap_or_else(|| format!("#{cid}"));
+        let mut info = Vec::with_capacity(17);
+        info.extend(twcodec::schema::map::I32String::<4>::new(name.as_bytes()).ints);
+        info.extend(twcodec::schema::map::I32String::<3>::new(b"").ints);
+        info.push(-1); // country
+        info.extend(twcodec::schema::map::I32String::<6>::new(b"default").ints);
+        info.extend([0, 0, 0]); // no custom colors
+        builder.add_item(OBJ_CLIENT_INFO, id, &info)?;
+        let is_local = i32::from(local == Some(cid));
+        builder.add_item(OBJ_PLAYER_INFO, id, &[is_local, cid, 0, 0, 0])?;
+        if tee.alive {
+            let [direction, target_x, target_y, ..] = tee.input;
+            let angle = (f64::from(target_y).atan2(f64::from(target_x)) * 256.0) as i32;
+            #[rustfmt::skip]
+            let character = [
+                tick, tee.x, tee.y, 0, 0, angle, direction.signum(), 0, -1, 0, 0, tee.x, tee.y, 0, 0,
+                0, 10, 0, -1, 1, 0, 0, // flags, health, armor, ammo, weapon (gun), emote, attack tick
+            ];
+            builder.add_item(OBJ_CHARACTER, id, &character)?;
+        }
+    }
+    builder.finish()
+}
+
+/// Writes a demo of the game in `th` on the map `map` (its bytes; a teehistorian file names
+/// its map but does not hold it), as seen by `player` when given: one snapshot per tick that
+/// has records, with every player that joined or moved (name from `player_name` records),
+/// and characters at the recorded positions, facing as their last input says. Positions are
+/// all the teehistorian keeps of a character: velocity, hook, weapon and health are not
+/// recorded, so the demo shows tees moving, not playing. An error in the records ends the
+/// demo there and is returned with what was written.
+pub fn to_demo<W: Write + std::io::Seek>(
+    th: &Teehistorian,
+    map: &[u8],
+    player: Option<i32>,
+    out: W,
+) -> Result<(W, ToDemoSummary, Option<Error>), Error> {
+    let info = twcodec::demo::DemoInfo {
+        map_name: th.header_str("map_name").unwrap_or_default().to_string(),
+        timestamp: th
+            .header_str("start_time")
+            .unwrap_or_default()
+            .chars()
+            .take(19)
+            .collect::<String>()
+            .replace('T', "_")
+            .replace(':', "-"),
+        ..twcodec::demo::DemoInfo::default()
+    };
+    let mut writer = twcodec::demo::DemoWriter::new(out, &info, map)?;
+    let mut summary = ToDemoSummary::default();
+    let mut tees: BTreeMap<i32, Tee> = BTreeMap::new();
+    let mut tick: Option<i32> = None;
+    let mut failure = None;
+    let flush = |tick: Option<i32>,
+                 tees: &BTreeMap<i32, Tee>,
+                 writer: &mut twcodec::demo::DemoWriter<W>,
+                 summary: &mut ToDemoSummary|
+     -> Result<(), Error> {
+        if let Some(tick) = tick.filter(|&t| t >= 1) {
+            writer.snapshot(tick, &snapshot_of(tick, tees, player)?)?;
+            summary.snapshots += 1;
+            summary.first_tick.get_or_insert(tick);
+            summary.last_tick = Some(tick);
+        }
+        Ok(())
+    };
+    for at in th.records() {
+        let at = match at {
+            Ok(at) => at,
+            Err(error) => {
+                failure = Some(error);
+                break;
+            }
+        };
+        if tick != Some(at.tick) {
+            flush(tick, &tees, &mut writer, &mut summary)?;
+            tick = Some(at.tick);
+        }
+        match &at.record {
+            Record::PlayerNew(p) => {
+                let tee = tees.entry(p.cid.0).or_default();
+                (tee.alive, tee.x, tee.y) = (true, p.x.0, p.y.0);
+            }
+            Record::PlayerDiff { cid, diff } => {
+                let tee = tees.entry(*cid).or_default();
+                tee.x = tee.x.wrapping_add(diff.dx.0);
+                tee.y = tee.y.wrapping_add(diff.dy.0);
+            }
+            Record::PlayerOld(c) => tees.entry(c.cid.0).or_default().alive = false,
+            Record::Join(c) => {
+                tees.entry(c.cid.0).or_default();
+            }
+            Record::Drop(d) => {
+                tees.remove(&d.cid.0);
+            }
+            Record::InputNew(i) => {
+                tees.entry(i.cid.0).or_default().input = i.input.map(|v| v.0);
+            }
+            Record::InputDiff(i) => {
+                let tee = tees.entry(i.cid.0).or_default();
+                for (value, diff) in tee.input.iter_mut().zip(i.input) {
+                    *value = value.wrapping_add(diff.0);
+                }
+            }
+            Record::Ex(ex) => {
+                if let Some(twcodec::teehistorian::ExPayload::PlayerName(p)) = ex.payload() {
+                    tees.entry(p.cid.0).or_default().name =
+                        Some(p.name.to_string_lossy().into_owned());
+                }
+            }
+            _ => {}
+        }
+        summary
+            .players
+            .extend(tees.keys().copied().filter(|&cid| cid >= 0));
+    }
+    flush(tick, &tees, &mut writer, &mut summary)?;
+    Ok((writer.finish()?, summary, failure))
+}

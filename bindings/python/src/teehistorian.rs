@@ -85,6 +85,32 @@ impl PyTeehistorian {
         crate::to_python(py, &summary)
     }
 
+    /// A demo of the game on the map `map` (its bytes), as `twcodec teehistorian to-demo`
+    /// writes it: one snapshot per tick that has records, characters at the recorded
+    /// positions; `player` is the demo's local player.
+    #[pyo3(signature = (map, player=None))]
+    fn to_demo<'py>(
+        &self,
+        py: Python<'py>,
+        map: &[u8],
+        player: Option<i32>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let (out, _, failure) = py
+            .detach(|| {
+                twcodec_tools::teehistorian::to_demo(
+                    &self.th,
+                    map,
+                    player,
+                    std::io::Cursor::new(Vec::new()),
+                )
+            })
+            .or_raise()?;
+        if let Some(error) = failure {
+            return Err(crate::errors::to_pyerr(py, &error));
+        }
+        Ok(PyBytes::new(py, out.get_ref()))
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Teehistorian(map_name={:?}, game_uuid={:?})",

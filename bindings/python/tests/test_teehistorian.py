@@ -65,3 +65,11 @@ def test_errors():
         list(th)
     with pytest.raises(twcodec.Error, match="no NUL ends the JSON header"):
         twcodec.Teehistorian.parse(data[:40])
+
+
+def test_to_demo():
+    th = twcodec.Teehistorian.open(FIXTURES / "players.teehistorian")
+    data = th.to_demo(twcodec.sample(), player=0)
+    demo = twcodec.Demo.parse(data)
+    assert demo.map_name == "Kobra 3 Solo"
+    assert [tick.tick for tick in demo.ticks()] == [1, 2, 3, 4, 500]

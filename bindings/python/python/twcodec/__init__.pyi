@@ -778,6 +778,8 @@ class Teehistorian:
     def __iter__(self) -> TeehistorianRecords: ...
     def summary(self) -> Dict[str, Any]:
         """Records by kind and extension, first and last tick, players, finished, error."""
+    def to_demo(self, map: bytes, player: Optional[int] = None) -> bytes:
+        """A demo of the game on the map: characters at the recorded positions."""
 
 class TeehistorianRecords(Iterator[Dict[str, Any]]):
     """The records of a Teehistorian, as dicts."""

@@ -98,6 +98,13 @@ pub enum Location {
         /// The tick of the last tick marker, if any.
         tick: Option<i32>,
     },
+    /// A record of a teehistorian file.
+    Record {
+        /// Index among the file's records.
+        index: usize,
+        /// The tick it belongs to.
+        tick: i32,
+    },
     /// A map item, by its kind and index among the items of its kind (the map graph's view).
     MapItem {
         /// What kind of item (`layer`, `image`, ...).
@@ -142,6 +149,7 @@ impl fmt::Display for Location {
                     None => Ok(()),
                 }
             }
+            Location::Record { index, tick } => write!(f, "record #{index} (tick {tick})"),
             Location::MapItem {
                 kind,
                 index,

@@ -117,6 +117,8 @@
 //!   schema's packet, chunk and message headers, and their snapshot messages through the
 //!   schema's message types. [`netmsg`] decodes game and system messages (chat, kills, 0.7 client info, ...)
 //!   of both protocols, each type a schema struct plus one registry line.
+//! - [`teehistorian`] (feature `serde`) reads DDNet's teehistorian files: the JSON header, then
+//!   the records lazily, each checked against the file and written back to the same bytes.
 //! - Every failure is one [`Error`]: a kind, a message, the byte offset and the item when known.
 //! - Nothing panics on any input. Every count and size is checked against the file before it
 //!   sizes an allocation, and [`Limits`] bound what a small file may still ask for (a
@@ -168,6 +170,8 @@ pub mod netmsg;
 pub mod packet;
 pub mod snap;
 pub mod sniff;
+#[cfg(feature = "serde")]
+pub mod teehistorian;
 pub mod write;
 pub mod zlib;
 

@@ -32,6 +32,8 @@ pub enum FileKind {
     Png,
     /// An Ogg file (`OggS`), as map sounds are (Opus in Ogg).
     Ogg,
+    /// A DDNet teehistorian file (the 16-byte UUID of `teehistorian@ddnet.tw`).
+    Teehistorian,
 }
 
 /// Each kind's magic (the first bytes of every file of the kind).
@@ -41,10 +43,11 @@ const MAGICS: &[(&[u8], FileKind)] = &[
     (b"TWDEMO\0", FileKind::Demo),
     (b"\x89PNG\r\n\x1a\n", FileKind::Png),
     (b"OggS", FileKind::Ogg),
+    (&twcodec_schema::teehistorian::MAGIC, FileKind::Teehistorian),
 ];
 
 /// The longest magic: how many bytes [`sniff`] looks at.
-pub const SNIFF_LEN: usize = 8;
+pub const SNIFF_LEN: usize = 16;
 
 /// What `bytes` (a file's first bytes, at least [`SNIFF_LEN`] of them when the file has them)
 /// are, by their magic; `None` for none of the kinds.
@@ -64,11 +67,15 @@ impl FileKind {
             FileKind::Demo => "a demo",
             FileKind::Png => "a PNG picture",
             FileKind::Ogg => "an Ogg file (a sound)",
+            FileKind::Teehistorian => "a teehistorian file",
         }
     }
 
     /// Its magic, as it is shown in messages (`"TWDEMO\0"`).
     fn magic_text(self) -> String {
+        if self == FileKind::Teehistorian {
+            return "the UUID of teehistorian@ddnet.tw".to_string();
+        }
         let magic = MAGICS
             .iter()
             .find(|(_, kind)| *kind == self)

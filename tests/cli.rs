@@ -765,8 +765,8 @@ fn schema_prints_the_format_reference() {
     assert_eq!(
         stderr(&output),
         "twcodec: error: no structure or document `GropItem` in the format reference (close: \
-         GroupItem); documents: datafile, map-items, snapshots, demos, messages, packet, and \
-         `twcodec schema` lists every structure\n"
+         GroupItem); documents: datafile, map-items, snapshots, demos, teehistorian, messages, \
+         packet, and `twcodec schema` lists every structure\n"
     );
 
     // The files of docs/format/, as committed.
@@ -1177,6 +1177,7 @@ fn the_help_groups_the_commands_by_task() {
             "Maps in git:",
             "Editing maps:",
             "Demos and snapshots:",
+            "Teehistorian (server recordings):",
             "Many files:",
             "Help and shell:",
             "Options:"

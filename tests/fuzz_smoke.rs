@@ -144,6 +144,11 @@ fn demo() {
 }
 
 #[test]
+fn teehistorian() {
+    smoke(Target::Teehistorian, 3000);
+}
+
+#[test]
 fn demo_edit() {
     if common::corpus_dir().is_some() {
         smoke(Target::DemoEdit, 1000);

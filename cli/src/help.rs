@@ -11,7 +11,7 @@ use clap::builder::StyledStr;
 use clap::{CommandFactory, Subcommand};
 
 use crate::output::{Failure, Out};
-use crate::{assets, demos, edits, git, many, maps};
+use crate::{assets, demos, edits, git, many, maps, teehistorian};
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum Commands {
@@ -73,6 +73,10 @@ const GROUPS: &[Group] = &[
     Group {
         heading: "Demos and snapshots",
         has: <demos::Commands as Subcommand>::has_subcommand,
+    },
+    Group {
+        heading: "Teehistorian (server recordings)",
+        has: <teehistorian::Commands as Subcommand>::has_subcommand,
     },
     Group {
         heading: "Many files",

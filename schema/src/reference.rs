@@ -1276,9 +1276,69 @@ pub fn documents() -> Vec<Document> {
                 ),
             ],
         },
+        teehistorian(),
         messages(),
         packets(),
     ]
+}
+
+/// The document of teehistorian files: the fields of each record kind and of the extension
+/// payloads.
+fn teehistorian() -> Document {
+    use crate::teehistorian as th;
+    Document {
+        name: "teehistorian",
+        title: "Teehistorian",
+        intro: "DDNet's server-side record of a game (docs/format-notes.md, \"Teehistorian\"; \
+                DDNet `src/game/server/teehistorian.cpp`, `src/engine/shared/\
+                teehistorian_ex_chunks.h`): 16 bytes of magic (the UUID \
+                `699db17b-8efb-34ff-b1d8-da6f60c15dd1` of `teehistorian@ddnet.tw`), a JSON \
+                header ended by a NUL, then records until `FINISH`. A record starts with a \
+                packed int: 0 or more is a player diff whose client id it is, -1 to -11 the \
+                record kind (`FINISH` -1, `TICK_SKIP` -2, `PLAYER_NEW` -3, `PLAYER_OLD` -4, \
+                `INPUT_DIFF` -5, `INPUT_NEW` -6, `MESSAGE` -7, `JOIN` -8, `DROP` -9, \
+                `CONSOLE_COMMAND` -10, `EX` -11); its fields follow. Every number is a packed \
+                int (1 to 5 bytes), every string NUL-terminated, so offsets past the first \
+                field are not fixed.",
+        unit: Unit::Byte,
+        sections: vec![
+            section(
+                "Records",
+                "The fields after the int that starts the record. `PLAYER_OLD` and `JOIN` \
+                 are `ClientId`, `INPUT_NEW` and `INPUT_DIFF` are `Input`, `FINISH` has none.",
+                vec![
+                    entry::<th::PlayerDiff>(),
+                    entry::<th::TickSkip>(),
+                    entry::<th::PlayerNew>(),
+                    entry::<th::ClientId>(),
+                    entry::<th::Input>(),
+                    entry::<th::Message>(),
+                    entry::<th::PlayerDrop>(),
+                    entry::<th::ConsoleCommand>(),
+                    entry::<th::Ex>(),
+                ],
+            ),
+            section(
+                "Extension payloads",
+                "The bytes of an `EX` record, by its UUID. `test` has none; `antibot` is \
+                 opaque bytes; `auth-logout`, `joinver6`, `joinver7`, `player-ready` and \
+                 `rejoinver6` are a `ClientId`; `save-failure` and `load-failure` a `TeamOnly`.",
+                vec![
+                    entry::<th::DdnetVersionOld>(),
+                    entry::<th::DdnetVersion>(),
+                    entry::<th::Auth>(),
+                    entry::<th::PlayerSwap>(),
+                    entry::<th::TeamSave>(),
+                    entry::<th::TeamOnly>(),
+                    entry::<th::PlayerTeam>(),
+                    entry::<th::TeamPractice>(),
+                    entry::<th::PlayerName>(),
+                    entry::<th::PlayerFinish>(),
+                    entry::<th::TeamFinish>(),
+                ],
+            ),
+        ],
+    }
 }
 
 /// The document of packet framing: packet and chunk headers of both protocols.

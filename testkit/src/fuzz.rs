@@ -18,6 +18,7 @@
 //! | `huffman` | Huffman decoding, compress -> decompress |
 //! | `demo` | [`Demo`]: header, chunks, replay, the embedded map, the dumps, messages decode -> encode |
 //! | `demo_edit` | a demo written back (the same bytes), cut between two ticks the input's last 8 bytes give (the cut replays as the demo over its ticks), recorded again with [`DemoWriter`](twcodec::demo::DemoWriter), without its map and with the sample's |
+//! | `teehistorian` | [`Teehistorian`]: header, every record (each written back to its bytes, each known extension payload encoded back), the summary and JSON lines of the tools |
 //! | `packet` | 0.7 packets: chunks, snapshot messages, joining, rebuilding, messages decode -> encode |
 //! | `pack` | [`mapdir::pack`](twcodec_tools::mapdir::pack) of the sample's directory after the file edits the input describes (numbers changed, bytes overwritten, files added, deleted, moved); a map it builds is read back |
 //! | `render` | [`render`](twcodec_tools::render::render) of a map at two small sizes and views, under [`FUZZ_RENDER_WORK`] |
@@ -38,7 +39,9 @@ use twcodec::huffman;
 use twcodec::map::{Group, LayerContent, LoadMode, Map, MapForm};
 use twcodec::netmsg;
 use twcodec::packet::{AssembledSnap, Packet7, SnapMessage};
+use twcodec::schema::teehistorian::Record;
 use twcodec::snap::{self, packing, SizeTable, Snapshot, SnapshotDelta};
+use twcodec::teehistorian::Teehistorian;
 use twcodec::{Datafile, Limits};
 use twcodec_tools::dump::{self, DumpOptions};
 
@@ -85,6 +88,8 @@ pub enum Target {
     DemoEdit,
     /// 0.7 packets.
     Packet,
+    /// DDNet teehistorian files.
+    Teehistorian,
     /// The map directory form: `pack` of an edited directory.
     Pack,
     /// Drawing maps.
@@ -105,7 +110,7 @@ pub enum Target {
 
 impl Target {
     /// Every target.
-    pub const ALL: [Target; 20] = [
+    pub const ALL: [Target; 21] = [
         Target::Datafile,
         Target::MapLenient,
         Target::MapStrict,
@@ -118,6 +123,7 @@ impl Target {
         Target::Demo,
         Target::DemoEdit,
         Target::Packet,
+        Target::Teehistorian,
         Target::Pack,
         Target::Render,
         Target::Merge,
@@ -143,6 +149,7 @@ impl Target {
             Target::Demo => "demo",
             Target::DemoEdit => "demo_edit",
             Target::Packet => "packet",
+            Target::Teehistorian => "teehistorian",
             Target::Pack => "pack",
             Target::Render => "render",
             Target::Merge => "merge",
@@ -169,6 +176,7 @@ impl Target {
             Target::Demo => demo(data),
             Target::DemoEdit => demo_edit(data),
             Target::Packet => packet(data),
+            Target::Teehistorian => teehistorian(data),
             Target::Pack => pack_dir(data),
             Target::Render => render(data),
             Target::Merge => merge(data),
@@ -1093,6 +1101,33 @@ pub fn demo_edit(data: &[u8]) {
     }
 }
 
+/// Teehistorian files: the header, every record written back to its bytes, every known
+/// extension payload encoded back, the tools' summary and JSON lines.
+pub fn teehistorian(data: &[u8]) {
+    let Ok(th) = Teehistorian::from_bytes_with(data.to_vec(), FUZZ_LIMITS) else {
+        return;
+    };
+    for at in th.records() {
+        let Ok(at) = at else { break };
+        let mut bytes = Vec::new();
+        at.record
+            .write(&mut bytes)
+            .expect("a record that reads writes");
+        assert_eq!(
+            bytes,
+            &data[at.offset..at.offset + at.len],
+            "a record writes back to its bytes"
+        );
+        if let Record::Ex(ex) = &at.record {
+            if let Some(payload) = ex.payload() {
+                assert_eq!(payload.encode(), ex.data.0, "a payload encodes back");
+            }
+        }
+        let _ = twcodec_tools::teehistorian::record_json(&at);
+    }
+    let _ = twcodec_tools::teehistorian::info(&th, &mut io::sink());
+}
+
 /// 0.7 packets: chunks, snapshot messages, joined and rebuilt against the empty snapshot.
 pub fn packet(data: &[u8]) {
     let Ok(packet) = Packet7::parse(data) else {
@@ -1382,6 +1417,11 @@ fn seeds(target: Target, corpus: Option<&Path>) -> Vec<Vec<u8>> {
             );
             seeds
         }
+        // The files DDNet's own writer made (tests/fixtures/teehistorian).
+        Target::Teehistorian => corpus_files(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/teehistorian"),
+            "teehistorian",
+        ),
         Target::Demo | Target::DemoEdit => corpus.map_or_else(Vec::new, |corpus| {
             corpus_files(&corpus.join("demos"), "demo")
         }),

@@ -13,6 +13,7 @@
 //! | [`scan`] | many files at once: a row per map or demo |
 //! | [`export`] | a demo's snapshot objects as rows (JSONL, CSV) |
 //! | [`chat`] | a demo's chat, joins, leaves and kills |
+//! | [`teehistorian`] | DDNet teehistorian files: summary, records as JSON, an index over folders |
 //!
 //! The codec never names this crate: data flows from the codec to the tools, and from the
 //! tools to the command line (`cli/`) and the Python bindings.
@@ -30,6 +31,7 @@ pub mod export;
 pub mod mapdir;
 pub mod render;
 pub mod scan;
+pub mod teehistorian;
 mod units;
 
 /// The name of `names` closest to `word`, for "did you mean" hints: by Jaro similarity above

@@ -34,6 +34,7 @@ mod map;
 mod scan;
 mod shared;
 mod snap;
+mod teehistorian;
 mod tools;
 mod views;
 
@@ -71,6 +72,7 @@ fn _twcodec(m: &Bound<'_, PyModule>) -> PyResult<()> {
     datafile::register(m)?;
     snap::register(m)?;
     demo::register(m)?;
+    teehistorian::register(m)?;
     scan::register(m)?;
     tools::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

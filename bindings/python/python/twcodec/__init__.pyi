@@ -759,6 +759,34 @@ class SnapshotDelta:
     @property
     def updates(self) -> List[_Item]: ...
 
+class Teehistorian:
+    """A DDNet teehistorian file: the server's record of a game; header, records read lazily."""
+
+    @staticmethod
+    def open(path: _Path) -> Teehistorian: ...
+    @staticmethod
+    def parse(data: bytes) -> Teehistorian: ...
+    @property
+    def header(self) -> Dict[str, Any]: ...
+    @property
+    def map_name(self) -> Optional[str]: ...
+    @property
+    def game_uuid(self) -> Optional[str]: ...
+    def to_bytes(self) -> bytes: ...
+    def records(self) -> TeehistorianRecords:
+        """Each record a dict: index, offset, tick, kind and its fields."""
+    def __iter__(self) -> TeehistorianRecords: ...
+    def summary(self) -> Dict[str, Any]:
+        """Records by kind and extension, first and last tick, players, finished, error."""
+    def to_demo(self, map: bytes, player: Optional[int] = None) -> bytes:
+        """A demo of the game on the map: characters at the recorded positions."""
+
+class TeehistorianRecords(Iterator[Dict[str, Any]]):
+    """The records of a Teehistorian, as dicts."""
+
+    def __iter__(self) -> TeehistorianRecords: ...
+    def __next__(self) -> Dict[str, Any]: ...
+
 class Demo:
     """A demo: header, embedded map, chunks read lazily."""
 

@@ -13,6 +13,7 @@
 //! | snapshot.md: snapshots, deltas, pre-agreed sizes | [`snapshot`] |
 //! | snapshot.md, appendix; DDNet and Teeworlds `datasrc/network.py`: snapshot objects | [`netobj`] |
 //! | DDNet `demo.h`/`demo.cpp`: demo header, markers, SHA-256 extension, chunk headers | [`demo`] |
+//! | DDNet `src/engine/client/ghost.h`/`ghost.cpp`: ghost header, chunk headers, skin and character items | [`ghost`] |
 //! | docs/format-notes.md, "Messages": game and system messages, their registry | [`netmsg`] |
 //! | docs/format-notes.md, "0.7 network framing"; DDNet and Teeworlds `network.h`/`network.cpp`: 0.6/DDNet and 0.7 packet and chunk headers | [`packet`] |
 //! | open value sets (curve types, image formats, weapons...): newtypes with a constant per known value | [`open_enum`] |
@@ -39,6 +40,7 @@ mod registry;
 
 pub mod datafile;
 pub mod demo;
+pub mod ghost;
 mod error;
 pub mod map;
 pub mod netmsg;

@@ -159,6 +159,7 @@ pub mod demo;
 mod error;
 #[cfg(feature = "fs")]
 pub mod fs;
+pub mod ghost;
 pub mod huffman;
 pub mod input;
 pub mod items;

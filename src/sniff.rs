@@ -11,6 +11,7 @@
 //!
 //! assert_eq!(sniff(&twcodec_testkit::sample::datafile()), Some(FileKind::Datafile));
 //! assert_eq!(sniff(b"TWDEMO\0\x06"), Some(FileKind::Demo));
+//! assert_eq!(sniff(b"TWGHOST\0\x06"), Some(FileKind::Ghost));
 //! assert_eq!(sniff(b"\x89PNG\r\n\x1a\n"), Some(FileKind::Png));
 //! assert_eq!(sniff(b"hello"), None);
 //!
@@ -32,6 +33,8 @@ pub enum FileKind {
     Png,
     /// An Ogg file (`OggS`), as map sounds are (Opus in Ogg).
     Ogg,
+    /// A DDNet ghost (`TWGHOST\0`), a recorded race.
+    Ghost,
 }
 
 /// Each kind's magic (the first bytes of every file of the kind).
@@ -41,6 +44,7 @@ const MAGICS: &[(&[u8], FileKind)] = &[
     (b"TWDEMO\0", FileKind::Demo),
     (b"\x89PNG\r\n\x1a\n", FileKind::Png),
     (b"OggS", FileKind::Ogg),
+    (b"TWGHOST\0", FileKind::Ghost),
 ];
 
 /// The longest magic: how many bytes [`sniff`] looks at.
@@ -57,13 +61,14 @@ pub fn sniff(bytes: &[u8]) -> Option<FileKind> {
 
 impl FileKind {
     /// What it is, in words: `a map (a datafile)`, `a demo`, `a PNG picture`, `an Ogg file
-    /// (a sound)`.
+    /// (a sound)`, `a ghost`.
     pub fn describe(self) -> &'static str {
         match self {
             FileKind::Datafile => "a map (a datafile)",
             FileKind::Demo => "a demo",
             FileKind::Png => "a PNG picture",
             FileKind::Ogg => "an Ogg file (a sound)",
+            FileKind::Ghost => "a ghost",
         }
     }
 

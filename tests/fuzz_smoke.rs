@@ -144,6 +144,11 @@ fn demo() {
 }
 
 #[test]
+fn ghost() {
+    smoke(Target::Ghost, 3000);
+}
+
+#[test]
 fn packet() {
     if common::corpus_dir().is_some() {
         smoke(Target::Packet, 3000);

@@ -17,6 +17,7 @@
 //! | `packing` | variable-int unpacking, pack -> unpack |
 //! | `huffman` | Huffman decoding, compress -> decompress |
 //! | `demo` | [`Demo`]: header, chunks, replay, the embedded map, the dumps, messages decode -> encode |
+//! | `ghost` | [`Ghost`](twcodec::ghost::Ghost): header, chunks, items, decode, the bytes back, re-encoding its items ([`GhostWriter`](twcodec::ghost::GhostWriter)) read back to the same items |
 //! | `packet` | 0.7 packets: chunks, snapshot messages, joining, rebuilding, messages decode -> encode |
 //! | `pack` | [`mapdir::pack`](twcodec_tools::mapdir::pack) of the sample's directory after the file edits the input describes (numbers changed, bytes overwritten, files added, deleted, moved); a map it builds is read back |
 //! | `render` | [`render`](twcodec_tools::render::render) of a map at two small sizes and views, under [`FUZZ_RENDER_WORK`] |
@@ -80,6 +81,8 @@ pub enum Target {
     Huffman,
     /// Demos.
     Demo,
+    /// Ghosts.
+    Ghost,
     /// 0.7 packets.
     Packet,
     /// The map directory form: `pack` of an edited directory.
@@ -102,7 +105,7 @@ pub enum Target {
 
 impl Target {
     /// Every target.
-    pub const ALL: [Target; 19] = [
+    pub const ALL: [Target; 20] = [
         Target::Datafile,
         Target::MapLenient,
         Target::MapStrict,
@@ -113,6 +116,7 @@ impl Target {
         Target::Packing,
         Target::Huffman,
         Target::Demo,
+        Target::Ghost,
         Target::Packet,
         Target::Pack,
         Target::Render,
@@ -137,6 +141,7 @@ impl Target {
             Target::Packing => "packing",
             Target::Huffman => "huffman",
             Target::Demo => "demo",
+            Target::Ghost => "ghost",
             Target::Packet => "packet",
             Target::Pack => "pack",
             Target::Render => "render",
@@ -162,6 +167,7 @@ impl Target {
             Target::Packing => packing_ints(data),
             Target::Huffman => huffman_coding(data),
             Target::Demo => demo(data),
+            Target::Ghost => ghost(data),
             Target::Packet => packet(data),
             Target::Pack => pack_dir(data),
             Target::Render => render(data),
@@ -954,6 +960,32 @@ pub fn huffman_coding(data: &[u8]) {
     );
 }
 
+/// Ghosts: header, chunks, items, decode; the bytes back; the items re-encoded and read back.
+pub fn ghost(data: &[u8]) {
+    use twcodec::ghost::{Ghost, GhostWriter};
+    let Ok(ghost) = Ghost::from_bytes_with(data.to_vec(), FUZZ_LIMITS) else {
+        return;
+    };
+    assert_eq!(ghost.to_bytes(), data);
+    let _ = ghost.decode();
+    let _ = ghost.check_ddnet();
+    let items: Result<Vec<_>, _> = ghost.items().collect();
+    let (Ok(items), Ok(writer)) = (items, GhostWriter::from_ghost(&ghost)) else {
+        return;
+    };
+    // The writer refuses what DDNet refuses (no characters, a bad time, ...); what it writes
+    // reads back to the same items.
+    let Ok(bytes) = writer.finish() else { return };
+    let again = Ghost::from_bytes(bytes).expect("a ghost GhostWriter wrote reads back");
+    let again: Vec<_> = again.items().map(|item| item.expect("its items decode")).collect();
+    let same = |a: &[twcodec::ghost::Item], b: &[twcodec::ghost::Item]| {
+        a.iter()
+            .map(|i| (i.item_type, &i.ints))
+            .eq(b.iter().map(|i| (i.item_type, &i.ints)))
+    };
+    assert!(same(&items, &again), "re-encoded items differ");
+}
+
 /// Demos: header, every chunk, the replay, the embedded map, the dumps.
 pub fn demo(data: &[u8]) {
     let Ok(demo) = Demo::from_bytes(data.to_vec()) else {
@@ -1269,6 +1301,13 @@ fn seeds(target: Target, corpus: Option<&Path>) -> Vec<Vec<u8>> {
         Target::Demo => corpus.map_or_else(Vec::new, |corpus| {
             corpus_files(&corpus.join("demos"), "demo")
         }),
+        // Ghosts DDNet's recorder wrote, and one twcodec wrote in version 4.
+        Target::Ghost => vec![
+            include_bytes!("../../tests/fixtures/ghosts/short.gho").to_vec(),
+            include_bytes!("../../tests/fixtures/ghosts/notick.gho").to_vec(),
+            include_bytes!("../../tests/fixtures/ghosts/unknown_type.gho").to_vec(),
+            include_bytes!("../../tests/fixtures/ghosts/written_v4_mixed.gho").to_vec(),
+        ],
         Target::Packet => corpus.map_or_else(Vec::new, |corpus| {
             corpus_files(
                 &corpus

@@ -161,6 +161,7 @@ pub(crate) fn hint(error: &Error) -> String {
             format!("; `twcodec info {file}` and `twcodec check {file}` read maps")
         }
         FileKind::Demo => format!("; `twcodec demo info {file}` reads demos"),
+        FileKind::Ghost => format!("; `twcodec ghost info {file}` reads ghosts"),
         FileKind::Png => format!(
             "; `twcodec add-image MAP {file} -o OUT` adds a picture to a map (`replace-image` \
              replaces one, `embed` embeds the game's own)"

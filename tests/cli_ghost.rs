@@ -180,3 +180,45 @@ fn a_closed_pipe_ends_quietly_and_a_full_disk_is_one_line() {
         }
     }
 }
+
+#[test]
+fn scan_has_a_row_per_ghost() {
+    let dir = fixture("");
+    let output = twcodec(&["scan", &dir]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let rows: Vec<serde_json::Value> = stdout(&output)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 9);
+    let short = rows
+        .iter()
+        .find(|row| row["path"].as_str().unwrap().ends_with("short.gho"))
+        .unwrap();
+    assert_eq!(short["kind"], "ghost");
+    assert_eq!(
+        short["ghost"],
+        serde_json::json!({
+            "ghost_version": 6,
+            "owner": "nameless tee",
+            "map_name": "ghostmap",
+            "time_ms": 480,
+            "num_ticks": 12,
+            "characters": null,
+        })
+    );
+    assert_eq!(
+        stderr(&output),
+        "9 files: 0 maps, 0 demos, 9 ghosts, 0 other; 0 maps with errors, 0 failed\n"
+    );
+    // --deep reads the characters; CSV has the ghost's columns at the end.
+    let output = twcodec(&["scan", "--deep", "--format", "csv", &fixture("long.gho")]);
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].ends_with(",map_name,map_size,map_crc32,length,recorded_by,ticks,messages,ghost_version,owner,time_ms,num_ticks,characters"),
+        "{}",
+        lines[0]
+    );
+    assert!(lines[1].ends_with(",ghostmap,,,,,,,6,brainless tee,24016,1200,1200"), "{}", lines[1]);
+}

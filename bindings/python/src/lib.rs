@@ -28,6 +28,7 @@
 
 mod datafile;
 mod demo;
+mod ghost;
 mod edit;
 mod errors;
 mod map;
@@ -71,6 +72,7 @@ fn _twcodec(m: &Bound<'_, PyModule>) -> PyResult<()> {
     datafile::register(m)?;
     snap::register(m)?;
     demo::register(m)?;
+    ghost::register(m)?;
     scan::register(m)?;
     tools::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -803,6 +803,56 @@ class Demo:
     def ticks(self) -> Replay:
         """The replay, one ``Tick`` per tick marker."""
 
+class Ghost:
+    """A DDNet ghost (``.gho``): header, characters decoded when asked for."""
+
+    @staticmethod
+    def open(path: _Path) -> Ghost: ...
+    @staticmethod
+    def parse(data: bytes) -> Ghost: ...
+    @staticmethod
+    def write(
+        owner: str,
+        map_name: str,
+        characters: Sequence[Dict[str, Any]],
+        *,
+        time_ms: int,
+        version: int = 6,
+        start_tick: Optional[int] = None,
+        skin: Union[str, Dict[str, Any], None] = None,
+        map_sha256: Optional[str] = None,
+        map_crc: Optional[int] = None,
+    ) -> Ghost:
+        """Writes a ghost as DDNet's recorder does; characters: dicts with ``rows()``' keys."""
+    @property
+    def version(self) -> int: ...
+    @property
+    def owner(self) -> str: ...
+    @property
+    def map_name(self) -> str: ...
+    @property
+    def map_sha256(self) -> Optional[str]: ...
+    @property
+    def map_crc(self) -> Optional[int]: ...
+    @property
+    def time_ms(self) -> int: ...
+    @property
+    def num_ticks(self) -> int: ...
+    @property
+    def start_tick(self) -> Optional[int]: ...
+    @property
+    def skin(self) -> Optional[Dict[str, Any]]: ...
+    @property
+    def ticks(self) -> List[int]: ...
+    def rows(self) -> List[Dict[str, Any]]:
+        """One row per tick: tick, time, x, y, vel_x, vel_y, angle, direction, weapon, ..."""
+    def items(self) -> List[Dict[str, Any]]:
+        """Every item: chunk, type, ints."""
+    def map_matches(self, data: bytes) -> bool: ...
+    def to_bytes(self) -> bytes: ...
+    def save(self, path: _Path) -> None: ...
+    def __len__(self) -> int: ...
+
 class Replay(Iterator[Tick]):
     """``next()`` while another thread's ``next()`` on the same replay runs raises
     ``BusyError`` (no tick is skipped), as a generator raises "already executing"."""

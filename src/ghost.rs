@@ -132,7 +132,11 @@ impl GhostData {
     /// (`CGhost::Load`: counted from the last change of `attack_tick`).
     pub fn ticks(&self) -> Vec<i32> {
         if self.has_ticks() {
-            return self.characters.iter().map(|c| c.tick.unwrap_or(0)).collect();
+            return self
+                .characters
+                .iter()
+                .map(|c| c.tick.unwrap_or(0))
+                .collect();
         }
         let mut start = 0i32;
         for (i, pair) in self.characters.windows(2).enumerate() {
@@ -410,7 +414,10 @@ impl Ghost {
             }
         }
         if self.header.num_ticks <= 0 {
-            problems.push(format!("num_ticks {} is not above 0", self.header.num_ticks));
+            problems.push(format!(
+                "num_ticks {} is not above 0",
+                self.header.num_ticks
+            ));
         }
         if self.header.time <= 0 {
             problems.push(format!("time {} is not above 0", self.header.time));
@@ -662,7 +669,10 @@ impl GhostWriter {
                 header.version
             )));
         }
-        for (name, field) in [("owner", &header.owner.0[..]), ("map name", &header.map_name.0)] {
+        for (name, field) in [
+            ("owner", &header.owner.0[..]),
+            ("map name", &header.map_name.0),
+        ] {
             let text = &field[..field.iter().position(|&b| b == 0).unwrap_or(field.len())];
             if text.len() == field.len() || std::str::from_utf8(text).is_err() {
                 return Err(invalid(format!(

@@ -48,16 +48,27 @@ fn info_says_the_header_items_duration_and_skin() {
     );
     let output = twcodec(&["ghost", "info", &fixture("notick.gho")]);
     let text = stdout(&output);
-    assert!(text.contains("items: 1 skin, 75 character_no_tick\n"), "{text}");
     assert!(
-        text.contains("characters: 75, ticks 5000 to 5074 (estimated) (1.50 s at 50 ticks per second)"),
+        text.contains("items: 1 skin, 75 character_no_tick\n"),
         "{text}"
     );
-    assert!(text.contains("start tick: none (DDNet takes the first character's)"), "{text}");
+    assert!(
+        text.contains(
+            "characters: 75, ticks 5000 to 5074 (estimated) (1.50 s at 50 ticks per second)"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("start tick: none (DDNet takes the first character's)"),
+        "{text}"
+    );
     let text = stdout(&twcodec(&["ghost", "info", &fixture("unknown_type.gho")]));
     assert!(text.contains("1 other items, which DDNet skips"), "{text}");
     let text = stdout(&twcodec(&["ghost", "info", &fixture("written_v5.gho")]));
-    assert!(text.contains("ghost version 5, owner \"twcodec\""), "{text}");
+    assert!(
+        text.contains("ghost version 5, owner \"twcodec\""),
+        "{text}"
+    );
     assert!(text.contains("map crc 12345678\n"), "{text}");
 }
 
@@ -70,13 +81,18 @@ fn info_with_a_map_says_whether_it_is_the_ghosts() {
     // The fixture's SHA-256 is made up: the name matches, the hash does not.
     let output = twcodec(&["ghost", "info", &fixture("short.gho"), "--map", &map]);
     assert_eq!(output.status.code(), Some(1));
-    assert!(stdout(&output).ends_with(
-        "map file: name \"ghostmap\" (matches), sha256 (DOES NOT MATCH)\n"
-    ));
+    assert!(stdout(&output)
+        .ends_with("map file: name \"ghostmap\" (matches), sha256 (DOES NOT MATCH)\n"));
     // A version 5 ghost of this map, by its CRC.
     let mut writer = GhostWriter::new("tee", "ghostmap");
-    writer.version(5).map_crc(crc32fast::hash(b"a map's bytes")).time_ms(20);
-    writer.character(GhostCharacter { tick: Some(1), ..Default::default() });
+    writer
+        .version(5)
+        .map_crc(crc32fast::hash(b"a map's bytes"))
+        .time_ms(20);
+    writer.character(GhostCharacter {
+        tick: Some(1),
+        ..Default::default()
+    });
     let ghost = dir.path().join("tee.gho");
     std::fs::write(&ghost, writer.finish().unwrap()).unwrap();
     let ghost = ghost.to_string_lossy().into_owned();
@@ -144,7 +160,11 @@ fn broken_ghosts_and_wrong_kinds_are_one_line() {
     let map = dir.path().join("a.map");
     std::fs::write(&map, twcodec_testkit::sample::datafile()).unwrap();
     let output = twcodec(&["ghost", "info", &map.to_string_lossy()]);
-    assert!(stderr(&output).contains("not a ghost: the file is a map (a datafile)"), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("not a ghost: the file is a map (a datafile)"),
+        "{}",
+        stderr(&output)
+    );
 }
 
 #[cfg(unix)]
@@ -162,7 +182,12 @@ fn a_closed_pipe_ends_quietly_and_a_full_disk_is_one_line() {
             .read_line(&mut line)
             .unwrap();
         let output = child.wait_with_output().unwrap();
-        assert_eq!(output.status.code(), Some(0), "{format}: {}", stderr(&output));
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{format}: {}",
+            stderr(&output)
+        );
         assert_eq!(stderr(&output), "", "{format}");
     }
     if let Ok(full) = std::fs::File::create("/dev/full") {
@@ -220,5 +245,9 @@ fn scan_has_a_row_per_ghost() {
         "{}",
         lines[0]
     );
-    assert!(lines[1].ends_with(",ghostmap,,,,,,,6,brainless tee,24016,1200,1200"), "{}", lines[1]);
+    assert!(
+        lines[1].ends_with(",ghostmap,,,,,,,6,brainless tee,24016,1200,1200"),
+        "{}",
+        lines[1]
+    );
 }

@@ -59,7 +59,10 @@ fn ghosts_ddnet_recorded_read_as_the_rows_it_was_fed() {
             .collect();
         assert_eq!(lines(&ghost), fed, "{name}");
         assert_eq!(ghost.version(), 6);
-        assert_eq!(ghost.map_sha256(), Some(std::array::from_fn(|i| 0xA0 + i as u8)));
+        assert_eq!(
+            ghost.map_sha256(),
+            Some(std::array::from_fn(|i| 0xA0 + i as u8))
+        );
         assert!(ghost.check_ddnet().is_empty(), "{name}");
         let data = ghost.decode().unwrap();
         assert_eq!(data.characters.len() as i32, ghost.header().num_ticks);
@@ -152,7 +155,11 @@ fn unmodified_ghosts_come_back_byte_identical() {
     let path = std::env::temp_dir().join(format!("twcodec-ghost-{}.gho", std::process::id()));
     let ghost = Ghost::open(dir().join("long.gho")).unwrap();
     ghost.save(&path).unwrap();
-    assert_same(&std::fs::read(&path).unwrap(), &fixture("long.gho"), "saved");
+    assert_same(
+        &std::fs::read(&path).unwrap(),
+        &fixture("long.gho"),
+        "saved",
+    );
     std::fs::remove_file(&path).unwrap();
 }
 
@@ -248,7 +255,10 @@ fn map_checks_by_version() {
     let v5 = Ghost::parse(&fixture("written_v5.gho")).unwrap();
     assert_eq!(v5.map_crc(), Some(0x1234_5678));
     let mut writer = GhostWriter::new("a", "b");
-    writer.version(5).map_crc(crc32fast::hash(b"map bytes")).time_ms(1);
+    writer
+        .version(5)
+        .map_crc(crc32fast::hash(b"map bytes"))
+        .time_ms(1);
     writer.character(GhostCharacter::default());
     let ghost = Ghost::parse(&writer.finish().unwrap()).unwrap();
     assert!(ghost.map_matches(b"map bytes"));
@@ -323,7 +333,10 @@ fn hostile_ghosts_are_refused_with_what_and_where() {
     // mixed characters
     let mut writer = GhostWriter::new("a", "b");
     writer.time_ms(1).num_ticks(2);
-    writer.character(GhostCharacter { tick: Some(1), ..Default::default() });
+    writer.character(GhostCharacter {
+        tick: Some(1),
+        ..Default::default()
+    });
     writer.character(GhostCharacter::default());
     let refused = writer.finish().unwrap_err();
     assert_eq!(refused.kind(), ErrorKind::InvalidOptions);
@@ -336,7 +349,9 @@ fn limits_bound_the_chunks() {
     let refused = Ghost::from_bytes_with(long, Limits::DEFAULT.with_max_items(10)).unwrap_err();
     assert_eq!(refused.kind(), ErrorKind::LimitExceeded);
     assert!(
-        refused.to_string().starts_with("chunk #10: the ghost has more than Limits::max_items (10) chunks"),
+        refused
+            .to_string()
+            .starts_with("chunk #10: the ghost has more than Limits::max_items (10) chunks"),
         "{refused}"
     );
     // A file of many tiny chunks that each claim 255 items decodes chunk by chunk, and stops

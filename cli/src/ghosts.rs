@@ -61,7 +61,8 @@ pub(crate) fn run(command: Commands, out: Out<'_>) -> Result<ExitCode, Failure> 
             let name = map.as_ref().map(|path| {
                 let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
                 let name = name.unwrap_or_default();
-                name.strip_suffix(".map").map_or(name.clone(), str::to_string)
+                name.strip_suffix(".map")
+                    .map_or(name.clone(), str::to_string)
             });
             let map = match (&name, &bytes) {
                 (Some(name), Some(bytes)) => Some(MapFile { name, bytes }),

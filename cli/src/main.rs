@@ -14,8 +14,8 @@
 
 mod assets;
 mod demos;
-mod ghosts;
 mod edits;
+mod ghosts;
 mod git;
 mod help;
 mod many;

@@ -64,7 +64,10 @@ fn scan(
     deep: bool,
     out: Out<'_>,
 ) -> Result<ExitCode, Failure> {
-    let (files, unreadable) = split_found(twcodec_tools::scan::walk(paths, twcodec_tools::scan::EXTENSIONS));
+    let (files, unreadable) = split_found(twcodec_tools::scan::walk(
+        paths,
+        twcodec_tools::scan::EXTENSIONS,
+    ));
     let unreadable: Vec<twcodec_tools::scan::Row> = (unreadable.iter())
         .map(|(path, error)| twcodec_tools::scan::Row::unreadable(path, error))
         .collect();

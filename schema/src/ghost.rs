@@ -385,8 +385,14 @@ mod tests {
             let mut out = Cursor::new(Vec::new());
             header.write(&mut out).unwrap();
             assert_eq!(out.into_inner(), bytes);
-            assert_eq!(bytes[GhostHeader::NUM_TICKS_OFFSET..][..4], 100i32.to_be_bytes());
-            assert_eq!(bytes[GhostHeader::TIME_OFFSET..][..4], 2000i32.to_be_bytes());
+            assert_eq!(
+                bytes[GhostHeader::NUM_TICKS_OFFSET..][..4],
+                100i32.to_be_bytes()
+            );
+            assert_eq!(
+                bytes[GhostHeader::TIME_OFFSET..][..4],
+                2000i32.to_be_bytes()
+            );
         }
         let error = GhostHeader::read(&mut Cursor::new(&header_bytes(3))).unwrap_err();
         assert!(error.to_string().contains("unsupported ghost version 3"));

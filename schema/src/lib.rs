@@ -40,8 +40,8 @@ mod registry;
 
 pub mod datafile;
 pub mod demo;
-pub mod ghost;
 mod error;
+pub mod ghost;
 pub mod map;
 pub mod netmsg;
 pub mod netobj;

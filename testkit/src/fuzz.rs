@@ -977,7 +977,10 @@ pub fn ghost(data: &[u8]) {
     // reads back to the same items.
     let Ok(bytes) = writer.finish() else { return };
     let again = Ghost::from_bytes(bytes).expect("a ghost GhostWriter wrote reads back");
-    let again: Vec<_> = again.items().map(|item| item.expect("its items decode")).collect();
+    let again: Vec<_> = again
+        .items()
+        .map(|item| item.expect("its items decode"))
+        .collect();
     let same = |a: &[twcodec::ghost::Item], b: &[twcodec::ghost::Item]| {
         a.iter()
             .map(|i| (i.item_type, &i.ints))

@@ -148,11 +148,7 @@ fn write_data(data: &GhostData, out: &mut dyn Write) -> io::Result<()> {
         None => writeln!(out, "skin: none (DDNet shows `default`)")?,
     }
     if !data.other.is_empty() {
-        writeln!(
-            out,
-            "{} other items, which DDNet skips",
-            data.other.len()
-        )?;
+        writeln!(out, "{} other items, which DDNet skips", data.other.len())?;
     }
     Ok(())
 }

@@ -28,9 +28,9 @@
 
 mod datafile;
 mod demo;
-mod ghost;
 mod edit;
 mod errors;
+mod ghost;
 mod map;
 mod scan;
 mod shared;

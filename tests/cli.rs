@@ -614,7 +614,7 @@ fn schema_prints_the_format_reference() {
     assert_eq!(
         stderr(&output),
         "twcodec: error: no structure or document `GropItem` in the format reference (close: \
-         GroupItem); documents: datafile, map-items, snapshots, demos, messages, packet, and \
+         GroupItem); documents: datafile, map-items, snapshots, demos, ghosts, messages, packet, and \
          `twcodec schema` lists every structure\n"
     );
 
@@ -933,7 +933,7 @@ fn the_wrong_kind_of_file_is_named() {
     )));
     let output = twcodec(&["scan", &png_map]);
     assert!(stdout(&output)
-        .contains("\"error\":\"not a map or a demo: the file is a PNG picture, it starts with"));
+        .contains("\"error\":\"not a map, a demo or a ghost: the file is a PNG picture, it starts with"));
     assert_eq!(output.status.code(), Some(1));
 }
 
@@ -1026,6 +1026,7 @@ fn the_help_groups_the_commands_by_task() {
             "Maps in git:",
             "Editing maps:",
             "Demos and snapshots:",
+            "Ghosts:",
             "Many files:",
             "Help and shell:",
             "Options:"

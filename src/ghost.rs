@@ -19,6 +19,10 @@
 //!   map name NUL-terminated (DDNet's `CGhostLoader::ValidateHeader`, which also wants them
 //!   UTF-8: [`Ghost::check_ddnet`] says so); every chunk header whole and its payload (1 to
 //!   6400 bytes) within the file; at most [`Limits::max_items`] chunks.
+//! - Decoding ([`Ghost::items`], [`Ghost::decode`]): the chunks together decode to at most
+//!   [`Limits::max_total_data`] bytes of ints. A chunk of 5 bytes can decode to 6400, so this
+//!   bounds what a small crafted file asks for (65536 chunks of 6400 bytes would be 400 MiB);
+//!   the default, 1 GiB, is far beyond any race (an hour is about 3 MiB).
 //! - [`Ghost::items`]: each payload's Huffman data decodes to at most 6400 bytes of whole
 //!   packed ints; a chunk of a known type holds its items' ints (more are ignored, as DDNet
 //!   ignores them). A chunk of an unknown type is kept as its ints: its items are undone only
@@ -56,6 +60,7 @@ pub struct Ghost {
     bytes: Bytes,
     header: GhostHeader,
     chunks: Vec<Chunk>,
+    limits: Limits,
 }
 
 /// A chunk of a ghost: where it is and what its header says.
@@ -158,10 +163,14 @@ impl Ghost {
 
     /// Reads a ghost file; errors name the file.
     pub fn open(path: impl AsRef<Path>) -> Result<Ghost, Error> {
+        Ghost::open_with(path, Limits::DEFAULT)
+    }
+
+    /// [`Ghost::open`] within `limits` (see [`Ghost::from_bytes_with`]).
+    pub fn open_with(path: impl AsRef<Path>, limits: Limits) -> Result<Ghost, Error> {
         let path = path.as_ref();
-        let limits = Limits::DEFAULT;
         let bytes = crate::input::read_file(path, limits.max_file_size(), "Limits::max_file_size")?;
-        Ghost::from_bytes(bytes).map_err(|error| error.with_path(path))
+        Ghost::from_bytes_with(bytes, limits).map_err(|error| error.with_path(path))
     }
 
     /// Reads a ghost from its bytes, checking its header and chunk headers (see the module
@@ -170,7 +179,8 @@ impl Ghost {
         Ghost::from_bytes_with(bytes, Limits::DEFAULT)
     }
 
-    /// [`Ghost::from_bytes`] within `limits`: the file size, and [`Limits::max_items`] chunks.
+    /// [`Ghost::from_bytes`] within `limits`: the file size, [`Limits::max_items`] chunks, and
+    /// (when decoding) [`Limits::max_total_data`] bytes decoded.
     pub fn from_bytes_with(bytes: impl Into<Bytes>, limits: Limits) -> Result<Ghost, Error> {
         let bytes: Bytes = bytes.into();
         FileKind::check(&bytes, FileKind::Ghost, "a ghost")?;
@@ -265,6 +275,7 @@ impl Ghost {
             bytes,
             header,
             chunks,
+            limits,
         })
     }
 
@@ -344,6 +355,7 @@ impl Ghost {
         Items {
             ghost: self,
             chunk: 0,
+            decoded: 0,
             pending: Vec::new().into_iter(),
             last: None,
             failed: false,
@@ -442,6 +454,8 @@ impl Ghost {
 pub struct Items<'a> {
     ghost: &'a Ghost,
     chunk: usize,
+    /// Bytes of ints decoded so far, within `Limits::max_total_data`.
+    decoded: usize,
     pending: std::vec::IntoIter<Item>,
     /// The last item read (version 4 carries it over as the base of the next chunk).
     last: Option<(ItemType, Vec<i32>)>,
@@ -451,6 +465,20 @@ pub struct Items<'a> {
 impl Items<'_> {
     fn read_chunk(&mut self, chunk: &Chunk) -> Result<Vec<Item>, Error> {
         let ints = self.ghost.chunk_ints(chunk)?;
+        self.decoded = self.decoded.saturating_add(ints.len() * 4);
+        let max = self.ghost.limits.max_total_data();
+        if self.decoded > max {
+            return Err(Error::limit(format!(
+                "the chunks up to this one decode to {} bytes, more than \
+                 Limits::max_total_data ({max})",
+                self.decoded
+            ))
+            .located(Location::Chunk {
+                index: chunk.index,
+                tick: None,
+            })
+            .at(chunk.offset));
+        }
         let kind = chunk.item_type();
         let count = chunk.items_read();
         let size = match kind.ints() {

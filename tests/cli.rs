@@ -932,8 +932,9 @@ fn the_wrong_kind_of_file_is_named() {
         "{png_map}: cannot be read: not a datafile (a map): the file is a PNG picture"
     )));
     let output = twcodec(&["scan", &png_map]);
-    assert!(stdout(&output)
-        .contains("\"error\":\"not a map, a demo or a ghost: the file is a PNG picture, it starts with"));
+    assert!(stdout(&output).contains(
+        "\"error\":\"not a map, a demo or a ghost: the file is a PNG picture, it starts with"
+    ));
     assert_eq!(output.status.code(), Some(1));
 }
 

@@ -354,6 +354,22 @@ fn limits_bound_the_chunks() {
             .starts_with("chunk #10: the ghost has more than Limits::max_items (10) chunks"),
         "{refused}"
     );
+    // Decoding counts the bytes of ints against Limits::max_total_data: 4 (start tick) + 36
+    // (skin) + 5 chunks of 50 characters (2400 each) pass 10000 at chunk #6.
+    let ghost = Ghost::from_bytes_with(
+        fixture("long.gho"),
+        Limits::DEFAULT.with_max_total_data(10_000),
+    )
+    .unwrap();
+    let refused = ghost.decode().unwrap_err();
+    assert_eq!(refused.kind(), ErrorKind::LimitExceeded);
+    assert!(
+        refused.to_string().starts_with(
+            "chunk #6: the chunks up to this one decode to 12040 bytes, more than \
+             Limits::max_total_data (10000)"
+        ),
+        "{refused}"
+    );
     // A file of many tiny chunks that each claim 255 items decodes chunk by chunk, and stops
     // at the first that does not hold them.
     let short = fixture("short.gho");

@@ -652,7 +652,8 @@ impl GhostWriter {
         self
     }
 
-    /// The header's `num_ticks`; without it, the number of characters.
+    /// The header's `num_ticks`; without it, the number of characters. [`GhostWriter::finish`]
+    /// refuses another number than that of the characters, as DDNet's loader does.
     pub fn num_ticks(&mut self, num_ticks: i32) -> &mut GhostWriter {
         self.num_ticks = Some(num_ticks);
         self
@@ -686,8 +687,9 @@ impl GhostWriter {
 
     /// The ghost's bytes. Refuses what DDNet's loader refuses or its recorder cannot write: a
     /// version outside 4 to 6, names too long or not UTF-8, no characters, characters with and
-    /// without tick mixed, `num_ticks` or `time` not above 0, items of 0 or more than 32 ints,
-    /// or of another size than the item before them of their type.
+    /// without tick mixed, `num_ticks` not the number of characters, `time` not above 0,
+    /// items of 0 or more than 32 ints, or of another size than the item before them of their
+    /// type.
     pub fn finish(&self) -> Result<Vec<u8>, Error> {
         let invalid = |message: String| Error::new(ErrorKind::InvalidOptions, message);
         let mut header = self.header.clone();
@@ -720,6 +722,13 @@ impl GhostWriter {
                 "num_ticks ({}) and time ({}) must be above 0: DDNet's recorder deletes such a \
                  ghost and its loader refuses it",
                 header.num_ticks, header.time
+            )));
+        }
+        if i64::from(header.num_ticks) != characters as i64 {
+            return Err(invalid(format!(
+                "num_ticks ({}) is not the number of characters ({characters}); DDNet refuses \
+                 such a ghost",
+                header.num_ticks
             )));
         }
         let kinds: Vec<ItemType> = self.items.iter().map(|(k, _)| *k).collect();

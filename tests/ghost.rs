@@ -393,6 +393,10 @@ fn the_writer_refuses_what_ddnet_refuses() {
     writer.version(6);
     writer.item(ItemType(9), vec![0; 33]);
     assert!(refuse(&writer).contains("has 33 ints; an item holds 1 to 32"));
+    let mut miscounted = GhostWriter::new("a", "b");
+    miscounted.time_ms(1).num_ticks(3);
+    miscounted.character(GhostCharacter::default());
+    assert!(refuse(&miscounted).contains("num_ticks (3) is not the number of characters (1)"));
     let long_name = GhostWriter::new("a name of more than 15 bytes", "b");
     assert!(refuse(&long_name).contains("owner must be UTF-8 of at most 15 bytes"));
 }

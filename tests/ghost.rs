@@ -400,3 +400,65 @@ fn the_writer_refuses_what_ddnet_refuses() {
     let long_name = GhostWriter::new("a name of more than 15 bytes", "b");
     assert!(refuse(&long_name).contains("owner must be UTF-8 of at most 15 bytes"));
 }
+
+/// A small deterministic generator (xorshift), so that the property test needs no crate.
+struct Xorshift(u64);
+
+impl Xorshift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn int(&mut self) -> i32 {
+        match self.next() % 4 {
+            0 => [0, 1, -1, i32::MAX, i32::MIN][(self.next() % 5) as usize],
+            1 => self.next() as i32,
+            _ => (self.next() % 2001) as i32 - 1000,
+        }
+    }
+}
+
+#[test]
+fn whatever_the_writer_writes_reads_back_as_written() {
+    let mut rng = Xorshift(0x9E37_79B9_7F4A_7C15);
+    for case in 0..200 {
+        let version = [4, 5, 6][case % 3];
+        let with_tick = case % 4 != 0;
+        let mut writer = GhostWriter::new("tee", "map");
+        writer.version(version).time_ms(1 + case as i32);
+        let mut expected: Vec<(ItemType, Vec<i32>)> = Vec::new();
+        let mut characters = 0;
+        for _ in 0..(rng.next() % 300) {
+            let (kind, ints): (ItemType, Vec<i32>) = match rng.next() % 10 {
+                0 => (ItemType::SKIN, (0..9).map(|_| rng.int()).collect()),
+                1 => (ItemType::START_TICK, vec![rng.int()]),
+                2 => (ItemType(9), (0..3).map(|_| rng.int()).collect()),
+                _ if with_tick => (ItemType::CHARACTER, (0..12).map(|_| rng.int()).collect()),
+                _ => (
+                    ItemType::CHARACTER_NO_TICK,
+                    (0..11).map(|_| rng.int()).collect(),
+                ),
+            };
+            characters += usize::from(kind.is_character());
+            writer.item(kind, ints.clone());
+            expected.push((kind, ints));
+        }
+        let Ok(bytes) = writer.finish() else {
+            assert_eq!(characters, 0, "case {case}");
+            continue;
+        };
+        let ghost = Ghost::parse(&bytes).unwrap();
+        let read: Vec<(ItemType, Vec<i32>)> = ghost
+            .items()
+            .map(|item| item.map(|item| (item.item_type, item.ints)).unwrap())
+            .collect();
+        assert_eq!(read, expected, "case {case}, version {version}");
+        assert_eq!(ghost.decode().unwrap().characters.len(), characters);
+        // and the items written again are the same bytes
+        let again = GhostWriter::from_ghost(&ghost).unwrap().finish().unwrap();
+        assert_same(&again, &bytes, &format!("case {case}"));
+    }
+}

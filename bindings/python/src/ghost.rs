@@ -261,6 +261,11 @@ impl PyGhost {
         py.detach(|| self.ghost.save(&path)).or_raise()
     }
 
+    /// The rows, one per tick (`for row in ghost`).
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        Ok(self.rows(py)?.try_iter()?.into_any())
+    }
+
     fn __len__(&self) -> usize {
         self.ghost.header().num_ticks.max(0) as usize
     }

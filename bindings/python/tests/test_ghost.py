@@ -36,6 +36,7 @@ def test_a_ghost_ddnet_recorded():
     rows = ghost.rows()
     assert [[row[f] for f in FIELDS] + [row["tick"]] for row in rows] == fed("short")
     assert rows[0]["weapon_name"] == "hammer" and rows[0]["time"] == 0.0
+    assert list(ghost) == rows
     assert repr(ghost) == "Ghost(version 6, \"nameless tee\" on \"ghostmap\", 12 ticks, 480 ms)"
 
 

@@ -20,9 +20,10 @@
 //!   UTF-8: [`Ghost::check_ddnet`] says so); every chunk header whole and its payload (1 to
 //!   6400 bytes) within the file; at most [`Limits::max_items`] chunks.
 //! - Decoding ([`Ghost::items`], [`Ghost::decode`]): the chunks together decode to at most
-//!   [`Limits::max_total_data`] bytes of ints. A chunk of 5 bytes can decode to 6400, so this
-//!   bounds what a small crafted file asks for (65536 chunks of 6400 bytes would be 400 MiB);
-//!   the default, 1 GiB, is far beyond any race (an hour is about 3 MiB).
+//!   [`Limits::max_total_data`] bytes of ints. A chunk of 5 bytes can decode to 6400, so a
+//!   crafted file of 320 KiB (65536 chunks, the default [`Limits::max_items`]) could ask for
+//!   400 MiB; the default 1 GiB lets that through, and a program that reads ghosts from
+//!   strangers lowers it: an hour of race decodes to about 9 MB (48 bytes a tick).
 //! - [`Ghost::items`]: each payload's Huffman data decodes to at most 6400 bytes of whole
 //!   packed ints; a chunk of a known type holds its items' ints (more are ignored, as DDNet
 //!   ignores them). A chunk of an unknown type is kept as its ints: its items are undone only

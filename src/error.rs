@@ -295,7 +295,8 @@ impl Error {
                 Ok(schema) => {
                     let kind = match *schema {
                         SchemaError::UnsupportedVersion(_)
-                        | SchemaError::UnsupportedDemoVersion(_) => ErrorKind::Unsupported,
+                        | SchemaError::UnsupportedDemoVersion(_)
+                        | SchemaError::UnsupportedGhostVersion(_) => ErrorKind::Unsupported,
                         SchemaError::TooLarge { .. } => ErrorKind::LimitExceeded,
                         _ => ErrorKind::Malformed,
                     };

@@ -168,6 +168,17 @@ impl std::error::Error for HuffmanError {}
 
 /// Codes `input`, as Teeworlds does (DDNet `CHuffman::Compress`).
 pub fn compress(input: &[u8]) -> Vec<u8> {
+    compress_with(input, true)
+}
+
+/// Codes `input` as DDNet does since 2026-05 (ddnet/ddnet 4354f8c664, "Avoid sometimes writing
+/// trailing zero byte in huffman compression"): like [`compress`], without the last byte when
+/// no bits are left over for it. Both decode alike.
+pub fn compress_trimmed(input: &[u8]) -> Vec<u8> {
+    compress_with(input, false)
+}
+
+fn compress_with(input: &[u8], pad: bool) -> Vec<u8> {
     let nodes = &tree().nodes;
     let mut out = Vec::with_capacity(input.len() / 2 + 4);
     let (mut bits, mut count) = (0u64, 0u32);
@@ -182,8 +193,10 @@ pub fn compress(input: &[u8]) -> Vec<u8> {
             count -= 8;
         }
     }
-    // The bits left over, in one byte, even when there are none.
-    out.push(bits as u8);
+    // The bits left over, in one byte, even when there are none (unless trimmed).
+    if pad || count != 0 {
+        out.push(bits as u8);
+    }
     out
 }
 

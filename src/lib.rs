@@ -1,5 +1,5 @@
 //! Read, write and explain the binary formats of Teeworlds and DDNet: datafiles, maps,
-//! snapshots and snapshot deltas, demos.
+//! snapshots and snapshot deltas, demos, DDNet ghosts.
 //!
 //! # Quick start
 //!
@@ -68,13 +68,13 @@
 //!
 //! Every type that reads says the same act with the same verb:
 //!
-//! | from | verb | [`Datafile`] | [`Map`] | [`demo::Demo`] | [`snap::Snapshot`], [`snap::SnapshotDelta`] | [`packet::Packet7`] |
-//! |---|---|---|---|---|---|---|
-//! | a path (a regular file, read with a bound; errors name it) | `open` | yes | yes | yes | yes (and a [`snap::Form`]) | |
-//! | a borrowed slice (what it keeps, it copies) | `parse` | yes | yes | yes | yes (and a form) | yes (borrows) |
-//! | owned bytes, taken over without a copy | `from_bytes` | yes | yes | yes | | |
-//! | any of those with options | `…_with` | [`Limits`] | [`LoadOptions`] | | | |
-//! | a lower layer's value or one encoding | `from_…` | | `from_datafile` | | `from_ints`, `from_packed` | |
+//! | from | verb | [`Datafile`] | [`Map`] | [`demo::Demo`] | [`ghost::Ghost`] | [`snap::Snapshot`], [`snap::SnapshotDelta`] | [`packet::Packet7`] |
+//! |---|---|---|---|---|---|---|---|
+//! | a path (a regular file, read with a bound; errors name it) | `open` | yes | yes | yes | yes | yes (and a [`snap::Form`]) | |
+//! | a borrowed slice (what it keeps, it copies) | `parse` | yes | yes | yes | yes | yes (and a form) | yes (borrows) |
+//! | owned bytes, taken over without a copy | `from_bytes` | yes | yes | yes | yes | | |
+//! | any of those with options | `…_with` | [`Limits`] | [`LoadOptions`] | | [`Limits`] | | |
+//! | a lower layer's value or one encoding | `from_…` | | `from_datafile` | | | `from_ints`, `from_packed` | |
 //!
 //! Writing mirrors it: `to_bytes` (and `to_bytes_with`), `save(path)` (feature `fs`). Options
 //! are structs with `Default`, constants for the common sets ([`LoadOptions::LAZY`],
@@ -119,6 +119,9 @@
 //!   of both protocols, each type a schema struct plus one registry line.
 //! - [`teehistorian`] (feature `serde`) reads DDNet's teehistorian files: the JSON header, then
 //!   the records lazily, each checked against the file and written back to the same bytes.
+//! - [`ghost`] reads DDNet ghosts (`.gho`): the header and chunk headers (schema), the items
+//!   undone from their difference coding, and what DDNet's client makes of them; its
+//!   [`ghost::GhostWriter`] writes them as DDNet's recorder does.
 //! - Every failure is one [`Error`]: a kind, a message, the byte offset and the item when known.
 //! - Nothing panics on any input. Every count and size is checked against the file before it
 //!   sizes an allocation, and [`Limits`] bound what a small file may still ask for (a
@@ -161,6 +164,7 @@ pub mod demo;
 mod error;
 #[cfg(feature = "fs")]
 pub mod fs;
+pub mod ghost;
 pub mod huffman;
 pub mod input;
 pub mod items;

@@ -23,14 +23,14 @@
 //! | limit | default | checked by |
 //! |---|---|---|
 //! | [`max_data_size`](Limits::max_data_size): bytes one data item inflates to | 256 MiB | [`Datafile::data`](crate::Datafile::data) |
-//! | [`max_total_data`](Limits::max_total_data): bytes all data items declare together | 1 GiB | [`Datafile::parse_with`](crate::Datafile::parse_with) |
-//! | [`max_items`](Limits::max_items): items in a datafile | 65536 | [`Datafile::parse_with`](crate::Datafile::parse_with) |
+//! | [`max_total_data`](Limits::max_total_data): bytes all data items declare together; bytes a ghost's chunks decode to | 1 GiB | [`Datafile::parse_with`](crate::Datafile::parse_with), [`Ghost::items`](crate::ghost::Ghost::items) |
+//! | [`max_items`](Limits::max_items): items in a datafile; chunks in a ghost | 65536 | [`Datafile::parse_with`](crate::Datafile::parse_with), [`Ghost::from_bytes_with`](crate::ghost::Ghost::from_bytes_with) |
 //! | [`max_layers`](Limits::max_layers): layers in a map | 16384 | [`Map::from_datafile`](crate::Map::from_datafile) |
 //! | [`max_tiles`](Limits::max_tiles): width x height of a tile layer | 64 Mi tiles (8192 x 8192) | [`Map::from_datafile`](crate::Map::from_datafile) |
 //! | [`max_layer_data`](Limits::max_layer_data): bytes all layers hold once decoded | 1 GiB | [`Map::from_datafile`](crate::Map::from_datafile) |
 //! | [`max_strings`](Limits::max_strings): strings in a NUL-separated list (a map's settings) | 65536 | [`Info::settings`](crate::map::Info::settings) |
 //! | [`max_string_bytes`](Limits::max_string_bytes): bytes of such a list | 16 MiB | [`Info::settings`](crate::map::Info::settings) |
-//! | [`max_file_size`](Limits::max_file_size): bytes of a map, datafile, demo or snapshot file | 1 GiB | [`read_file`](crate::input::read_file): [`Datafile::open`](crate::Datafile::open), [`Map::open`](crate::Map::open), [`Demo::open`](crate::demo::Demo::open), `snap decode`, `scan` |
+//! | [`max_file_size`](Limits::max_file_size): bytes of a map, datafile, demo, ghost or snapshot file | 1 GiB | [`read_file`](crate::input::read_file): [`Datafile::open`](crate::Datafile::open), [`Map::open`](crate::Map::open), [`Demo::open`](crate::demo::Demo::open), [`Ghost::open`](crate::ghost::Ghost::open), `snap decode`, `scan` |
 //! | [`max_picture_file`](Limits::max_picture_file): bytes of a PNG file | 256 MiB | `twcodec_tools::assets::read_png` (`embed`, `replace-image`, `add-image`, the pictures `render` draws with) |
 //! | [`max_data_size`](Limits::max_data_size), again: bytes of an Opus file, and of each file of an unpacked map directory | 256 MiB | `twcodec_tools::assets::read_opus`, `twcodec_tools::mapdir::pack` |
 //! | [`max_render_work`](Limits::max_render_work): steps of work (a few nanoseconds each) one render of the map may take | 2^32 (4.3 billion) | `twcodec_tools::render::render` |

@@ -11,6 +11,7 @@
 //!
 //! assert_eq!(sniff(&twcodec_testkit::sample::datafile()), Some(FileKind::Datafile));
 //! assert_eq!(sniff(b"TWDEMO\0\x06"), Some(FileKind::Demo));
+//! assert_eq!(sniff(b"TWGHOST\0\x06"), Some(FileKind::Ghost));
 //! assert_eq!(sniff(b"\x89PNG\r\n\x1a\n"), Some(FileKind::Png));
 //! assert_eq!(sniff(b"hello"), None);
 //!
@@ -34,6 +35,8 @@ pub enum FileKind {
     Ogg,
     /// A DDNet teehistorian file (the 16-byte UUID of `teehistorian@ddnet.tw`).
     Teehistorian,
+    /// A DDNet ghost (`TWGHOST\0`), a recorded race.
+    Ghost,
 }
 
 /// Each kind's magic (the first bytes of every file of the kind).
@@ -44,6 +47,7 @@ const MAGICS: &[(&[u8], FileKind)] = &[
     (b"\x89PNG\r\n\x1a\n", FileKind::Png),
     (b"OggS", FileKind::Ogg),
     (&twcodec_schema::teehistorian::MAGIC, FileKind::Teehistorian),
+    (b"TWGHOST\0", FileKind::Ghost),
 ];
 
 /// The longest magic: how many bytes [`sniff`] looks at.
@@ -60,7 +64,7 @@ pub fn sniff(bytes: &[u8]) -> Option<FileKind> {
 
 impl FileKind {
     /// What it is, in words: `a map (a datafile)`, `a demo`, `a PNG picture`, `an Ogg file
-    /// (a sound)`.
+    /// (a sound)`, `a ghost`.
     pub fn describe(self) -> &'static str {
         match self {
             FileKind::Datafile => "a map (a datafile)",
@@ -68,6 +72,7 @@ impl FileKind {
             FileKind::Png => "a PNG picture",
             FileKind::Ogg => "an Ogg file (a sound)",
             FileKind::Teehistorian => "a teehistorian file",
+            FileKind::Ghost => "a ghost",
         }
     }
 

@@ -765,8 +765,8 @@ fn schema_prints_the_format_reference() {
     assert_eq!(
         stderr(&output),
         "twcodec: error: no structure or document `GropItem` in the format reference (close: \
-         GroupItem); documents: datafile, map-items, snapshots, demos, teehistorian, messages, \
-         packet, and `twcodec schema` lists every structure\n"
+         GroupItem); documents: datafile, map-items, snapshots, demos, ghosts, teehistorian, \
+         messages, packet, and `twcodec schema` lists every structure\n"
     );
 
     // The files of docs/format/, as committed.
@@ -1083,8 +1083,9 @@ fn the_wrong_kind_of_file_is_named() {
         "{png_map}: cannot be read: not a datafile (a map): the file is a PNG picture"
     )));
     let output = twcodec(&["scan", &png_map]);
-    assert!(stdout(&output)
-        .contains("\"error\":\"not a map or a demo: the file is a PNG picture, it starts with"));
+    assert!(stdout(&output).contains(
+        "\"error\":\"not a map, a demo or a ghost: the file is a PNG picture, it starts with"
+    ));
     assert_eq!(output.status.code(), Some(1));
 }
 
@@ -1177,6 +1178,7 @@ fn the_help_groups_the_commands_by_task() {
             "Maps in git:",
             "Editing maps:",
             "Demos and snapshots:",
+            "Ghosts:",
             "Teehistorian (server recordings):",
             "Many files:",
             "Help and shell:",

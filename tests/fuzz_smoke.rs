@@ -156,6 +156,11 @@ fn demo_edit() {
 }
 
 #[test]
+fn ghost() {
+    smoke(Target::Ghost, 3000);
+}
+
+#[test]
 fn packet() {
     if common::corpus_dir().is_some() {
         smoke(Target::Packet, 3000);

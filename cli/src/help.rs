@@ -11,7 +11,7 @@ use clap::builder::StyledStr;
 use clap::{CommandFactory, Subcommand};
 
 use crate::output::{Failure, Out};
-use crate::{assets, demos, edits, git, many, maps, teehistorian};
+use crate::{assets, demos, edits, ghosts, git, many, maps, teehistorian};
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum Commands {
@@ -24,7 +24,7 @@ pub(crate) enum Commands {
     /// The manual page (roff) on standard output: `twcodec man | man -l -`, or one
     /// command's page (`twcodec man unpack`, `twcodec man demo chat`).
     Man {
-        /// The command, and its subcommand for `demo` and `snap`; the main page without one.
+        /// The command, and its subcommand for `demo`, `snap` and `ghost`; the main page without one.
         command: Vec<String>,
     },
 }
@@ -73,6 +73,10 @@ const GROUPS: &[Group] = &[
     Group {
         heading: "Demos and snapshots",
         has: <demos::Commands as Subcommand>::has_subcommand,
+    },
+    Group {
+        heading: "Ghosts",
+        has: <ghosts::Commands as Subcommand>::has_subcommand,
     },
     Group {
         heading: "Teehistorian (server recordings)",

@@ -7,14 +7,15 @@
 //! Every command that writes a file takes `-` for standard output.
 //!
 //! The commands are in one module per group of `twcodec --help`: [`maps`], [`assets`]
-//! (pictures and sounds), [`git`] (maps in git), [`demos`] (demos and snapshots),
-//! [`teehistorian`] (DDNet teehistorian files), [`many`]
+//! (pictures and sounds), [`git`] (maps in git), [`demos`] (demos and snapshots), [`ghosts`]
+//! (DDNet ghosts), [`teehistorian`] (DDNet teehistorian files), [`many`]
 //! (many files) and [`help`] (help and shell); what they share is in [`output`] and
 //! [`progress`].
 
 mod assets;
 mod demos;
 mod edits;
+mod ghosts;
 mod git;
 mod help;
 mod many;
@@ -54,6 +55,8 @@ enum Command {
     Edits(edits::Commands),
     #[command(flatten)]
     Demos(demos::Commands),
+    #[command(flatten)]
+    Ghosts(ghosts::Commands),
     #[command(flatten)]
     Teehistorian(teehistorian::Commands),
     #[command(flatten)]
@@ -108,6 +111,7 @@ fn run(command: Option<Command>, out: Out<'_>) -> Result<ExitCode, Failure> {
         Some(Command::Git(command)) => git::run(command, out),
         Some(Command::Edits(command)) => edits::run(command, out),
         Some(Command::Demos(command)) => demos::run(command, out),
+        Some(Command::Ghosts(command)) => ghosts::run(command, out),
         Some(Command::Teehistorian(command)) => teehistorian::run(command, out),
         Some(Command::Many(command)) => many::run(command, out),
         Some(Command::Help(command)) => help::run(command, out).map(|()| ExitCode::SUCCESS),

@@ -14,9 +14,9 @@ use crate::progress::Progress;
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum Commands {
-    /// Every map and demo under the paths (recursively), in parallel, one row per file:
-    /// kind, versions, sizes, item and layer census, game layer size, images and sounds,
-    /// problems, hashes. A file that fails is a row with its error; rows keep the files'
+    /// Every map, demo and ghost (`.gho`) under the paths (recursively), in parallel, one row
+    /// per file: kind, versions, sizes, item and layer census, game layer size, images and
+    /// sounds, problems, hashes; a ghost's owner, map, time and ticks. A file that fails is a row with its error; rows keep the files'
     /// order. A summary goes to standard error; exit 1 when a file failed.
     Scan {
         /// Files and directories.
@@ -64,7 +64,10 @@ fn scan(
     deep: bool,
     out: Out<'_>,
 ) -> Result<ExitCode, Failure> {
-    let (files, unreadable) = split_found(twcodec_tools::scan::walk(paths, &["map", "demo"]));
+    let (files, unreadable) = split_found(twcodec_tools::scan::walk(
+        paths,
+        twcodec_tools::scan::EXTENSIONS,
+    ));
     let unreadable: Vec<twcodec_tools::scan::Row> = (unreadable.iter())
         .map(|(path, error)| twcodec_tools::scan::Row::unreadable(path, error))
         .collect();
@@ -72,7 +75,8 @@ fn scan(
         .deep(deep)
         .jobs(jobs);
     let progress = Progress::new(files.len() as u64, "scanning");
-    let (mut maps, mut demos, mut failed, mut with_errors) = (0usize, 0usize, 0usize, 0usize);
+    let (mut maps, mut demos, mut ghosts) = (0usize, 0usize, 0usize);
+    let (mut failed, mut with_errors) = (0usize, 0usize);
     // As `twcodec_tools::scan::scan`, counting each file as it is done.
     let rows = twcodec_tools::scan::in_order(&files, options.jobs, |path| {
         let row = twcodec_tools::scan::scan_file(path, &options);
@@ -92,6 +96,7 @@ fn scan(
         match row.kind {
             twcodec_tools::scan::Kind::Map => maps += 1,
             twcodec_tools::scan::Kind::Demo => demos += 1,
+            twcodec_tools::scan::Kind::Ghost => ghosts += 1,
             twcodec_tools::scan::Kind::Other => {}
         }
         failed += usize::from(row.failed());
@@ -111,11 +116,17 @@ fn scan(
         writer.flush()?;
     }
     drop(progress);
+    // Ghosts are named only where there are some, so that the line of a map or demo
+    // collection stays as it was.
+    let ghosts_text = match ghosts {
+        0 => String::new(),
+        n => format!("{n} ghosts, "),
+    };
     note!(
-        "{} files: {maps} maps, {demos} demos, {} other; {with_errors} maps with errors, {failed} \
-         failed",
+        "{} files: {maps} maps, {demos} demos, {ghosts_text}{} other; {with_errors} maps with \
+         errors, {failed} failed",
         files.len(),
-        files.len() - maps - demos
+        files.len() - maps - demos - ghosts
     );
     Ok(ExitCode::from(u8::from(failed > 0)))
 }

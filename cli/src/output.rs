@@ -164,6 +164,7 @@ pub(crate) fn hint(error: &Error) -> String {
         FileKind::Teehistorian => {
             format!("; `twcodec teehistorian info {file}` reads teehistorian files")
         }
+        FileKind::Ghost => format!("; `twcodec ghost info {file}` reads ghosts"),
         FileKind::Png => format!(
             "; `twcodec add-image MAP {file} -o OUT` adds a picture to a map (`replace-image` \
              replaces one, `embed` embeds the game's own)"

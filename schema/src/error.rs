@@ -13,6 +13,8 @@ pub enum SchemaError {
     UnsupportedVersion(i32),
     /// A demo version other than 3 to 6.
     UnsupportedDemoVersion(u8),
+    /// A ghost version other than 4 to 6.
+    UnsupportedGhostVersion(u8),
     /// An item's `size` field is negative or not a multiple of 4.
     ItemSize(i32),
     /// A count or size that cannot be negative is.
@@ -89,6 +91,12 @@ impl std::fmt::Display for SchemaError {
                 write!(
                     f,
                     "unsupported demo version {version} (versions 3 to 6 exist)"
+                )
+            }
+            SchemaError::UnsupportedGhostVersion(version) => {
+                write!(
+                    f,
+                    "unsupported ghost version {version} (DDNet reads versions 4 to 6)"
                 )
             }
             SchemaError::ItemSize(size) => {

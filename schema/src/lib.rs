@@ -14,6 +14,7 @@
 //! | snapshot.md, appendix; DDNet and Teeworlds `datasrc/network.py`: snapshot objects | [`netobj`] |
 //! | DDNet `demo.h`/`demo.cpp`: demo header, markers, SHA-256 extension, chunk headers | [`demo`] |
 //! | docs/format-notes.md, "Teehistorian"; DDNet `teehistorian.cpp`: the magic, records, extension payloads | [`teehistorian`] |
+//! | DDNet `src/engine/client/ghost.h`/`ghost.cpp`: ghost header, chunk headers, skin and character items | [`ghost`] |
 //! | docs/format-notes.md, "Messages": game and system messages, their registry | [`netmsg`] |
 //! | docs/format-notes.md, "0.7 network framing"; DDNet and Teeworlds `network.h`/`network.cpp`: 0.6/DDNet and 0.7 packet and chunk headers | [`packet`] |
 //! | open value sets (curve types, image formats, weapons...): newtypes with a constant per known value | [`open_enum`] |
@@ -41,6 +42,7 @@ mod registry;
 pub mod datafile;
 pub mod demo;
 mod error;
+pub mod ghost;
 pub mod map;
 pub mod netmsg;
 pub mod netobj;

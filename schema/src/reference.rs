@@ -1068,7 +1068,7 @@ fn section(title: &'static str, intro: &'static str, entries: Vec<Entry>) -> Sec
 /// Every document of the reference, in order.
 pub fn documents() -> Vec<Document> {
     use crate::map::{common, envelope, group, image, layer, quad, sound, tile};
-    use crate::{datafile, demo, netobj, snapshot};
+    use crate::{datafile, demo, ghost, netobj, snapshot};
     let mut seen = Vec::new();
     vec![
         Document {
@@ -1273,6 +1273,41 @@ pub fn documents() -> Vec<Document> {
                      a difference of 1 to 63 in the first byte, or the tick after it; from \
                      version 5, the compressed flag and a difference of 0 to 31, or the tick.",
                     vec![entry::<demo::ChunkHeaderLayout>()],
+                ),
+            ],
+        },
+        Document {
+            name: "ghosts",
+            title: "Ghosts",
+            intro: "Ghost files, `.gho` (DDNet `src/engine/client/ghost.h`, `ghost.cpp`; the \
+                    item types of `src/game/client/components/ghost.h`): the header, then chunks \
+                    until the end of the file. Header numbers and a chunk header's size are \
+                    big-endian; offsets are in bytes. A chunk's payload is Huffman-coded packed \
+                    ints (the network's code) holding `num_items` items of the chunk's type, \
+                    each after the first stored as its int-by-int difference (wrapping) to the \
+                    one before; version 4 carries the previous chunk's last item over as the \
+                    base when the type stays. The items below are those ints, decoded and \
+                    undone, little-endian as twcodec reads them (docs/format-notes.md, \
+                    \"Ghosts\").",
+            unit: Unit::Byte,
+            sections: vec![
+                section(
+                    "Header",
+                    "",
+                    vec![
+                        entry::<ghost::GhostHeader>(),
+                        entry::<ghost::GhostVersion>(),
+                        entry::<ghost::ChunkHeader>(),
+                    ],
+                ),
+                section(
+                    "Items",
+                    "Item types: 0 skin, 1 character without tick, 2 character, 3 start tick \
+                     (one int). Other types are kept as they are; DDNet's client skips them.",
+                    vec![
+                        entry::<ghost::GhostSkin>(),
+                        entry::<ghost::GhostCharacter>(),
+                    ],
                 ),
             ],
         },

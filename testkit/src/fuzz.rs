@@ -19,6 +19,7 @@
 //! | `demo` | [`Demo`]: header, chunks, replay, the embedded map, the dumps, messages decode -> encode |
 //! | `demo_edit` | a demo written back (the same bytes), cut between two ticks the input's last 8 bytes give (the cut replays as the demo over its ticks), recorded again with [`DemoWriter`](twcodec::demo::DemoWriter), without its map and with the sample's |
 //! | `teehistorian` | [`Teehistorian`]: header, every record (each written back to its bytes, each known extension payload encoded back), the summary and JSON lines of the tools |
+//! | `ghost` | [`Ghost`](twcodec::ghost::Ghost): header, chunks, items, decode, the bytes back, re-encoding its items ([`GhostWriter`](twcodec::ghost::GhostWriter)) read back to the same items |
 //! | `packet` | 0.7 packets: chunks, snapshot messages, joining, rebuilding, messages decode -> encode |
 //! | `pack` | [`mapdir::pack`](twcodec_tools::mapdir::pack) of the sample's directory after the file edits the input describes (numbers changed, bytes overwritten, files added, deleted, moved); a map it builds is read back |
 //! | `render` | [`render`](twcodec_tools::render::render) of a map at two small sizes and views, under [`FUZZ_RENDER_WORK`] |
@@ -86,6 +87,8 @@ pub enum Target {
     Demo,
     /// Demos written: back, cut, recorded again, another map or none.
     DemoEdit,
+    /// Ghosts.
+    Ghost,
     /// 0.7 packets.
     Packet,
     /// DDNet teehistorian files.
@@ -110,7 +113,7 @@ pub enum Target {
 
 impl Target {
     /// Every target.
-    pub const ALL: [Target; 21] = [
+    pub const ALL: [Target; 22] = [
         Target::Datafile,
         Target::MapLenient,
         Target::MapStrict,
@@ -122,6 +125,7 @@ impl Target {
         Target::Huffman,
         Target::Demo,
         Target::DemoEdit,
+        Target::Ghost,
         Target::Packet,
         Target::Teehistorian,
         Target::Pack,
@@ -148,6 +152,7 @@ impl Target {
             Target::Huffman => "huffman",
             Target::Demo => "demo",
             Target::DemoEdit => "demo_edit",
+            Target::Ghost => "ghost",
             Target::Packet => "packet",
             Target::Teehistorian => "teehistorian",
             Target::Pack => "pack",
@@ -175,6 +180,7 @@ impl Target {
             Target::Huffman => huffman_coding(data),
             Target::Demo => demo(data),
             Target::DemoEdit => demo_edit(data),
+            Target::Ghost => ghost(data),
             Target::Packet => packet(data),
             Target::Teehistorian => teehistorian(data),
             Target::Pack => pack_dir(data),
@@ -968,6 +974,35 @@ pub fn huffman_coding(data: &[u8]) {
     );
 }
 
+/// Ghosts: header, chunks, items, decode; the bytes back; the items re-encoded and read back.
+pub fn ghost(data: &[u8]) {
+    use twcodec::ghost::{Ghost, GhostWriter};
+    let Ok(ghost) = Ghost::from_bytes_with(data.to_vec(), FUZZ_LIMITS) else {
+        return;
+    };
+    assert_eq!(ghost.to_bytes(), data);
+    let _ = ghost.decode();
+    let _ = ghost.check_ddnet();
+    let items: Result<Vec<_>, _> = ghost.items().collect();
+    let (Ok(items), Ok(writer)) = (items, GhostWriter::from_ghost(&ghost)) else {
+        return;
+    };
+    // The writer refuses what DDNet refuses (no characters, a bad time, ...); what it writes
+    // reads back to the same items.
+    let Ok(bytes) = writer.finish() else { return };
+    let again = Ghost::from_bytes(bytes).expect("a ghost GhostWriter wrote reads back");
+    let again: Vec<_> = again
+        .items()
+        .map(|item| item.expect("its items decode"))
+        .collect();
+    let same = |a: &[twcodec::ghost::Item], b: &[twcodec::ghost::Item]| {
+        a.iter()
+            .map(|i| (i.item_type, &i.ints))
+            .eq(b.iter().map(|i| (i.item_type, &i.ints)))
+    };
+    assert!(same(&items, &again), "re-encoded items differ");
+}
+
 /// Demos: header, every chunk, the replay, the embedded map, the dumps.
 pub fn demo(data: &[u8]) {
     let Ok(demo) = Demo::from_bytes(data.to_vec()) else {
@@ -1425,6 +1460,13 @@ fn seeds(target: Target, corpus: Option<&Path>) -> Vec<Vec<u8>> {
         Target::Demo | Target::DemoEdit => corpus.map_or_else(Vec::new, |corpus| {
             corpus_files(&corpus.join("demos"), "demo")
         }),
+        // Ghosts DDNet's recorder wrote, and one twcodec wrote in version 4.
+        Target::Ghost => vec![
+            include_bytes!("../../tests/fixtures/ghosts/short.gho").to_vec(),
+            include_bytes!("../../tests/fixtures/ghosts/notick.gho").to_vec(),
+            include_bytes!("../../tests/fixtures/ghosts/unknown_type.gho").to_vec(),
+            include_bytes!("../../tests/fixtures/ghosts/written_v4_mixed.gho").to_vec(),
+        ],
         Target::Packet => corpus.map_or_else(Vec::new, |corpus| {
             corpus_files(
                 &corpus

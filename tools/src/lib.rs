@@ -10,8 +10,9 @@
 //! | [`render`] | draws a map as the game does, on the CPU, within a work budget |
 //! | [`assets`] | a map's images and sounds as files (PNG, Opus) and back: extract, add, replace, embed |
 //! | [`mapdir`] | the map directory form: `unpack` and `pack` (docs/mapdir.md) |
-//! | [`scan`] | many files at once: a row per map or demo |
+//! | [`scan`] | many files at once: a row per map, demo or ghost |
 //! | [`export`] | a demo's snapshot objects as rows (JSONL, CSV) |
+//! | [`ghost`] | a DDNet ghost's header and its characters as rows (JSONL, CSV) |
 //! | [`chat`] | a demo's chat, joins, leaves and kills |
 //! | [`teehistorian`] | DDNet teehistorian files: summary, records as JSON, an index over folders |
 //!
@@ -28,6 +29,7 @@ pub mod check;
 pub mod diff;
 pub mod dump;
 pub mod export;
+pub mod ghost;
 pub mod mapdir;
 pub mod render;
 pub mod scan;

@@ -1,4 +1,5 @@
-//! Many files at once: every map and demo under some paths, one [`Row`] each (`twcodec scan`).
+//! Many files at once: every map, demo and ghost under some paths, one [`Row`] each (`twcodec
+//! scan`).
 //!
 //! ```
 //! let dir = tempfile::tempdir()?;
@@ -24,6 +25,7 @@ use sha2::{Digest, Sha256};
 
 use crate::dump::hex;
 use twcodec::demo::Demo;
+use twcodec::ghost::Ghost;
 use twcodec::items::item_kind;
 use twcodec::map::{DataItem, Decode, Layer, Map, Severity};
 use twcodec::sniff::{sniff, FileKind};
@@ -65,7 +67,9 @@ pub enum Kind {
     Map,
     /// A demo (`TWDEMO`).
     Demo,
-    /// Neither.
+    /// A DDNet ghost (`TWGHOST`).
+    Ghost,
+    /// None of them.
     Other,
 }
 
@@ -81,6 +85,7 @@ impl Row {
             error: Some(error.to_string()),
             map: None,
             demo: None,
+            ghost: None,
         }
     }
 }
@@ -106,6 +111,9 @@ pub struct Row {
     /// A demo's summary.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub demo: Option<DemoSummary>,
+    /// A ghost's summary.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ghost: Option<GhostSummary>,
 }
 
 /// What a map holds.
@@ -172,10 +180,30 @@ pub struct DemoSummary {
     pub messages: Option<usize>,
 }
 
-/// Every `.map` and `.demo` file under `paths` (recursively; a file given by name is taken
-/// whatever its name), sorted within each path, paths in the order given.
+/// What a ghost holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GhostSummary {
+    /// Ghost version, 4 to 6.
+    pub ghost_version: u8,
+    /// The player's name.
+    pub owner: String,
+    /// The map's name.
+    pub map_name: String,
+    /// The race time in milliseconds, from the header.
+    pub time_ms: i32,
+    /// Characters, from the header.
+    pub num_ticks: i32,
+    /// With `deep`: the characters read, as DDNet's client reads them.
+    pub characters: Option<usize>,
+}
+
+/// The extensions [`find`] looks for: maps, demos and ghosts.
+pub const EXTENSIONS: &[&str] = &["map", "demo", "gho"];
+
+/// Every `.map`, `.demo` and `.gho` file under `paths` (recursively; a file given by name is
+/// taken whatever its name), sorted within each path, paths in the order given.
 pub fn find(paths: &[impl AsRef<Path>]) -> Result<Vec<PathBuf>, Error> {
-    find_with(paths, &["map", "demo"])
+    find_with(paths, EXTENSIONS)
 }
 
 /// Every file under `paths` whose extension is one of `extensions` (recursively; a file given
@@ -304,6 +332,7 @@ pub fn scan_file(path: &Path, options: &ScanOptions) -> Row {
         error: None,
         map: None,
         demo: None,
+        ghost: None,
     };
     let max = twcodec::Limits::DEFAULT.max_file_size();
     let bytes = match twcodec::input::read_file(path, max, "Limits::max_file_size") {
@@ -320,14 +349,16 @@ pub fn scan_file(path: &Path, options: &ScanOptions) -> Row {
     row.kind = match sniffed {
         Some(FileKind::Datafile) => Kind::Map,
         Some(FileKind::Demo) => Kind::Demo,
+        Some(FileKind::Ghost) => Kind::Ghost,
         _ => Kind::Other,
     };
     let result = match (row.kind, sniffed) {
         (Kind::Map, _) => map_summary(bytes, options).map(|m| row.map = Some(m)),
         (Kind::Demo, _) => demo_summary(bytes, options).map(|d| row.demo = Some(d)),
-        (_, Some(kind)) => Err(kind.wrong_kind("a map or a demo")),
+        (Kind::Ghost, _) => ghost_summary(bytes, options).map(|g| row.ghost = Some(g)),
+        (_, Some(kind)) => Err(kind.wrong_kind("a map, a demo or a ghost")),
         (_, None) => Err(Error::malformed(
-            "neither a map (DATA) nor a demo (TWDEMO): unknown magic",
+            "neither a map (DATA), a demo (TWDEMO) nor a ghost (TWGHOST): unknown magic",
         )),
     };
     row.error = result.err().map(|e| e.to_string());
@@ -426,6 +457,22 @@ fn demo_summary(bytes: Vec<u8>, options: &ScanOptions) -> Result<DemoSummary, Er
     })
 }
 
+fn ghost_summary(bytes: Vec<u8>, options: &ScanOptions) -> Result<GhostSummary, Error> {
+    let ghost = Ghost::from_bytes(bytes)?;
+    let characters = match options.deep {
+        true => Some(ghost.decode()?.characters.len()),
+        false => None,
+    };
+    Ok(GhostSummary {
+        ghost_version: ghost.version(),
+        owner: ghost.owner(),
+        map_name: ghost.map_name(),
+        time_ms: ghost.time_ms(),
+        num_ticks: ghost.header().num_ticks,
+        characters,
+    })
+}
+
 /// A row as one line of CSV: the columns of [`CSV_HEADER`], censuses as `kind=count`
 /// joined by `;`.
 #[derive(Debug, Serialize)]
@@ -462,6 +509,11 @@ struct CsvRow<'r> {
     recorded_by: Option<&'r str>,
     ticks: Option<usize>,
     messages: Option<usize>,
+    ghost_version: Option<u8>,
+    owner: Option<&'r str>,
+    time_ms: Option<i32>,
+    num_ticks: Option<i32>,
+    characters: Option<usize>,
 }
 
 fn census(counts: &BTreeMap<&'static str, usize>) -> String {
@@ -474,7 +526,7 @@ fn census(counts: &BTreeMap<&'static str, usize>) -> String {
 impl Row {
     /// Writes the row as one CSV record (after a header [`csv_writer`] writes).
     pub fn write_csv<W: std::io::Write>(&self, out: &mut csv::Writer<W>) -> csv::Result<()> {
-        let (m, d) = (self.map.as_ref(), self.demo.as_ref());
+        let (m, d, g) = (self.map.as_ref(), self.demo.as_ref(), self.ghost.as_ref());
         out.serialize(CsvRow {
             path: &self.path,
             kind: self.kind,
@@ -501,13 +553,18 @@ impl Row {
             first_problem: m.and_then(|m| m.first_problem.as_deref()),
             demo_version: d.map(|d| d.demo_version),
             net_version: d.map(|d| d.net_version.as_str()),
-            map_name: d.map(|d| d.map_name.as_str()),
+            map_name: (d.map(|d| d.map_name.as_str())).or(g.map(|g| g.map_name.as_str())),
             map_size: d.map(|d| d.map_size),
             map_crc32: d.map(|d| d.map_crc32.as_str()),
             length: d.map(|d| d.length),
             recorded_by: d.map(|d| d.recorded_by.as_str()),
             ticks: d.and_then(|d| d.ticks),
             messages: d.and_then(|d| d.messages),
+            ghost_version: g.map(|g| g.ghost_version),
+            owner: g.map(|g| g.owner.as_str()),
+            time_ms: g.map(|g| g.time_ms),
+            num_ticks: g.map(|g| g.num_ticks),
+            characters: g.and_then(|g| g.characters),
         })
     }
 

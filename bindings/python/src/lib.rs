@@ -30,6 +30,7 @@ mod datafile;
 mod demo;
 mod edit;
 mod errors;
+mod ghost;
 mod map;
 mod scan;
 mod shared;
@@ -73,6 +74,7 @@ fn _twcodec(m: &Bound<'_, PyModule>) -> PyResult<()> {
     snap::register(m)?;
     demo::register(m)?;
     teehistorian::register(m)?;
+    ghost::register(m)?;
     scan::register(m)?;
     tools::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

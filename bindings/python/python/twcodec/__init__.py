@@ -1,4 +1,4 @@
-"""Teeworlds and DDNet maps, datafiles, snapshots and demos, read and written by twcodec.
+"""Teeworlds and DDNet maps, datafiles, snapshots, demos and ghosts, read and written by twcodec.
 
 The classes and functions are the Rust library's, bound with PyO3 (module
 ``twcodec._twcodec``); ``twcodec.dask`` spreads ``scan`` over a Dask cluster.
@@ -18,6 +18,7 @@ from ._twcodec import (
     Diff,
     Envelope,
     Error,
+    Ghost,
     Group,
     Image,
     IoError,
@@ -53,6 +54,7 @@ __all__ = [
     "Diff",
     "Envelope",
     "Error",
+    "Ghost",
     "Group",
     "Image",
     "IoError",

@@ -1084,7 +1084,7 @@ fn the_wrong_kind_of_file_is_named() {
     )));
     let output = twcodec(&["scan", &png_map]);
     assert!(stdout(&output).contains(
-        "\"error\":\"not a map, a demo or a ghost: the file is a PNG picture, it starts with"
+        "\"error\":\"not a map, a demo, a ghost or a teehistorian file: the file is a PNG picture, it starts with"
     ));
     assert_eq!(output.status.code(), Some(1));
 }

@@ -211,3 +211,66 @@ fn to_demo_puts_the_recorded_positions_in_snapshots() {
         ]
     );
 }
+
+/// `scan` has a row per teehistorian file: the header's fields, and with `--deep` the records
+/// (a file that does not end with FINISH is not an error; a record that does not read is).
+#[test]
+fn scan_has_a_row_per_teehistorian_file() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["server_econ", "antibot_unfinished"] {
+        let to = dir.path().join(format!("{name}.teehistorian"));
+        std::fs::copy(fixture(name), to).unwrap();
+    }
+    let mut cut = std::fs::read(fixture("teams")).unwrap();
+    cut.truncate(cut.len() - 3);
+    std::fs::write(dir.path().join("cut.teehistorian"), cut).unwrap();
+    let folder = dir.path().to_string_lossy().into_owned();
+    let scan = |args: &[&str]| -> (Output, Vec<serde_json::Value>) {
+        let output = twcodec(args);
+        let rows = (text(&output.stdout).lines())
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect();
+        (output, rows)
+    };
+    let (output, rows) = scan(&["scan", &folder]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert_eq!(
+        text(&output.stderr),
+        "3 files: 0 maps, 0 demos, 3 teehistorian files, 0 other; 0 maps with errors, 0 failed\n"
+    );
+    let econ = &rows[2];
+    assert!(econ["path"]
+        .as_str()
+        .unwrap()
+        .ends_with("server_econ.teehistorian"));
+    assert_eq!(econ["kind"], "teehistorian");
+    let th = &econ["teehistorian"];
+    assert_eq!(th["map_name"], "th_ctf1");
+    assert_eq!(th["game_type"], "TestDDraceNetwork");
+    assert_eq!(th["records"], serde_json::Value::Null);
+
+    let (output, rows) = scan(&["scan", "--deep", &folder]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(text(&output.stderr).ends_with("0 maps with errors, 1 failed\n"));
+    let [unfinished, cut, econ] = &rows[..] else {
+        panic!("{rows:?}")
+    };
+    assert_eq!(unfinished["teehistorian"]["finished"], false);
+    assert_eq!(unfinished["teehistorian"]["records"], 3);
+    assert_eq!(unfinished["error"], serde_json::Value::Null);
+    assert!(cut["error"].as_str().unwrap().contains("record #"), "{cut}");
+    assert_eq!(econ["teehistorian"]["finished"], true);
+    assert!(econ["teehistorian"]["records"].as_u64().unwrap() > 10);
+
+    let output = twcodec(&["scan", "--deep", "--format", "csv", &fixture("server_econ")]);
+    let out = text(&output.stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0].ends_with(
+            ",characters,game_uuid,server_name,start_time,game_type,records,last_tick,finished,players"
+        ),
+        "{}",
+        lines[0]
+    );
+    assert!(lines[1].contains(",th_ctf1,"), "{}", lines[1]);
+}

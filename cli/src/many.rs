@@ -14,10 +14,12 @@ use crate::progress::Progress;
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum Commands {
-    /// Every map, demo and ghost (`.gho`) under the paths (recursively), in parallel, one row
-    /// per file: kind, versions, sizes, item and layer census, game layer size, images and
-    /// sounds, problems, hashes; a ghost's owner, map, time and ticks. A file that fails is a row with its error; rows keep the files'
-    /// order. A summary goes to standard error; exit 1 when a file failed.
+    /// Every map, demo, ghost (`.gho`) and teehistorian file under the paths (recursively),
+    /// in parallel, one row per file: kind, versions, sizes, item and layer census, game
+    /// layer size, images and sounds, problems, hashes; a ghost's owner, map, time and ticks;
+    /// a teehistorian file's game, server, start time, game type and map. A file that fails
+    /// is a row with its error; rows keep the files' order. A summary goes to standard
+    /// error; exit 1 when a file failed.
     Scan {
         /// Files and directories.
         #[arg(required = true)]
@@ -28,7 +30,8 @@ pub(crate) enum Commands {
         /// Threads (default: one per core).
         #[arg(long, short = 'j', value_parser = parse_jobs)]
         jobs: Option<usize>,
-        /// Also inflate and check all content: every data item and tile, every demo chunk.
+        /// Also inflate and check all content: every data item and tile, every demo chunk,
+        /// every ghost item and teehistorian record.
         #[arg(long)]
         deep: bool,
     },
@@ -75,7 +78,7 @@ fn scan(
         .deep(deep)
         .jobs(jobs);
     let progress = Progress::new(files.len() as u64, "scanning");
-    let (mut maps, mut demos, mut ghosts) = (0usize, 0usize, 0usize);
+    let (mut maps, mut demos, mut ghosts, mut histories) = (0usize, 0usize, 0usize, 0usize);
     let (mut failed, mut with_errors) = (0usize, 0usize);
     // As `twcodec_tools::scan::scan`, counting each file as it is done.
     let rows = twcodec_tools::scan::in_order(&files, options.jobs, |path| {
@@ -97,6 +100,7 @@ fn scan(
             twcodec_tools::scan::Kind::Map => maps += 1,
             twcodec_tools::scan::Kind::Demo => demos += 1,
             twcodec_tools::scan::Kind::Ghost => ghosts += 1,
+            twcodec_tools::scan::Kind::Teehistorian => histories += 1,
             twcodec_tools::scan::Kind::Other => {}
         }
         failed += usize::from(row.failed());
@@ -116,17 +120,20 @@ fn scan(
         writer.flush()?;
     }
     drop(progress);
-    // Ghosts are named only where there are some, so that the line of a map or demo
-    // collection stays as it was.
-    let ghosts_text = match ghosts {
-        0 => String::new(),
-        n => format!("{n} ghosts, "),
-    };
+    // Ghosts and teehistorian files are named only where there are some, so that the line
+    // of a map or demo collection stays as it was.
+    let mut others_text = String::new();
+    if ghosts > 0 {
+        others_text += &format!("{ghosts} ghosts, ");
+    }
+    if histories > 0 {
+        others_text += &format!("{histories} teehistorian files, ");
+    }
     note!(
-        "{} files: {maps} maps, {demos} demos, {ghosts_text}{} other; {with_errors} maps with \
+        "{} files: {maps} maps, {demos} demos, {others_text}{} other; {with_errors} maps with \
          errors, {failed} failed",
         files.len(),
-        files.len() - maps - demos - ghosts
+        files.len() - maps - demos - ghosts - histories
     );
     Ok(ExitCode::from(u8::from(failed > 0)))
 }

@@ -1,4 +1,4 @@
-//! Many files at once: every map, demo and ghost under some paths, one [`Row`] each (`twcodec
+//! Many files at once: every map, demo, ghost and teehistorian file under some paths, one [`Row`] each (`twcodec
 //! scan`).
 //!
 //! ```
@@ -69,6 +69,8 @@ pub enum Kind {
     Demo,
     /// A DDNet ghost (`TWGHOST`).
     Ghost,
+    /// A DDNet teehistorian file (the UUID of `teehistorian@ddnet.tw`).
+    Teehistorian,
     /// None of them.
     Other,
 }
@@ -86,6 +88,7 @@ impl Row {
             map: None,
             demo: None,
             ghost: None,
+            teehistorian: None,
         }
     }
 }
@@ -114,6 +117,9 @@ pub struct Row {
     /// A ghost's summary.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ghost: Option<GhostSummary>,
+    /// A teehistorian file's summary.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub teehistorian: Option<TeehistorianSummary>,
 }
 
 /// What a map holds.
@@ -197,10 +203,33 @@ pub struct GhostSummary {
     pub characters: Option<usize>,
 }
 
-/// The extensions [`find`] looks for: maps, demos and ghosts.
-pub const EXTENSIONS: &[&str] = &["map", "demo", "gho"];
+/// What a teehistorian file holds: its header's main fields, and with `deep` its records.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TeehistorianSummary {
+    /// The header's `game_uuid`.
+    pub game_uuid: Option<String>,
+    /// `server_name`.
+    pub server_name: Option<String>,
+    /// `start_time`.
+    pub start_time: Option<String>,
+    /// `game_type`.
+    pub game_type: Option<String>,
+    /// `map_name`.
+    pub map_name: Option<String>,
+    /// With `deep`: records read (all, or up to the one that does not read: the row's error).
+    pub records: Option<usize>,
+    /// With `deep`: tick of the last record.
+    pub last_tick: Option<i32>,
+    /// With `deep`: whether the file ends with `FINISH` (a server that stopped normally).
+    pub finished: Option<bool>,
+    /// With `deep`: distinct client ids.
+    pub players: Option<usize>,
+}
 
-/// Every `.map`, `.demo` and `.gho` file under `paths` (recursively; a file given by name is
+/// The extensions [`find`] looks for: maps, demos, ghosts and teehistorian files.
+pub const EXTENSIONS: &[&str] = &["map", "demo", "gho", "teehistorian"];
+
+/// Every `.map`, `.demo`, `.gho` and `.teehistorian` file under `paths` (recursively; a file given by name is
 /// taken whatever its name), sorted within each path, paths in the order given.
 pub fn find(paths: &[impl AsRef<Path>]) -> Result<Vec<PathBuf>, Error> {
     find_with(paths, EXTENSIONS)
@@ -333,6 +362,7 @@ pub fn scan_file(path: &Path, options: &ScanOptions) -> Row {
         map: None,
         demo: None,
         ghost: None,
+        teehistorian: None,
     };
     let max = twcodec::Limits::DEFAULT.max_file_size();
     let bytes = match twcodec::input::read_file(path, max, "Limits::max_file_size") {
@@ -350,15 +380,18 @@ pub fn scan_file(path: &Path, options: &ScanOptions) -> Row {
         Some(FileKind::Datafile) => Kind::Map,
         Some(FileKind::Demo) => Kind::Demo,
         Some(FileKind::Ghost) => Kind::Ghost,
+        Some(FileKind::Teehistorian) => Kind::Teehistorian,
         _ => Kind::Other,
     };
     let result = match (row.kind, sniffed) {
         (Kind::Map, _) => map_summary(bytes, options).map(|m| row.map = Some(m)),
         (Kind::Demo, _) => demo_summary(bytes, options).map(|d| row.demo = Some(d)),
         (Kind::Ghost, _) => ghost_summary(bytes, options).map(|g| row.ghost = Some(g)),
-        (_, Some(kind)) => Err(kind.wrong_kind("a map, a demo or a ghost")),
+        (Kind::Teehistorian, _) => teehistorian_summary(bytes, options, &mut row),
+        (_, Some(kind)) => Err(kind.wrong_kind("a map, a demo, a ghost or a teehistorian file")),
         (_, None) => Err(Error::malformed(
-            "neither a map (DATA), a demo (TWDEMO) nor a ghost (TWGHOST): unknown magic",
+            "neither a map (DATA), a demo (TWDEMO), a ghost (TWGHOST) nor a teehistorian file \
+             (its UUID): unknown magic",
         )),
     };
     row.error = result.err().map(|e| e.to_string());
@@ -473,6 +506,38 @@ fn ghost_summary(bytes: Vec<u8>, options: &ScanOptions) -> Result<GhostSummary, 
     })
 }
 
+/// A teehistorian file's summary, into `row`: with `deep`, the records up to one that does not
+/// read, whose error is the row's.
+fn teehistorian_summary(bytes: Vec<u8>, options: &ScanOptions, row: &mut Row) -> Result<(), Error> {
+    let th = twcodec::teehistorian::Teehistorian::from_bytes(bytes)?;
+    let field = |key: &str| th.header_str(key).map(str::to_string);
+    let mut summary = TeehistorianSummary {
+        game_uuid: field("game_uuid"),
+        server_name: field("server_name"),
+        start_time: field("start_time"),
+        game_type: field("game_type"),
+        map_name: field("map_name"),
+        records: None,
+        last_tick: None,
+        finished: None,
+        players: None,
+    };
+    let mut error = None;
+    if options.deep {
+        let records = crate::teehistorian::summary(&th);
+        summary.records = Some(records.records);
+        summary.last_tick = records.last_tick;
+        summary.finished = Some(records.finished);
+        summary.players = Some(records.players.len());
+        error = records.error;
+    }
+    row.teehistorian = Some(summary);
+    match error {
+        Some(error) => Err(Error::malformed(error)),
+        None => Ok(()),
+    }
+}
+
 /// A row as one line of CSV: the columns of [`CSV_HEADER`], censuses as `kind=count`
 /// joined by `;`.
 #[derive(Debug, Serialize)]
@@ -514,6 +579,14 @@ struct CsvRow<'r> {
     time_ms: Option<i32>,
     num_ticks: Option<i32>,
     characters: Option<usize>,
+    game_uuid: Option<&'r str>,
+    server_name: Option<&'r str>,
+    start_time: Option<&'r str>,
+    game_type: Option<&'r str>,
+    records: Option<usize>,
+    last_tick: Option<i32>,
+    finished: Option<bool>,
+    players: Option<usize>,
 }
 
 fn census(counts: &BTreeMap<&'static str, usize>) -> String {
@@ -527,6 +600,7 @@ impl Row {
     /// Writes the row as one CSV record (after a header [`csv_writer`] writes).
     pub fn write_csv<W: std::io::Write>(&self, out: &mut csv::Writer<W>) -> csv::Result<()> {
         let (m, d, g) = (self.map.as_ref(), self.demo.as_ref(), self.ghost.as_ref());
+        let t = self.teehistorian.as_ref();
         out.serialize(CsvRow {
             path: &self.path,
             kind: self.kind,
@@ -553,7 +627,9 @@ impl Row {
             first_problem: m.and_then(|m| m.first_problem.as_deref()),
             demo_version: d.map(|d| d.demo_version),
             net_version: d.map(|d| d.net_version.as_str()),
-            map_name: (d.map(|d| d.map_name.as_str())).or(g.map(|g| g.map_name.as_str())),
+            map_name: (d.map(|d| d.map_name.as_str()))
+                .or(g.map(|g| g.map_name.as_str()))
+                .or(t.and_then(|t| t.map_name.as_deref())),
             map_size: d.map(|d| d.map_size),
             map_crc32: d.map(|d| d.map_crc32.as_str()),
             length: d.map(|d| d.length),
@@ -565,6 +641,14 @@ impl Row {
             time_ms: g.map(|g| g.time_ms),
             num_ticks: g.map(|g| g.num_ticks),
             characters: g.and_then(|g| g.characters),
+            game_uuid: t.and_then(|t| t.game_uuid.as_deref()),
+            server_name: t.and_then(|t| t.server_name.as_deref()),
+            start_time: t.and_then(|t| t.start_time.as_deref()),
+            game_type: t.and_then(|t| t.game_type.as_deref()),
+            records: t.and_then(|t| t.records),
+            last_tick: t.and_then(|t| t.last_tick),
+            finished: t.and_then(|t| t.finished),
+            players: t.and_then(|t| t.players),
         })
     }
 

@@ -60,8 +60,8 @@ fn every_corpus_demo_is_written_back_byte_for_byte() {
     }
 }
 
-/// A small demo by hand, its chunk headers in `forms` (a tick marker or a data chunk), each
-/// data chunk holding a message of `ints`.
+/// A small demo by hand: the headers `headers`, each data chunk holding the first `size` bytes
+/// of `payload`, then `tail`.
 fn crafted(version: u8, headers: &[ChunkHeader], payload: &[u8], tail: &[u8]) -> Vec<u8> {
     let info = DemoInfo {
         version,

@@ -282,8 +282,7 @@ impl Demo {
         if let Some(extension) = &mut start.sha256 {
             #[cfg(feature = "hashing")]
             {
-                use sha2::Digest;
-                extension.sha256 = sha2::Sha256::digest(map).into();
+                extension.sha256 = super::sha256(map);
             }
             #[cfg(not(feature = "hashing"))]
             {

@@ -184,11 +184,7 @@ impl Demo {
     /// The protocol of the recording, from the net version: Teeworlds 0.7 when it starts with
     /// `0.7`, else 0.6/DDNet.
     pub fn protocol(&self) -> Protocol {
-        if self.start.header.net_version.bytes().starts_with(b"0.7") {
-            Protocol::Teeworlds07
-        } else {
-            Protocol::Ddnet06
-        }
+        protocol_of(&self.start.header)
     }
 
     /// The embedded map's bytes (empty when the demo embeds none).
@@ -237,8 +233,7 @@ impl Demo {
     /// The map's SHA-256 (feature `hashing`).
     #[cfg(feature = "hashing")]
     pub fn map_sha256(&self) -> [u8; 32] {
-        use sha2::Digest;
-        sha2::Sha256::digest(&self.bytes[self.map.clone()]).into()
+        sha256(&self.bytes[self.map.clone()])
     }
 
     /// Whether the map's SHA-256 is the one in the header, when the header gives one (feature
@@ -287,6 +282,23 @@ impl Demo {
             done: false,
         }
     }
+}
+
+/// The protocol a header's net version names: Teeworlds 0.7 when it starts with `0.7`, else
+/// 0.6/DDNet.
+pub(crate) fn protocol_of(header: &DemoHeader) -> Protocol {
+    if header.net_version.bytes().starts_with(b"0.7") {
+        Protocol::Teeworlds07
+    } else {
+        Protocol::Ddnet06
+    }
+}
+
+/// SHA-256 of a map's bytes (feature `hashing`).
+#[cfg(feature = "hashing")]
+pub(crate) fn sha256(map: &[u8]) -> [u8; 32] {
+    use sha2::Digest;
+    sha2::Sha256::digest(map).into()
 }
 
 /// A chunk of a demo.

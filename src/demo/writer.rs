@@ -47,14 +47,9 @@ impl Demo {
         put(out, &self.start, ())?;
         out.write_all(&self.map_bytes()).map_err(write_error)?;
         let mut end = self.chunks_offset();
-        for chunk in self.chunks() {
-            let Ok(chunk) = chunk else {
-                break;
-            };
+        for chunk in self.chunks().map_while(Result::ok) {
             write_chunk(out, self.version(), &chunk)?;
-            end = chunk.offset
-                + chunk.header.size_in_bytes()
-                + chunk.payload().map_or(0, <[u8]>::len);
+            end = chunk_end(&chunk);
         }
         out.write_all(&self.bytes[end..]).map_err(write_error)
     }
@@ -69,17 +64,14 @@ impl Demo {
     /// The bytes after the last chunk that reads: empty for a demo whose recording ended
     /// normally; what a crash left of a chunk otherwise.
     pub fn tail(&self) -> &[u8] {
-        let mut end = self.chunks_offset();
-        for chunk in self.chunks() {
-            let Ok(chunk) = chunk else {
-                break;
-            };
-            end = chunk.offset
-                + chunk.header.size_in_bytes()
-                + chunk.payload().map_or(0, <[u8]>::len);
-        }
-        &self.bytes[end..]
+        let last = self.chunks().map_while(Result::ok).last();
+        &self.bytes[last.map_or(self.chunks_offset(), |chunk| chunk_end(&chunk))..]
     }
+}
+
+/// Where a chunk ends in its demo.
+fn chunk_end(chunk: &Chunk<'_>) -> usize {
+    chunk.offset + chunk.header.size_in_bytes() + chunk.payload().map_or(0, <[u8]>::len)
 }
 
 /// A chunk as it was read.
@@ -214,10 +206,7 @@ impl<W: Write + Seek> DemoWriter<W> {
     /// demo gets the map's SHA-256.
     pub fn new(out: W, info: &DemoInfo, map: &[u8]) -> Result<DemoWriter<W>, Error> {
         #[cfg(feature = "hashing")]
-        let sha256 = {
-            use sha2::Digest;
-            Some(sha2::Sha256::digest(map).into())
-        };
+        let sha256 = Some(super::sha256(map));
         #[cfg(not(feature = "hashing"))]
         let sha256 = None;
         let start = info.start(map, sha256)?;
@@ -245,11 +234,7 @@ impl<W: Write + Seek> DemoWriter<W> {
         map: &[u8],
     ) -> Result<DemoWriter<W>, Error> {
         let base = out.stream_position().map_err(write_error)?;
-        let protocol = if start.header.net_version.bytes().starts_with(b"0.7") {
-            crate::snap::Protocol::Teeworlds07
-        } else {
-            crate::snap::Protocol::Ddnet06
-        };
+        let protocol = super::protocol_of(&start.header);
         put(&mut out, &start, ())?;
         out.write_all(map).map_err(write_error)?;
         Ok(DemoWriter {
@@ -397,14 +382,9 @@ impl<W: Write + Seek> DemoWriter<W> {
     /// as [`crate::netmsg::encode`] makes them); padded with zeros to whole ints, as DDNet
     /// does.
     pub fn message_bytes(&mut self, bytes: &[u8]) -> Result<(), Error> {
-        let ints: Vec<i32> = bytes
-            .chunks(4)
-            .map(|chunk| {
-                let mut int = [0u8; 4];
-                int[..chunk.len()].copy_from_slice(chunk);
-                i32::from_le_bytes(int)
-            })
-            .collect();
+        let mut padded = bytes.to_vec();
+        padded.resize(bytes.len().next_multiple_of(4), 0);
+        let ints = crate::snap::ints_from_bytes(&padded)?;
         self.chunk(ChunkKind::Message, &ints)
     }
 

@@ -45,9 +45,7 @@ pub(crate) struct PyDemo {
     demo: Demo,
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
+use twcodec_tools::dump::hex;
 
 #[pymethods]
 impl PyDemo {

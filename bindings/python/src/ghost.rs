@@ -23,9 +23,7 @@ pub(crate) struct PyGhost {
     ghost: Ghost,
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
+use twcodec_tools::dump::hex;
 
 /// The fields of a character row, in the order of `CGhostCharacter` (the tick apart).
 const FIELDS: [&str; 11] = [

@@ -70,7 +70,7 @@ pub(super) fn write_ints_line(out: &mut dyn Write, ints: &[i32]) -> io::Result<(
 }
 
 /// Hex of bytes.
-pub(crate) fn hex(bytes: &[u8]) -> String {
+pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|byte| format!("{byte:02x}")).collect()
 }
 

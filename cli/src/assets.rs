@@ -171,7 +171,7 @@ pub(crate) enum OnlyAssets {
 }
 
 /// `X,Y` as two numbers.
-fn parse_point(text: &str) -> Result<(f64, f64), String> {
+pub(crate) fn parse_point(text: &str) -> Result<(f64, f64), String> {
     let parse = |part: &str| part.trim().parse::<f64>().ok().filter(|v| v.is_finite());
     match text.split_once(',') {
         Some((x, y)) => match (parse(x), parse(y)) {

@@ -124,6 +124,69 @@ pub(crate) enum DemoCommand {
         #[arg(long)]
         name: Option<String>,
     },
+    /// Draw the game as the client shows it: the map and, over it, the tees with their
+    /// skins, eyes, feet, hands and weapons, hooks, projectiles, lasers, pickups, flags and
+    /// emoticons, moving between snapshots as the client interpolates them. One picture
+    /// (--tick T -o OUT.png), PNG frames (--frames DIR), or raw RGBA frames on standard
+    /// output for a video encoder (--raw): `twcodec demo render D.demo --raw | ffmpeg -f
+    /// rawvideo -pix_fmt rgba -s 1280x720 -r 50 -i - out.mp4`.
+    Render {
+        /// The demo.
+        file: PathBuf,
+        /// Draw the instant of this tick (a point as `cut` takes it) into the picture -o.
+        #[arg(long, value_parser = parse_time, requires = "output", conflicts_with_all = ["frames", "raw"])]
+        tick: Option<DemoTime>,
+        /// The PNG file of --tick (`-`: standard output).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// Write every frame as a PNG picture into this folder (made if missing):
+        /// frame_000000.png, frame_000001.png, ...
+        #[arg(long, conflicts_with = "raw")]
+        frames: Option<PathBuf>,
+        /// Write the frames on standard output as raw RGBA, width x height x 4 bytes each.
+        #[arg(long)]
+        raw: bool,
+        /// Frames per second of game time.
+        #[arg(long, default_value_t = 50.0)]
+        fps: f64,
+        /// The first instant of --frames and --raw (a point as `cut` takes it).
+        #[arg(long, value_parser = parse_time, default_value = "start")]
+        from: DemoTime,
+        /// The last instant of --frames and --raw.
+        #[arg(long, value_parser = parse_time, default_value = "end")]
+        to: DemoTime,
+        /// The picture's width in pixels.
+        #[arg(long, default_value_t = 1280)]
+        width: u32,
+        /// The picture's height in pixels.
+        #[arg(long, default_value_t = 720)]
+        height: u32,
+        /// 1 sees what the game shows by default, 2 twice as much.
+        #[arg(long, default_value_t = 1.0)]
+        zoom: f64,
+        /// Follow the tee of this client id (default: the player who recorded the demo).
+        #[arg(long, conflicts_with = "camera")]
+        follow: Option<i32>,
+        /// A fixed camera on this tile position, X,Y.
+        #[arg(long, value_parser = crate::assets::parse_point)]
+        camera: Option<(f64, f64)>,
+        /// The game's pictures: a DDNet `data/` folder with game.png, emoticons.png and
+        /// skins/ (default: $TWCODEC_DATA). Without it, tees and items are plain shapes.
+        #[arg(long)]
+        data: Option<PathBuf>,
+        /// The folder of the map's external pictures (default: $TWCODEC_MAPRES).
+        #[arg(long)]
+        mapres: Option<PathBuf>,
+        /// The map, for a demo that embeds none.
+        #[arg(long)]
+        map: Option<PathBuf>,
+        /// No names above the tees.
+        #[arg(long)]
+        no_names: bool,
+        /// Draw the physics layers over the map at this opacity in percent.
+        #[arg(long, value_parser = clap::value_parser!(u8).range(0..=100))]
+        entities_overlay: Option<u8>,
+    },
     /// Remove the embedded map. The header keeps the map's name, CRC-32 and SHA-256, so
     /// that DDNet's client plays the demo with the map from its maps folder when they match.
     StripMap {
@@ -378,6 +441,98 @@ fn demo(command: DemoCommand, out: Out<'_>) -> Result<ExitCode, Failure> {
             )];
             save_demo(&bytes, &output, &lines, out)?;
         }
+        DemoCommand::Render {
+            file,
+            tick,
+            output,
+            frames,
+            raw,
+            fps,
+            from,
+            to,
+            width,
+            height,
+            zoom,
+            follow,
+            camera,
+            data,
+            mapres,
+            map,
+            no_names,
+            entities_overlay,
+        } => {
+            use twcodec_tools::render::world::{Camera, DemoRenderOptions, DemoRenderer, Timeline};
+            let demo = Demo::open(&file)?;
+            let camera = match (follow, camera) {
+                (Some(id), _) => Camera::Player(id),
+                (None, Some((x, y))) => Camera::Fixed { x, y },
+                (None, None) => Camera::Local,
+            };
+            let defaults = DemoRenderOptions::default();
+            let data = data.or(defaults.data.clone());
+            let mapres = mapres.or(defaults.mapres.clone());
+            let mut options = defaults
+                .size(width, height)
+                .zoom(zoom)
+                .camera(camera)
+                .mapres(mapres)
+                .names(!no_names)
+                .entities(entities_overlay.unwrap_or(0));
+            options.data = data;
+            let mut renderer = match map {
+                Some(path) => DemoRenderer::with_map(twcodec::map::Map::open(&path)?, &options)?,
+                None => DemoRenderer::new(&demo, &options).map_err(|e| e.with_path(&file))?,
+            };
+            for warning in renderer.warnings() {
+                note!("twcodec: warning: {warning}");
+            }
+            let resolve = |time: DemoTime| {
+                demo.resolve_time(time)
+                    .map_err(|e| usage(e.with_path(&file)))
+            };
+            let Some(output_path) = (match (&tick, &frames, raw) {
+                (Some(_), _, _) => output.clone(),
+                (None, Some(_), _) | (None, None, true) => None,
+                (None, None, false) => {
+                    return Err(Failure::Usage(
+                        "say what to draw: --tick T -o OUT.png, --frames DIR or --raw".into(),
+                    ))
+                }
+            }) else {
+                return demo_frames(
+                    &demo,
+                    &mut renderer,
+                    fps,
+                    resolve(from)?,
+                    resolve(to)?,
+                    frames.as_deref(),
+                    out,
+                );
+            };
+            let at = resolve(tick.unwrap_or(DemoTime::Start))?;
+            let world = Timeline::new(&demo, 50.0)?
+                .from_tick(f64::from(at))
+                .next()
+                .transpose()
+                .map_err(|e| e.with_path(&file))?
+                .ok_or_else(|| Failure::Usage(format!("{} has no snapshot", file.display())))?;
+            let rendered = renderer.render(&world)?;
+            let png = rendered.picture.to_png()?;
+            if is_stdout(&output_path) {
+                refuse_terminal("a PNG picture")?;
+                out.write_all(&png)?;
+            } else {
+                twcodec::fs::save(&output_path, &png)?;
+                writeln!(
+                    out,
+                    "rendered tick {} ({}x{}) to {}",
+                    world.tick,
+                    rendered.picture.width,
+                    rendered.picture.height,
+                    output_path.display()
+                )?;
+            }
+        }
         DemoCommand::Map { file, output } => {
             let demo = Demo::open(&file)?;
             if is_stdout(&output) {
@@ -392,6 +547,65 @@ fn demo(command: DemoCommand, out: Out<'_>) -> Result<ExitCode, Failure> {
                     demo.header().map_size
                 )?;
             }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `demo render --frames` and `--raw`: the frames from `from` to `to`, one at a time, as PNG
+/// files in `dir` or raw RGBA on standard output; a progress bar on a terminal.
+fn demo_frames(
+    demo: &Demo,
+    renderer: &mut twcodec_tools::render::world::DemoRenderer,
+    fps: f64,
+    from: i32,
+    to: i32,
+    dir: Option<&Path>,
+    out: Out<'_>,
+) -> Result<ExitCode, Failure> {
+    use twcodec_tools::render::world::Timeline;
+    if dir.is_none() {
+        refuse_terminal("raw video frames")?;
+    }
+    if let Some(dir) = dir {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Failure::Input(twcodec::Error::io("making the folder", dir, e)))?;
+    }
+    let frames = (f64::from(to.saturating_sub(from)) * fps / 50.0)
+        .floor()
+        .max(0.0) as u64
+        + 1;
+    let progress = Progress::new(frames, "drawing frames");
+    let timeline = Timeline::new(demo, fps)?
+        .from_tick(f64::from(from))
+        .to_tick(f64::from(to));
+    let mut written = 0u64;
+    for world in timeline {
+        let rendered = renderer.render(&world?)?;
+        match dir {
+            Some(dir) => {
+                let path = dir.join(format!("frame_{written:06}.png"));
+                twcodec::fs::save(&path, &rendered.picture.to_png()?)?;
+            }
+            None => out.write_all(&rendered.picture.rgba)?,
+        }
+        written += 1;
+        progress.inc();
+    }
+    drop(progress);
+    match dir {
+        Some(dir) => writeln!(
+            out,
+            "wrote {} to {}",
+            plural(written as usize, "frame"),
+            dir.display()
+        )?,
+        None => {
+            out.flush()?;
+            note!(
+                "twcodec: wrote {} of raw RGBA",
+                plural(written as usize, "frame")
+            );
         }
     }
     Ok(ExitCode::SUCCESS)

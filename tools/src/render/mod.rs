@@ -31,6 +31,7 @@ mod entities;
 mod pictures;
 mod raster;
 mod texture;
+pub mod world;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -335,12 +336,35 @@ fn render_with(
     let frame = Frame::new(map, options)?;
     let mut warnings = Vec::new();
     let textures = Textures::load(files, map, options, &mut warnings);
+    let (picture, work) = draw(map, options, &frame, &textures, None, progress)?;
+    Ok(Rendered {
+        picture,
+        warnings,
+        work,
+    })
+}
+
+/// What is drawn over the map's layers after the game layer (the game world of a demo): its
+/// operations, given where the game group's world lands in the picture, each counted in the
+/// budget.
+type WorldOps<'w> = dyn FnMut(&Mapping, &mut Budget<'_>) -> Result<Vec<Op<'static>>, Error> + 'w;
+
+/// Lays out `map` (and `world` after its game layer) in `frame` and draws it: the picture and
+/// the work it took.
+fn draw(
+    map: &Map,
+    options: &RenderOptions,
+    frame: &Frame,
+    textures: &Textures,
+    world: Option<&mut WorldOps<'_>>,
+    progress: Option<&(dyn Fn(usize, usize) + Sync)>,
+) -> Result<(Picture, u64), Error> {
     let mut budget = Budget {
         limit: map.limits().max_render_work(),
         spent: 0,
-        frame: &frame,
+        frame,
     };
-    let ops = scene(map, options, &frame, &textures, &mut budget)?;
+    let ops = scene(map, options, frame, textures, world, &mut budget)?;
     let work = budget.spent;
     let background = texture::premultiply(options.background);
     let (width, height) = (frame.width, frame.height);
@@ -372,15 +396,32 @@ fn render_with(
     // never taken.
     let rgba: Vec<u8> = bytemuck::allocation::try_cast_vec(pixels)
         .unwrap_or_else(|(_, pixels)| pixels.into_iter().flatten().collect());
-    Ok(Rendered {
-        picture: Picture {
-            width: width as u32,
-            height: height as u32,
-            rgba,
-        },
-        warnings,
-        work,
-    })
+    let picture = Picture {
+        width: width as u32,
+        height: height as u32,
+        rgba,
+    };
+    Ok((picture, work))
+}
+
+/// Where a group's world lands in the picture: the world position of the picture's left and
+/// top edges, the world units per pixel, and the pixels the group may draw.
+#[derive(Debug, Clone, Copy)]
+struct Mapping {
+    left: f64,
+    top: f64,
+    units_per_pixel: (f64, f64),
+    clip: Rect,
+}
+
+impl Mapping {
+    /// The picture position of a world position.
+    fn pixel(&self, x: f64, y: f64) -> (f32, f32) {
+        (
+            ((x - self.left) / self.units_per_pixel.0) as f32,
+            ((y - self.top) / self.units_per_pixel.1) as f32,
+        )
+    }
 }
 
 /// The work a render may do ([`Limits::max_render_work`]), counted while the scene is laid
@@ -663,6 +704,7 @@ fn scene<'m>(
     options: &RenderOptions,
     frame: &Frame,
     textures: &Textures,
+    mut world: Option<&mut WorldOps<'_>>,
     budget: &mut Budget<'_>,
 ) -> Result<Vec<Op<'m>>, Error> {
     // An envelope gives the channels it has, at most `wanted`; the others keep `default` (a
@@ -707,6 +749,10 @@ fn scene<'m>(
         })
         .collect();
     let mut ops = Vec::new();
+    // The world is drawn after the game layer, mapped as the game group is; after everything
+    // when the map has no game layer, or its group is not drawn.
+    let game = map.game_layer().map(|(r, _)| r.index());
+    let mut world_at: Option<Mapping> = None;
     for (index, group) in map.groups().iter().enumerate() {
         budget.spend(1, String::new).map_err(|e| {
             e.located(twcodec::Location::MapItem {
@@ -728,6 +774,19 @@ fn scene<'m>(
             )
         };
         for r in group.layers(map) {
+            if let Some(mapping) = world_at.take() {
+                if let Some(world) = world.take() {
+                    ops.extend(world(&mapping, budget)?);
+                }
+            }
+            if world.is_some() && game == Some(r.index()) {
+                world_at = Some(Mapping {
+                    left,
+                    top,
+                    units_per_pixel,
+                    clip,
+                });
+            }
             let Some(layer) = map.get(r) else {
                 continue;
             };
@@ -924,6 +983,23 @@ fn scene<'m>(
                 }
             }
         }
+    }
+    if let Some(world) = world {
+        let mapping = world_at.unwrap_or_else(|| {
+            let [left, top, w, h] = frame.window((100.0, 100.0), 100.0, (0.0, 0.0));
+            Mapping {
+                left,
+                top,
+                units_per_pixel: (w / frame.width as f64, h / frame.height as f64),
+                clip: Rect {
+                    x0: 0,
+                    y0: 0,
+                    x1: frame.width,
+                    y1: frame.height,
+                },
+            }
+        });
+        ops.extend(world(&mapping, budget)?);
     }
     Ok(ops)
 }

@@ -7,10 +7,21 @@ use std::path::{Path, PathBuf};
 
 /// `$TWCODEC_CORPUS/maps`, default `../shared/corpus/maps` beside the project.
 pub fn maps_dir() -> PathBuf {
+    corpus_dir().join("maps")
+}
+
+/// `$TWCODEC_CORPUS`, default `../shared/corpus` beside the project (the workspace's root,
+/// above the manifest of whichever crate runs the benchmark).
+pub fn corpus_dir() -> PathBuf {
     std::env::var_os("TWCODEC_CORPUS")
         .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"))
-        .join("maps")
+        .unwrap_or_else(|| {
+            let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+            let root = (manifest.ancestors())
+                .find(|dir| dir.join("Cargo.lock").is_file())
+                .unwrap_or(manifest);
+            root.join("../shared/corpus")
+        })
 }
 
 /// Every corpus map's path, sorted, or nothing (with a note) when the corpus is missing.

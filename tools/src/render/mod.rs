@@ -344,10 +344,20 @@ fn render_with(
     })
 }
 
-/// What is drawn over the map's layers after the game layer (the game world of a demo): its
-/// operations, given where the game group's world lands in the picture, each counted in the
+/// What is drawn among the map's layers (the game world of a demo): its operations at a
+/// stage of the drawing, given where the world lands in the picture, each counted in the
 /// budget.
-type WorldOps<'w> = dyn FnMut(&Mapping, &mut Budget<'_>) -> Result<Vec<Op<'static>>, Error> + 'w;
+type WorldOps<'w> =
+    dyn FnMut(Stage, &Mapping, &mut Budget<'_>) -> Result<Vec<Op<'static>>, Error> + 'w;
+
+/// Where among the map's layers a game world draws.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    /// Before the first game layer: items and tees.
+    World,
+    /// After every layer: names.
+    Top,
+}
 
 /// Lays out `map` (and `world` after its game layer) in `frame` and draws it: the picture and
 /// the work it took.
@@ -749,10 +759,24 @@ fn scene<'m>(
         })
         .collect();
     let mut ops = Vec::new();
-    // The world is drawn after the game layer, mapped as the game group is; after everything
-    // when the map has no game layer, or its group is not drawn.
-    let game = map.game_layer().map(|(r, _)| r.index());
-    let mut world_at: Option<Mapping> = None;
+    // The game world is drawn before the first game layer (the game's background and
+    // foreground split there), or after everything when the map has none; what goes over
+    // everything (names) last. Both are mapped as the screen is, without parallax.
+    let screen = {
+        let [left, top, w, h] = frame.window((100.0, 100.0), 100.0, (0.0, 0.0));
+        Mapping {
+            left,
+            top,
+            units_per_pixel: (w / frame.width as f64, h / frame.height as f64),
+            clip: Rect {
+                x0: 0,
+                y0: 0,
+                x1: frame.width,
+                y1: frame.height,
+            },
+        }
+    };
+    let mut world_drawn = world.is_none();
     for (index, group) in map.groups().iter().enumerate() {
         budget.spend(1, String::new).map_err(|e| {
             e.located(twcodec::Location::MapItem {
@@ -774,22 +798,15 @@ fn scene<'m>(
             )
         };
         for r in group.layers(map) {
-            if let Some(mapping) = world_at.take() {
-                if let Some(world) = world.take() {
-                    ops.extend(world(&mapping, budget)?);
-                }
-            }
-            if world.is_some() && game == Some(r.index()) {
-                world_at = Some(Mapping {
-                    left,
-                    top,
-                    units_per_pixel,
-                    clip,
-                });
-            }
             let Some(layer) = map.get(r) else {
                 continue;
             };
+            if !world_drawn && matches!(layer.content(), LayerContent::Game(_)) {
+                if let Some(world) = world.as_mut() {
+                    ops.extend(world(Stage::World, &screen, budget)?);
+                }
+                world_drawn = true;
+            }
             let located = |e: Error| e.located(layer_location(r.index(), layer));
             // Groups may share layers: each visit counts.
             budget.spend(1, String::new).map_err(located)?;
@@ -985,21 +1002,10 @@ fn scene<'m>(
         }
     }
     if let Some(world) = world {
-        let mapping = world_at.unwrap_or_else(|| {
-            let [left, top, w, h] = frame.window((100.0, 100.0), 100.0, (0.0, 0.0));
-            Mapping {
-                left,
-                top,
-                units_per_pixel: (w / frame.width as f64, h / frame.height as f64),
-                clip: Rect {
-                    x0: 0,
-                    y0: 0,
-                    x1: frame.width,
-                    y1: frame.height,
-                },
-            }
-        });
-        ops.extend(world(&mapping, budget)?);
+        if !world_drawn {
+            ops.extend(world(Stage::World, &screen, budget)?);
+        }
+        ops.extend(world(Stage::Top, &screen, budget)?);
     }
     Ok(ops)
 }

@@ -75,8 +75,10 @@ impl Sprite {
             Sprite::Projectile(2) => [10, 6, 2, 2],
             Sprite::Projectile(3) => [10, 8, 2, 2],
             Sprite::Projectile(4) => [10, 12, 2, 2],
-            Sprite::Muzzle(1, i) => [8 + 4 * u32::from(i), 4, 3, 2],
-            Sprite::Muzzle(2, i) => [12 + 4 * u32::from(i), 6, 3, 2],
+            // DDNet cuts the flashes 4 cells wide (Teeworlds 3): the artwork reaches into the
+            // fourth.
+            Sprite::Muzzle(1, i) => [8 + 4 * u32::from(i), 4, 4, 2],
+            Sprite::Muzzle(2, i) => [12 + 4 * u32::from(i), 6, 4, 2],
             Sprite::Muzzle(5, i) => [25, 4 * u32::from(i), 7, 4],
             Sprite::Health => [10, 2, 2, 2],
             Sprite::Armor => [12, 2, 2, 2],
@@ -86,12 +88,12 @@ impl Sprite {
         })
     }
 
-    /// Its size as the game scales sprites: the longer side 1, the other in proportion.
+    /// Its size as the game scales sprites: its diagonal 1, its sides in proportion.
     pub(crate) fn scale(self) -> [f64; 2] {
         match self.cells() {
             Some([_, _, w, h]) => {
-                let longest = f64::from(w.max(h));
-                [f64::from(w) / longest, f64::from(h) / longest]
+                let diagonal = f64::from(w).hypot(f64::from(h));
+                [f64::from(w) / diagonal, f64::from(h) / diagonal]
             }
             None => [1.0, 1.0],
         }
@@ -166,7 +168,92 @@ pub struct GameData {
     dir: Option<PathBuf>,
     sprites: HashMap<Sprite, Arc<Texture>>,
     emoticons: Vec<Arc<Texture>>,
+    /// The three splats of `particles.png` (laser heads).
+    splats: Vec<Arc<Texture>>,
     skins: Mutex<HashMap<String, Option<Arc<SkinTextures>>>>,
+    /// 0.7 skin parts by kind and name.
+    parts: Mutex<HashMap<(PartKind, String), PartEntry>>,
+}
+
+/// A 0.7 part read, or found missing.
+type PartEntry = Option<Arc<PartTextures>>;
+
+/// The six kinds of parts of a 0.7 skin, in the order of a player's info.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum PartKind {
+    Body,
+    Marking,
+    Decoration,
+    Hands,
+    Feet,
+    Eyes,
+}
+
+impl PartKind {
+    /// The kinds in the order of a player's info.
+    pub(crate) const ALL: [PartKind; 6] = [
+        PartKind::Body,
+        PartKind::Marking,
+        PartKind::Decoration,
+        PartKind::Hands,
+        PartKind::Feet,
+        PartKind::Eyes,
+    ];
+
+    /// Its folder under `skins/`.
+    fn folder(self) -> &'static str {
+        match self {
+            PartKind::Body => "body",
+            PartKind::Marking => "marking",
+            PartKind::Decoration => "decoration",
+            PartKind::Hands => "hands",
+            PartKind::Feet => "feet",
+            PartKind::Eyes => "eyes",
+        }
+    }
+
+    /// The grid of its picture and its cells, in the order [`PartTextures::cells`] keeps them:
+    /// body: outline, body, shadow, upper outline; marking: itself; decoration, hands and
+    /// feet: the part, its outline; eyes: normal, angry, pain, happy, surprise.
+    fn cells(self) -> ((u32, u32), &'static [[u32; 4]]) {
+        match self {
+            PartKind::Body => (
+                (2, 2),
+                &[[0, 0, 1, 1], [1, 0, 1, 1], [0, 1, 1, 1], [1, 1, 1, 1]],
+            ),
+            PartKind::Marking => ((1, 1), &[[0, 0, 1, 1]]),
+            PartKind::Decoration | PartKind::Hands | PartKind::Feet => {
+                ((2, 1), &[[0, 0, 1, 1], [1, 0, 1, 1]])
+            }
+            PartKind::Eyes => (
+                (2, 4),
+                &[
+                    [0, 0, 1, 1],
+                    [1, 0, 1, 1],
+                    [0, 1, 1, 1],
+                    [1, 1, 1, 1],
+                    [0, 2, 1, 1],
+                ],
+            ),
+        }
+    }
+}
+
+/// A 0.7 skin part cut into its cells, as they are and made gray for custom colors.
+#[derive(Debug)]
+pub(crate) struct PartTextures {
+    pub original: Vec<Arc<Texture>>,
+    pub colorable: Vec<Arc<Texture>>,
+}
+
+impl PartTextures {
+    /// Cell `i` (see [`PartKind::cells`]).
+    pub(crate) fn cell(&self, i: usize, colorable: bool) -> Option<&Arc<Texture>> {
+        match colorable {
+            true => self.colorable.get(i),
+            false => self.original.get(i),
+        }
+    }
 }
 
 /// The `w` x `h` cells at cell `x, y` of `picture`, whose grid has `grid` cells across and
@@ -230,6 +317,13 @@ impl GameData {
                 }
             }
         }
+        if let Some(particles) = read(dir, "particles.png", warnings) {
+            for i in 0..3 {
+                if let Some(texture) = cut(&particles, (8, 8), [2 + i, 0, 1, 1]) {
+                    data.splats.push(Arc::new(texture));
+                }
+            }
+        }
         if let Some(emoticons) = read(dir, "emoticons.png", warnings) {
             for i in 0..16 {
                 if let Some(texture) = cut(&emoticons, (4, 4), [i % 4, i / 4, 1, 1]) {
@@ -250,6 +344,62 @@ impl GameData {
         usize::try_from(i).ok().and_then(|i| self.emoticons.get(i))
     }
 
+    /// Splat `i` of `particles.png` (0 to 2).
+    pub(crate) fn splat(&self, i: usize) -> Option<&Arc<Texture>> {
+        self.splats.get(i)
+    }
+
+    /// The 0.7 part of `kind` called `name` (`skins/KIND/NAME.png`), else the standard one;
+    /// `None` for none (an empty name) or when neither reads.
+    pub(crate) fn part(&self, kind: PartKind, name: &str) -> Option<Arc<PartTextures>> {
+        if name.is_empty() {
+            return None;
+        }
+        self.part_named(kind, name).or_else(|| match kind {
+            PartKind::Marking | PartKind::Decoration => None,
+            _ => self.part_named(kind, "standard"),
+        })
+    }
+
+    fn part_named(&self, kind: PartKind, name: &str) -> Option<Arc<PartTextures>> {
+        let dir = self.dir.as_deref()?;
+        if !plain_name(name) {
+            return None;
+        }
+        let mut parts = self.parts.lock().ok()?;
+        let key = (kind, name.to_string());
+        if let Some(part) = parts.get(&key) {
+            return part.clone();
+        }
+        if parts.len() >= MAX_SKINS * 6 {
+            parts.clear();
+        }
+        let path = dir
+            .join("skins")
+            .join(kind.folder())
+            .join(format!("{name}.png"));
+        let part = (path.is_file())
+            .then(|| crate::assets::read_png(&path, twcodec::Limits::default()).ok())
+            .flatten()
+            .and_then(|picture| {
+                let (grid, cells) = kind.cells();
+                let gray = gray(&picture);
+                let mut original = Vec::new();
+                let mut colorable = Vec::new();
+                for &cell in cells {
+                    original.push(Arc::new(cut(&picture, grid, cell)?));
+                    colorable.push(Arc::new(cut(&gray, grid, cell)?));
+                }
+                Some(PartTextures {
+                    original,
+                    colorable,
+                })
+            })
+            .map(Arc::new);
+        parts.insert(key, part.clone());
+        part
+    }
+
     /// The skin called `name` (`skins/NAME.png`), else `default`; `None` when neither reads.
     pub(crate) fn skin(&self, name: &str) -> Option<Arc<SkinTextures>> {
         self.skin_named(name).or_else(|| self.skin_named("default"))
@@ -257,12 +407,7 @@ impl GameData {
 
     fn skin_named(&self, name: &str) -> Option<Arc<SkinTextures>> {
         let dir = self.dir.as_deref()?;
-        // A name from a demo never leaves the skins folder.
-        let plain = !name.is_empty()
-            && name.len() <= 64
-            && !name.starts_with('.')
-            && !name.contains(['/', '\\', '\0', ':']);
-        if !plain {
+        if !plain_name(name) {
             return None;
         }
         let mut skins = self.skins.lock().ok()?;
@@ -280,6 +425,32 @@ impl GameData {
             .map(Arc::new);
         skins.insert(name.to_string(), skin.clone());
         skin
+    }
+}
+
+/// Whether a name from a demo is a plain file name: one that never leaves the skins folder.
+fn plain_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 64
+        && !name.starts_with('.')
+        && !name.contains(['/', '\\', '\0', ':'])
+}
+
+/// A picture in grays, each pixel its luma as DDNet's client computes it (docs/format/
+/// demo-render.md, "Skins").
+fn gray(picture: &Picture) -> Picture {
+    let mut rgba = picture.rgba.clone();
+    for p in rgba.chunks_exact_mut(4) {
+        let luma = 0.2126 * f32::from(p[0]) + 0.7152 * f32::from(p[1]) + 0.0722 * f32::from(p[2]);
+        let v = luma as u8;
+        p[0] = v;
+        p[1] = v;
+        p[2] = v;
+    }
+    Picture {
+        width: picture.width,
+        height: picture.height,
+        rgba,
     }
 }
 
@@ -301,48 +472,43 @@ fn skin_textures(picture: &Picture) -> Option<SkinTextures> {
     })
 }
 
-/// A skin made gray for custom colors, as DDNet's client makes it: each pixel the mean of its
-/// red, green and blue; in the body's cells the grays are then stretched so that the body's
-/// most common gray becomes 192 (docs/format/demo-render.md, "Skins").
+/// A skin made gray for custom colors, as DDNet's client makes it: each pixel its luma; in
+/// the body's cells the grays are then stretched so that the body's most common gray (among
+/// its pixels more than half opaque) becomes 192 (docs/format/demo-render.md, "Skins").
 fn colorable(picture: &Picture) -> Picture {
-    let mut rgba = picture.rgba.clone();
-    for p in rgba.chunks_exact_mut(4) {
-        let v = ((u32::from(p[0]) + u32::from(p[1]) + u32::from(p[2])) / 3) as u8;
-        p[0] = v;
-        p[1] = v;
-        p[2] = v;
-    }
-    // The body's cells: the left 3 x 3 of the 8 x 4 grid.
-    let (w, h) = (picture.width as usize, picture.height as usize);
-    let (body_w, body_h) = (w * 3 / 8, h * 3 / 4);
+    let mut gray = gray(picture);
+    let w = picture.width as usize;
+    let (body_w, body_h) = (w * 3 / 8, picture.height as usize * 3 / 4);
     let mut counts = [0u32; 256];
     for y in 0..body_h {
-        for (x, p) in rgba[y * w * 4..][..body_w * 4].chunks_exact(4).enumerate() {
-            let _ = x;
+        for p in gray.rgba[y * w * 4..][..body_w * 4].chunks_exact(4) {
             if p[3] > 128 {
                 counts[usize::from(p[0])] += 1;
             }
         }
     }
-    let most = (1..256).max_by_key(|&v| counts[v]).unwrap_or(1) as f32;
+    // The most common gray from 1 up; of equal counts the lowest.
+    let mut most = 1usize;
+    for v in 2..256 {
+        if counts[v] > counts[most] {
+            most = v;
+        }
+    }
+    let most = most as f32;
     let target = 192.0f32;
     for y in 0..body_h {
-        for p in rgba[y * w * 4..][..body_w * 4].chunks_exact_mut(4) {
+        for p in gray.rgba[y * w * 4..][..body_w * 4].chunks_exact_mut(4) {
             let v = f32::from(p[0]);
             let mapped = if v <= most {
                 v / most * target
             } else {
-                (v - most) / (255.0 - most).max(1.0) * (255.0 - target) + target
+                (v - most) / (255.0 - most) * (255.0 - target) + target
             };
-            let mapped = mapped.round().clamp(0.0, 255.0) as u8;
+            let mapped = mapped.clamp(0.0, 255.0) as u8;
             p[0] = mapped;
             p[1] = mapped;
             p[2] = mapped;
         }
     }
-    Picture {
-        width: picture.width,
-        height: picture.height,
-        rgba,
-    }
+    gray
 }

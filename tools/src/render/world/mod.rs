@@ -422,9 +422,10 @@ impl DemoRenderer {
         let data = &self.data;
         let names = self.options.names;
         let map = &self.map;
-        let mut world_ops = |mapping: &super::Mapping, budget: &mut super::Budget<'_>| {
-            draw::world_ops(map, data, world, names, mapping, budget)
-        };
+        let mut world_ops =
+            |stage: super::Stage, mapping: &super::Mapping, budget: &mut super::Budget<'_>| {
+                draw::world_ops(map, data, world, names, stage, mapping, budget)
+            };
         let (picture, work) = super::draw(
             &self.map,
             &options,

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use twcodec::snap::objects::SnapObject;
 use twcodec::snap::{Protocol, Snapshot};
-use twcodec_schema::netobj::common::{CharacterCore, Emote, HookState, Weapon};
+use twcodec_schema::netobj::common::{CharacterCore, Emote, Weapon};
 use twcodec_schema::netobj::ddnet::Powerup;
 
 /// How long an emoticon shows, in ticks (2 seconds).
@@ -65,6 +65,11 @@ pub struct Tee {
     pub pos: [f64; 2],
     /// Velocity in world units per tick.
     pub vel: [f64; 2],
+    /// The current snapshot's horizontal velocity, as sent (256ths of a unit per tick): what
+    /// the client picks the walk, run or idle animation by.
+    pub raw_vel_x: i32,
+    /// The current snapshot's position: where the client checks for ground.
+    pub ground_pos: [f64; 2],
     /// Where it aims, in radians (0 right, clockwise on screen as y grows down).
     pub angle: f64,
     /// -1 left, 0 still, 1 right: the key held.
@@ -77,6 +82,10 @@ pub struct Tee {
     pub emote: Emote,
     /// Ticks since its last attack (with the fraction of the instant).
     pub since_attack: f64,
+    /// The tick of its last attack.
+    pub attack_tick: i32,
+    /// Its player is typing in the chat.
+    pub chatting: bool,
     /// Frozen (DDNet), drawn with the ninja look.
     pub frozen: bool,
     /// Whether the tee has used its air jump (the back foot is drawn darker).
@@ -90,6 +99,8 @@ pub struct Tee {
 /// Which shot a projectile is.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Shot {
+    /// Its item id (items are drawn in id order).
+    pub id: u16,
     /// Where it is now, in world units.
     pub pos: [f64; 2],
     /// Its direction of flight now (not normalised).
@@ -103,6 +114,8 @@ pub struct Shot {
 /// A laser beam.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Beam {
+    /// Its item id.
+    pub id: u16,
     /// Where the beam starts and ends.
     pub from: [f64; 2],
     /// Its end.
@@ -165,7 +178,7 @@ pub struct Emoticon {
 pub struct World {
     /// The instant, in ticks (a fraction between snapshots).
     pub tick: f64,
-    /// The tees, in the order the client draws them: the others, then the local player.
+    /// The tees that are in both snapshots, by client id.
     pub tees: Vec<Tee>,
     /// Projectiles.
     pub shots: Vec<Shot>,
@@ -177,6 +190,8 @@ pub struct World {
     pub flags: Vec<FlagView>,
     /// The client id of the player this demo was recorded by, when it plays.
     pub local: Option<i32>,
+    /// A game of two teams: tees are drawn in their team's colors.
+    pub team_game: bool,
     /// The emoticons shown (those of the last [`EMOTICON_TICKS`]).
     pub emoticons: Vec<Emoticon>,
 }
@@ -188,18 +203,42 @@ impl World {
     }
 }
 
+/// A tee as one snapshot has it.
+#[derive(Debug, Clone, Copy)]
+struct CharObj {
+    core: CharacterCore,
+    weapon: Weapon,
+    emote: Emote,
+    attack_tick: i32,
+    chatting: bool,
+}
+
+/// DDNet's part of a tee.
+#[derive(Debug, Clone, Copy, Default)]
+struct DdnetObj {
+    frozen: bool,
+    /// Where it aims, when the server sends it (`jumped_total` not -1).
+    target: Option<[i32; 2]>,
+}
+
 /// The objects of one snapshot that the world is made of, by id.
 #[derive(Debug, Default)]
 struct Objects {
-    cores: HashMap<u16, (CharacterCore, Weapon, Emote, i32)>,
-    ddnet: HashMap<u16, (bool, i32)>,
+    chars: HashMap<u16, CharObj>,
+    ddnet: HashMap<u16, DdnetObj>,
     players: HashMap<i32, Player>,
+    /// Client ids with a player info.
+    infos: Vec<i32>,
     local: Option<i32>,
     teams: HashMap<i32, i32>,
+    /// A game of two teams: tees in team colors.
+    team_game: bool,
     shots: Vec<(u16, RawShot)>,
     beams: Vec<(u16, Beam, i32)>,
-    items: Vec<Item>,
-    flags: Vec<FlagView>,
+    items: HashMap<u16, Item>,
+    flags: HashMap<u16, FlagView>,
+    /// The carriers of the red and blue flags (-1 and below: none).
+    carriers: Option<[i32; 2]>,
 }
 
 /// A projectile as a snapshot has it: where and when it started, and how it flies.
@@ -211,29 +250,76 @@ struct RawShot {
     start_tick: i32,
 }
 
+/// A projectile of DDNet's older layout (`x`, `y` in hundredths, the angle in millionths of
+/// radians): it flies along `(sin -a, cos -a)`.
+fn ddrace_shot(x: i32, y: i32, angle: i32, weapon: Weapon, start_tick: i32) -> RawShot {
+    let a = f64::from(angle) / 1e6;
+    RawShot {
+        start: [f64::from(x) / 100.0, f64::from(y) / 100.0],
+        dir: [(-a).sin(), (-a).cos()],
+        weapon,
+        start_tick,
+    }
+}
+
+/// DDNet's bit of a vanilla projectile's fourth int that says it is of the older DDNet layout.
+const LEGACY_IS_DDNET: i32 = 1 << 9;
+
 fn objects(snapshot: &Snapshot, protocol: Protocol) -> Objects {
     let mut out = Objects::default();
     for item in snapshot.objects(protocol) {
         let id = item.key.id();
         match item.object {
             SnapObject::Character(c) => {
-                out.cores
-                    .insert(id, (c.core, c.weapon, c.emote, c.attack_tick));
+                let chatting = c.player_flags.chatting();
+                let (core, weapon, emote, attack_tick) = (c.core, c.weapon, c.emote, c.attack_tick);
+                out.chars.insert(
+                    id,
+                    CharObj {
+                        core,
+                        weapon,
+                        emote,
+                        attack_tick,
+                        chatting,
+                    },
+                );
             }
             SnapObject::Character7(c) => {
-                out.cores
-                    .insert(id, (c.core, c.weapon, c.emote, c.attack_tick));
+                let (core, weapon, emote, attack_tick) = (c.core, c.weapon, c.emote, c.attack_tick);
+                out.chars.insert(
+                    id,
+                    CharObj {
+                        core,
+                        weapon,
+                        emote,
+                        attack_tick,
+                        chatting: false,
+                    },
+                );
             }
             SnapObject::DdnetCharacter(c) => {
-                let frozen = c.flags.is_some_and(|f| f.in_freeze())
-                    || c.freeze_end.is_some_and(|end| end != 0);
-                out.ddnet.insert(id, (frozen, c.jumped_total.unwrap_or(0)));
+                let frozen = c.freeze_end.is_some_and(|end| end != 0);
+                let target = match (c.jumped_total, c.target_x, c.target_y) {
+                    (Some(total), Some(x), Some(y)) if total != -1 => Some([x, y]),
+                    _ => None,
+                };
+                out.ddnet.insert(id, DdnetObj { frozen, target });
             }
             SnapObject::PlayerInfo(p) => {
                 if p.local != 0 {
                     out.local = Some(p.client_id);
                 }
+                out.infos.push(p.client_id);
                 out.teams.insert(p.client_id, p.team.0);
+            }
+            SnapObject::PlayerInfo7(_) => out.infos.push(i32::from(id)),
+            SnapObject::GameInfo(g) => out.team_game = g.game_flags.teams(),
+            SnapObject::DeGameInfo7(g) => out.team_game = g.game_flags.teams(),
+            SnapObject::GameData(g) => {
+                out.carriers = Some([g.flag_carrier_red, g.flag_carrier_blue]);
+            }
+            SnapObject::GameDataFlag7(g) => {
+                out.carriers = Some([g.flag_carrier_red, g.flag_carrier_blue]);
             }
             SnapObject::ClientInfo(c) => {
                 let player = Player {
@@ -266,26 +352,32 @@ fn objects(snapshot: &Snapshot, protocol: Protocol) -> Objects {
                 out.players.insert(i32::from(id), player);
             }
             SnapObject::Projectile(p) | SnapObject::Projectile7(p) => {
-                let shot = RawShot {
-                    start: [f64::from(p.x), f64::from(p.y)],
-                    dir: [f64::from(p.vel_x) / 100.0, f64::from(p.vel_y) / 100.0],
-                    weapon: p.kind,
-                    start_tick: p.start_tick,
+                let shot = if p.vel_y >= 0 && p.vel_y & LEGACY_IS_DDNET != 0 {
+                    ddrace_shot(p.x, p.y, p.vel_x, p.kind, p.start_tick)
+                } else {
+                    RawShot {
+                        start: [f64::from(p.x), f64::from(p.y)],
+                        dir: [f64::from(p.vel_x) / 100.0, f64::from(p.vel_y) / 100.0],
+                        weapon: p.kind,
+                        start_tick: p.start_tick,
+                    }
                 };
                 out.shots.push((id, shot));
             }
             SnapObject::DdnetProjectile(p) => {
-                let flags = p.flags;
                 let (vx, vy) = (f64::from(p.vel_x), f64::from(p.vel_y));
-                let dir = if flags.normalize_vel() {
-                    let length = vx.hypot(vy);
-                    match length > 0.0 {
-                        true => [vx / length, vy / length],
-                        false => [0.0, 0.0],
-                    }
-                } else {
-                    [vx / 1e6, vy / 1e6]
+                // Without an owner the direction is in millionths; with one, the shooter's aim.
+                let mut dir = match p.owner < 0 {
+                    true => [vx / 1e6, vy / 1e6],
+                    false => [vx, vy],
                 };
+                if p.flags.normalize_vel() {
+                    let length = dir[0].hypot(dir[1]);
+                    dir = match length > 0.0 {
+                        true => [dir[0] / length, dir[1] / length],
+                        false => [0.0, 0.0],
+                    };
+                }
                 let shot = RawShot {
                     start: [f64::from(p.x) / 100.0, f64::from(p.y) / 100.0],
                     dir,
@@ -295,17 +387,12 @@ fn objects(snapshot: &Snapshot, protocol: Protocol) -> Objects {
                 out.shots.push((id, shot));
             }
             SnapObject::DdraceProjectile(p) => {
-                let angle = f64::from(p.angle) / 1e6;
-                let shot = RawShot {
-                    start: [f64::from(p.x) / 100.0, f64::from(p.y) / 100.0],
-                    dir: [angle.cos(), angle.sin()],
-                    weapon: p.kind,
-                    start_tick: p.start_tick,
-                };
+                let shot = ddrace_shot(p.x, p.y, p.angle, p.kind, p.start_tick);
                 out.shots.push((id, shot));
             }
             SnapObject::Laser(l) | SnapObject::Laser7(l) => {
                 let beam = Beam {
+                    id,
                     from: [f64::from(l.from_x), f64::from(l.from_y)],
                     to: [f64::from(l.x), f64::from(l.y)],
                     age: 0.0,
@@ -315,6 +402,7 @@ fn objects(snapshot: &Snapshot, protocol: Protocol) -> Objects {
             }
             SnapObject::DdnetLaser(l) => {
                 let beam = Beam {
+                    id,
                     from: [f64::from(l.from_x), f64::from(l.from_y)],
                     to: [f64::from(l.to_x), f64::from(l.to_y)],
                     age: 0.0,
@@ -322,16 +410,14 @@ fn objects(snapshot: &Snapshot, protocol: Protocol) -> Objects {
                 };
                 out.beams.push((id, beam, l.start_tick));
             }
-            SnapObject::Pickup(p) => out.items.push(Item {
-                pos: [f64::from(p.x), f64::from(p.y)],
-                look: pickup_look(p.kind, p.subtype),
-                id,
-            }),
-            SnapObject::DdnetPickup(p) => out.items.push(Item {
-                pos: [f64::from(p.x), f64::from(p.y)],
-                look: pickup_look(p.kind, p.subtype),
-                id,
-            }),
+            SnapObject::Pickup(p) => {
+                let look = pickup_look(p.kind, p.subtype);
+                out.items.insert(id, pickup(id, p.x, p.y, look));
+            }
+            SnapObject::DdnetPickup(p) => {
+                let look = pickup_look(p.kind, p.subtype);
+                out.items.insert(id, pickup(id, p.x, p.y, look));
+            }
             SnapObject::Pickup7(p) => {
                 use twcodec_schema::netobj::seven::PickupKind;
                 let look = match p.kind {
@@ -345,16 +431,15 @@ fn objects(snapshot: &Snapshot, protocol: Protocol) -> Objects {
                     PickupKind::HAMMER => PickupLook::Weapon(Weapon::HAMMER),
                     _ => continue,
                 };
-                out.items.push(Item {
-                    pos: [f64::from(p.x), f64::from(p.y)],
-                    look,
-                    id,
-                });
+                out.items.insert(id, pickup(id, p.x, p.y, look));
             }
-            SnapObject::Flag(f) | SnapObject::Flag7(f) => out.flags.push(FlagView {
-                pos: [f64::from(f.x), f64::from(f.y)],
-                team: f.team.0,
-            }),
+            SnapObject::Flag(f) | SnapObject::Flag7(f) => {
+                let flag = FlagView {
+                    pos: [f64::from(f.x), f64::from(f.y)],
+                    team: f.team.0,
+                };
+                out.flags.insert(id, flag);
+            }
             _ => {}
         }
     }
@@ -364,6 +449,14 @@ fn objects(snapshot: &Snapshot, protocol: Protocol) -> Objects {
         }
     }
     out
+}
+
+fn pickup(id: u16, x: i32, y: i32, look: PickupLook) -> Item {
+    Item {
+        pos: [f64::from(x), f64::from(y)],
+        look,
+        id,
+    }
 }
 
 /// How a 0.6/DDNet pickup is drawn.
@@ -385,25 +478,31 @@ fn mix(a: f64, b: f64, t: f64) -> f64 {
     a + (b - a) * t
 }
 
-/// An angle of a character core (radians times 256) mixed the short way round.
+fn mix2(a: [f64; 2], b: [f64; 2], t: f64) -> [f64; 2] {
+    [mix(a[0], b[0], t), mix(a[1], b[1], t)]
+}
+
+/// An aim angle of a character core (radians times 256, in -pi/2 to 3pi/2) mixed as the
+/// client mixes it: across the wrap, the current angle is moved by a turn.
 fn mix_angle(prev: i32, cur: i32, t: f64) -> f64 {
-    let (mut a, b) = (f64::from(prev) / 256.0, f64::from(cur) / 256.0);
-    let tau = std::f64::consts::TAU;
-    if b - a > std::f64::consts::PI {
-        a += tau;
-    } else if a - b > std::f64::consts::PI {
-        a -= tau;
+    let (a, mut b) = (f64::from(prev), f64::from(cur));
+    let turn = 512.0 * std::f64::consts::PI;
+    if b > turn / 2.0 && a < 0.0 {
+        b -= turn;
+    } else if b < 0.0 && a > turn / 2.0 {
+        b += turn;
     }
-    mix(a, b, t)
+    mix(a, b, t) / 256.0
 }
 
 /// The tuning that moves projectiles: curvature and speed of the gun, the shotgun and the
-/// grenade launcher, as the game's defaults have them.
+/// grenade launcher, as the game's defaults have them; other weapons' shots stay put.
 fn flight(weapon: Weapon) -> (f64, f64) {
     match weapon {
+        Weapon::GUN => (1.25, 2200.0),
         Weapon::SHOTGUN => (1.25, 2750.0),
         Weapon::GRENADE => (7.0, 1000.0),
-        _ => (1.25, 2200.0),
+        _ => (0.0, 0.0),
     }
 }
 
@@ -418,8 +517,9 @@ pub fn flight_position(start: [f64; 2], dir: [f64; 2], weapon: Weapon, seconds: 
 }
 
 /// The world between snapshot `prev` (tick `prev_tick`) and `cur` (tick `cur_tick`), at
-/// `intra` (0 at `prev`, 1 at `cur`). Objects are those of `cur`; those also in `prev` are
-/// mixed between the two.
+/// `intra` (0 at `prev`, 1 at `cur`), as DDNet's client draws it: tees, pickups and flags that
+/// are in both snapshots, mixed between the two; projectiles and lasers of `cur`, where they
+/// are at that instant.
 pub fn world_between(
     protocol: Protocol,
     prev: Option<(&Snapshot, i32)>,
@@ -430,80 +530,114 @@ pub fn world_between(
     let (cur_snapshot, cur_tick) = cur;
     let now = objects(cur_snapshot, protocol);
     let (before, prev_tick) = match prev {
-        Some((snapshot, tick)) => (Some(objects(snapshot, protocol)), tick),
-        None => (None, cur_tick),
+        Some((snapshot, tick)) => (objects(snapshot, protocol), tick),
+        None => (objects(cur_snapshot, protocol), cur_tick),
     };
     let tick = mix(f64::from(prev_tick), f64::from(cur_tick), intra);
     let mut world = World {
         tick,
         local: now.local,
+        team_game: now.team_game,
         ..World::default()
     };
     // Tees first without their hooks: a hook on a tee ends where that tee is drawn.
     let mut hooked: Vec<(usize, i32)> = Vec::new();
-    let mut ids: Vec<u16> = now.cores.keys().copied().collect();
+    let mut ids: Vec<u16> = now.chars.keys().copied().collect();
     ids.sort_unstable();
     for id in ids {
-        let Some(&(core, weapon, emote, attack_tick)) = now.cores.get(&id) else {
+        let client = i32::from(id);
+        let (Some(cur), Some(old)) = (now.chars.get(&id), before.chars.get(&id)) else {
             continue;
         };
-        let old = before.as_ref().and_then(|b| b.cores.get(&id)).map(|c| c.0);
-        let old = old.unwrap_or(core);
-        let pos = [
-            mix(f64::from(old.x), f64::from(core.x), intra),
-            mix(f64::from(old.y), f64::from(core.y), intra),
-        ];
-        let vel = [
-            mix(f64::from(old.vel_x), f64::from(core.vel_x), intra) / 256.0,
-            mix(f64::from(old.vel_y), f64::from(core.vel_y), intra) / 256.0,
-        ];
-        let hook_out = matches!(core.hook_state, HookState::FLYING | HookState::GRABBED)
-            || core.hook_state.0 >= HookState::RETRACT_START.0;
-        let hook = hook_out.then(|| {
-            [
-                mix(f64::from(old.hook_x), f64::from(core.hook_x), intra),
-                mix(f64::from(old.hook_y), f64::from(core.hook_y), intra),
-            ]
+        if !now.infos.contains(&client) {
+            continue;
+        }
+        let (core, old) = (cur.core, old.core);
+        let pos = mix2(
+            [f64::from(old.x), f64::from(old.y)],
+            [f64::from(core.x), f64::from(core.y)],
+            intra,
+        );
+        let vel = mix2(
+            [f64::from(old.vel_x), f64::from(old.vel_y)],
+            [f64::from(core.vel_x), f64::from(core.vel_y)],
+            intra,
+        );
+        let hook = (core.hook_state.0 > 0).then(|| {
+            mix2(
+                [f64::from(old.hook_x), f64::from(old.hook_y)],
+                [f64::from(core.hook_x), f64::from(core.hook_y)],
+                intra,
+            )
         });
-        let client = i32::from(id);
-        let (frozen, jumped_total) = now.ddnet.get(&id).copied().unwrap_or((false, 0));
-        let _ = jumped_total;
+        let ddnet = now.ddnet.get(&id).copied().unwrap_or_default();
+        let angle = match ddnet.target {
+            Some(target) => {
+                let old = before
+                    .ddnet
+                    .get(&id)
+                    .and_then(|d| d.target)
+                    .unwrap_or(target);
+                let [x, y] = mix2(
+                    [f64::from(old[0]), f64::from(old[1])],
+                    [f64::from(target[0]), f64::from(target[1])],
+                    intra,
+                );
+                y.atan2(x)
+            }
+            None => mix_angle(old.angle, core.angle, intra),
+        };
         let tee = Tee {
             id: client,
             pos,
-            vel,
-            angle: mix_angle(old.angle, core.angle, intra),
+            vel: [vel[0] / 256.0, vel[1] / 256.0],
+            raw_vel_x: core.vel_x,
+            ground_pos: [f64::from(core.x), f64::from(core.y)],
+            angle,
             direction: core.direction,
             hook,
-            weapon,
-            emote,
-            since_attack: tick - f64::from(attack_tick),
-            frozen,
+            weapon: cur.weapon,
+            emote: cur.emote,
+            since_attack: tick - f64::from(cur.attack_tick),
+            attack_tick: cur.attack_tick,
+            frozen: ddnet.frozen,
             air_jumped: core.jumped & 2 != 0,
+            chatting: cur.chatting,
             local: now.local == Some(client),
             player: now.players.get(&client).cloned().unwrap_or_default(),
         };
-        if hook.is_some() && core.hooked_player >= 0 && core.hook_state == HookState::GRABBED {
-            hooked.push((world.tees.len(), core.hooked_player));
+        let target = core.hooked_player;
+        if hook.is_some() && (0..64).contains(&target) {
+            hooked.push((world.tees.len(), target));
         }
         world.tees.push(tee);
     }
     for (index, target) in hooked {
-        if let Some(pos) = world.tee(target).map(|t| t.pos) {
-            world.tees[index].hook = Some(pos);
+        match world.tee(target).map(|t| t.pos) {
+            Some(pos) => world.tees[index].hook = Some(pos),
+            // Hooked to a tee that is not drawn: no hook.
+            None => world.tees[index].hook = None,
         }
     }
-    // The local player is drawn last, over the others.
-    world.tees.sort_by_key(|tee| tee.local);
-    for (_, raw) in &now.shots {
-        let seconds = (tick - f64::from(raw.start_tick)) / TICKS_PER_SECOND;
+    for (id, raw) in &now.shots {
+        let mut age = tick - f64::from(raw.start_tick);
+        if age < 0.0 {
+            // Not fired yet; within half a tick of it, at its start.
+            if age > -(tick - f64::from(prev_tick)) / 2.0 {
+                age = 0.0;
+            } else {
+                continue;
+            }
+        }
+        let seconds = age / TICKS_PER_SECOND;
         let pos = flight_position(raw.start, raw.dir, raw.weapon, seconds);
-        let next = flight_position(raw.start, raw.dir, raw.weapon, seconds + 0.001);
+        let before = flight_position(raw.start, raw.dir, raw.weapon, seconds - 0.001);
         world.shots.push(Shot {
+            id: *id,
             pos,
-            dir: [next[0] - pos[0], next[1] - pos[1]],
+            dir: [pos[0] - before[0], pos[1] - before[1]],
             weapon: raw.weapon,
-            age: tick - f64::from(raw.start_tick),
+            age,
         });
     }
     for (_, beam, start_tick) in &now.beams {
@@ -512,8 +646,37 @@ pub fn world_between(
             ..*beam
         });
     }
-    world.items = now.items;
-    world.flags = now.flags;
+    let mut item_ids: Vec<&u16> = now.items.keys().collect();
+    item_ids.sort_unstable();
+    for id in item_ids {
+        let (Some(cur), Some(old)) = (now.items.get(id), before.items.get(id)) else {
+            continue;
+        };
+        world.items.push(Item {
+            pos: mix2(old.pos, cur.pos, intra),
+            ..*cur
+        });
+    }
+    let mut flag_ids: Vec<&u16> = now.flags.keys().collect();
+    flag_ids.sort_unstable();
+    for id in flag_ids {
+        let (Some(cur), Some(old)) = (now.flags.get(id), before.flags.get(id)) else {
+            continue;
+        };
+        let mut pos = mix2(old.pos, cur.pos, intra);
+        let team = usize::try_from(cur.team).ok().filter(|&t| t < 2);
+        let carrier = team.and_then(|t| Some(now.carriers?[t]));
+        let old_carrier = team.and_then(|t| Some(before.carriers?[t]));
+        if let Some(carrier) = carrier.filter(|&c| c >= 0) {
+            if let Some(tee) = world.tee(carrier) {
+                pos = tee.pos;
+            }
+        }
+        if carrier != old_carrier {
+            pos = cur.pos;
+        }
+        world.flags.push(FlagView { pos, ..*cur });
+    }
     world
 }
 
@@ -522,13 +685,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn angles_mix_the_short_way() {
+    fn angles_mix_across_the_wrap() {
         let pi = std::f64::consts::PI;
-        // From just below +pi to just above -pi: through pi, not through 0.
-        let a = ((pi - 0.1) * 256.0) as i32;
-        let b = ((-pi + 0.1) * 256.0) as i32;
+        // The game's angles run from -pi/2 to 3pi/2 (straight up at both ends): from just left
+        // of straight up to just right of it, the mix passes straight up, not straight down.
+        let a = ((1.5 * pi - 0.1) * 256.0) as i32;
+        let b = ((-0.5 * pi + 0.1) * 256.0) as i32;
         let half = mix_angle(a, b, 0.5);
-        assert!((half.abs() - pi).abs() < 0.01, "{half}");
+        assert!((half - 1.5 * pi).abs() < 0.01, "{half}");
+        // Elsewhere a plain mix.
+        assert!((mix_angle(0, 256, 0.5) - 0.5).abs() < 1e-9);
     }
 
     #[test]

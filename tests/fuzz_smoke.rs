@@ -179,6 +179,12 @@ fn render() {
 }
 
 #[test]
+fn demo_render() {
+    // Seeds without the corpus too: the sample recorded.
+    smoke(Target::DemoRender, 300);
+}
+
+#[test]
 fn merge() {
     smoke(Target::Merge, 1000);
 }

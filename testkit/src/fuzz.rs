@@ -23,6 +23,7 @@
 //! | `packet` | 0.7 packets: chunks, snapshot messages, joining, rebuilding, messages decode -> encode |
 //! | `pack` | [`mapdir::pack`](twcodec_tools::mapdir::pack) of the sample's directory after the file edits the input describes (numbers changed, bytes overwritten, files added, deleted, moved); a map it builds is read back |
 //! | `render` | [`render`](twcodec_tools::render::render) of a map at two small sizes and views, under [`FUZZ_RENDER_WORK`] |
+//! | `demo_render` | a demo drawn ([`DemoRenderer`](twcodec_tools::render::world::DemoRenderer)): up to 12 instants of its [`Timeline`](twcodec_tools::render::world::Timeline) at 10 a second, 64 x 36 pixels, over its map (the sample's when its own does not load), with game pictures of a few pixels, under [`FUZZ_RENDER_WORK`] |
 //! | `merge` | two maps from one input: [`Map::append`] and [`Map::replace_area`] (between them and into itself), the results written and read back |
 //! | `transform` | a whole-map edit the first byte picks ([`Map::transform`], [`Map::reframe`], [`Map::shift`], [`Map::scale_time`]) on the map the rest holds, then write -> read -> write |
 //! | `optimize` | a byte choosing the steps, then a map: [`Map::optimize`]; the physics layers keep their kinds and sizes, and the result is written and read back |
@@ -97,6 +98,8 @@ pub enum Target {
     Pack,
     /// Drawing maps.
     Render,
+    /// Drawing demos.
+    DemoRender,
     /// Between maps: append, replace an area.
     Merge,
     /// Optimizing maps: every step, or the steps the first byte picks.
@@ -113,7 +116,7 @@ pub enum Target {
 
 impl Target {
     /// Every target.
-    pub const ALL: [Target; 22] = [
+    pub const ALL: [Target; 23] = [
         Target::Datafile,
         Target::MapLenient,
         Target::MapStrict,
@@ -130,6 +133,7 @@ impl Target {
         Target::Teehistorian,
         Target::Pack,
         Target::Render,
+        Target::DemoRender,
         Target::Merge,
         Target::Optimize,
         Target::Transform,
@@ -157,6 +161,7 @@ impl Target {
             Target::Teehistorian => "teehistorian",
             Target::Pack => "pack",
             Target::Render => "render",
+            Target::DemoRender => "demo_render",
             Target::Merge => "merge",
             Target::Optimize => "optimize",
             Target::Automap => "automap",
@@ -185,6 +190,7 @@ impl Target {
             Target::Teehistorian => teehistorian(data),
             Target::Pack => pack_dir(data),
             Target::Render => render(data),
+            Target::DemoRender => demo_render(data),
             Target::Merge => merge(data),
             Target::Optimize => optimize(data),
             Target::Automap => automap(data),
@@ -198,6 +204,100 @@ impl Target {
     /// `../shared/corpus` directory), from its smaller maps, its demos and packets.
     pub fn seeds(self, corpus: Option<&Path>) -> Vec<Vec<u8>> {
         seeds(self, corpus)
+    }
+}
+
+/// The sample's game snapshots of ticks 1000 to 1009 recorded with [`DemoWriter`] over the
+/// sample map.
+///
+/// [`DemoWriter`]: twcodec::demo::DemoWriter
+fn sample_demo() -> Option<Vec<u8>> {
+    use twcodec::demo::{DemoInfo, DemoWriter};
+    let map = crate::sample::datafile();
+    let info = DemoInfo::default();
+    let mut writer = DemoWriter::new(io::Cursor::new(Vec::new()), &info, &map).ok()?;
+    for tick in 1000..1010 {
+        writer
+            .snapshot(tick, &crate::sample::game_snapshot(tick))
+            .ok()?;
+    }
+    Some(writer.finish().ok()?.into_inner())
+}
+
+/// A DDNet `data/` folder of game pictures a few pixels big (`game.png` 32 x 16, skins of
+/// both kinds 8 x 4 and less, ...), made once for the process: what a render cuts, at its
+/// smallest.
+fn tiny_game_data() -> Option<&'static Path> {
+    use std::sync::OnceLock;
+    static DIR: OnceLock<Option<tempfile::TempDir>> = OnceLock::new();
+    let dir = DIR.get_or_init(|| {
+        let dir = tempfile::tempdir().ok()?;
+        let picture = |w: u32, h: u32| twcodec_tools::assets::Picture {
+            width: w,
+            height: h,
+            rgba: (0..w * h * 4).map(|i| (i * 37 % 256) as u8).collect(),
+        };
+        let files: [(&str, u32, u32); 11] = [
+            ("game.png", 32, 16),
+            ("particles.png", 8, 8),
+            ("emoticons.png", 4, 4),
+            ("skins/default.png", 8, 4),
+            ("skins/x_ninja.png", 16, 8),
+            ("skins/body/standard.png", 2, 2),
+            ("skins/marking/standard.png", 1, 1),
+            ("skins/decoration/standard.png", 2, 1),
+            ("skins/hands/standard.png", 2, 1),
+            ("skins/feet/standard.png", 4, 2),
+            ("skins/eyes/standard.png", 2, 4),
+        ];
+        for (name, w, h) in files {
+            let path = dir.path().join(name);
+            std::fs::create_dir_all(path.parent()?).ok()?;
+            std::fs::write(&path, picture(w, h).to_png().ok()?).ok()?;
+        }
+        Some(dir)
+    });
+    dir.as_ref().map(|dir| dir.path())
+}
+
+/// Draws a demo: up to 12 instants of its timeline at 10 a second, 64 x 36 pixels, following
+/// its local player, over its map (the sample's when its own does not load under
+/// [`FUZZ_LIMITS`]), with [`tiny_game_data`]; within [`FUZZ_RENDER_WORK`] or its error.
+pub fn demo_render(data: &[u8]) {
+    use twcodec_tools::render::world::{DemoRenderOptions, DemoRenderer, Timeline};
+    let Ok(demo) = Demo::from_bytes(data.to_vec()) else {
+        return;
+    };
+    let limits = FUZZ_LIMITS.with_max_render_work(FUZZ_RENDER_WORK);
+    let map = demo.map_with(limits).or_else(|_| {
+        let datafile = Datafile::parse_with(&crate::sample::datafile(), limits)?;
+        Map::from_datafile(&datafile)
+    });
+    let Ok(map) = map else {
+        return;
+    };
+    let mut options = DemoRenderOptions::default().size(64, 36).mapres(None);
+    options.data = tiny_game_data().map(Path::to_path_buf);
+    let Ok(mut renderer) = DemoRenderer::with_map(map, &options) else {
+        return;
+    };
+    let Ok(timeline) = Timeline::new(&demo, 10.0) else {
+        return;
+    };
+    for world in timeline.take(12) {
+        let Ok(world) = world else {
+            break;
+        };
+        match renderer.render(&world) {
+            Ok(rendered) => {
+                assert_eq!((rendered.picture.width, rendered.picture.height), (64, 36));
+                assert_eq!(rendered.picture.rgba.len(), 64 * 36 * 4);
+                assert!(rendered.work <= FUZZ_RENDER_WORK, "{} steps", rendered.work);
+            }
+            Err(error) => {
+                assert_eq!(error.kind(), twcodec::ErrorKind::LimitExceeded, "{error}");
+            }
+        }
     }
 }
 
@@ -1460,6 +1560,14 @@ fn seeds(target: Target, corpus: Option<&Path>) -> Vec<Vec<u8>> {
         Target::Demo | Target::DemoEdit => corpus.map_or_else(Vec::new, |corpus| {
             corpus_files(&corpus.join("demos"), "demo")
         }),
+        // The corpus' small demos, and the sample's game snapshots recorded over the sample.
+        Target::DemoRender => {
+            let mut seeds = corpus.map_or_else(Vec::new, |corpus| {
+                corpus_files(&corpus.join("demos"), "demo")
+            });
+            seeds.extend(sample_demo());
+            seeds
+        }
         // Ghosts DDNet's recorder wrote, and one twcodec wrote in version 4.
         Target::Ghost => vec![
             include_bytes!("../../tests/fixtures/ghosts/short.gho").to_vec(),

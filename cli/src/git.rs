@@ -66,8 +66,8 @@ pub(crate) enum Commands {
         /// switch and tune layers) and outline only their changes.
         #[arg(long, requires = "png")]
         entities: bool,
-        /// With --png: the picture's width in pixels.
-        #[arg(long, requires = "png", default_value_t = 1600)]
+        /// With --png: the picture's width in pixels (at least 64).
+        #[arg(long, requires = "png", default_value_t = 1600, value_parser = clap::value_parser!(u32).range(64..))]
         width: u32,
         /// With --png: how the two maps are placed.
         #[arg(long, requires = "png", value_enum, default_value_t = DiffLayout::Auto)]

@@ -581,9 +581,6 @@ fn legend_text(
     entities: bool,
 ) -> Vec<String> {
     let count = |kind: ChangeKind| shown.iter().filter(|r| r.kind == kind).count();
-    let mut layers: Vec<(Side, usize)> = shown.iter().map(|r| (r.side, r.layer)).collect();
-    layers.sort_by_key(|&(side, layer)| (side as u8, layer));
-    layers.dedup();
     let plural = |n: usize, what: &str| match n {
         1 => format!("1 {what}"),
         n => format!("{n} {what}s"),
@@ -591,11 +588,10 @@ fn legend_text(
     let view = if entities { " (entities view)" } else { "" };
     let mut lines = vec![
         format!(
-            "{} added, {} removed, {} changed in {}{view}",
+            "outlines: {} added, {} removed, {} changed{view}",
             count(ChangeKind::Added),
             count(ChangeKind::Removed),
             count(ChangeKind::Changed),
-            plural(layers.len(), "layer"),
         ),
         format!(
             "tiles x {:.0}..{:.0}, y {:.0}..{:.0}; text diff: {}, {}",

@@ -966,3 +966,56 @@ fn a_corpus_map_with_a_changed_tile() {
         assert_eq!(found, [want]);
     }
 }
+
+/// The README's picture of a diff: Teeworlds' ctf5 from the corpus and an edit of it made with
+/// `replace-area`, drawn by `twcodec diff --png` with the game's pictures, as the README says.
+#[test]
+fn the_readme_picture_is_a_diff_of_ctf5() {
+    let Some(corpus) = common::corpus_dir() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        corpus.join("maps/tw06_stock_ctf5.map"),
+        dir.path().join("ctf5.map"),
+    )
+    .unwrap();
+    let mapres = corpus.join("mapres/ddnet").to_string_lossy().into_owned();
+    let commands = [
+        "replace-area ctf5.map 84,55,10,7 ctf5.map 104,100 -o step.map",
+        "replace-area ctf5.map 5,105,8,5 step.map 150,57 -o ctf5-edited.map",
+        "diff ctf5.map ctf5-edited.map --png ctf5-diff.png --mapres DIR --width 1200",
+    ];
+    let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();
+    for command in commands {
+        assert!(readme.contains(&format!("twcodec {command}")), "{command}");
+        let args: Vec<&str> = (command.split(' '))
+            .map(|arg| if arg == "DIR" { mapres.as_str() } else { arg })
+            .collect();
+        let output = Command::new(env!("CARGO_BIN_EXE_twcodec"))
+            .args(&args)
+            .current_dir(dir.path())
+            .env_remove("TWCODEC_MAPRES")
+            .output()
+            .unwrap();
+        assert!(
+            output.status.code() == Some(0) || args[0] == "diff",
+            "{command}: {}",
+            text(&output.stderr)
+        );
+        // Every external picture found: no placeholder in the README.
+        assert!(
+            !text(&output.stderr).contains("warning"),
+            "{}",
+            text(&output.stderr)
+        );
+    }
+    let bytes = std::fs::read(dir.path().join("ctf5-diff.png")).unwrap();
+    let picture = twcodec_tools::assets::decode_png(&bytes, Limits::default()).unwrap();
+    let path = common::root().join("docs/pictures/ctf5-diff.png");
+    if let Err(message) = golden::check_golden_file(&path, "readme_ctf5_diff", &picture) {
+        panic!("{message}");
+    }
+    assert!(readme
+        .contains("![A diff of Teeworlds' ctf5, drawn by twcodec](docs/pictures/ctf5-diff.png)"));
+}

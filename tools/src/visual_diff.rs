@@ -357,7 +357,8 @@ pub struct VisualDiff {
     pub area: [f64; 4],
     /// The old map's picture and the new map's.
     pub panels: [Panel; 2],
-    /// The outlines drawn, in order (old map's picture first).
+    /// The outlines drawn, in order (old map's picture first), each once (the same outline of
+    /// several layers is one mark).
     pub marks: Vec<Mark>,
     /// The width of the outlines in pixels.
     pub line: i64,
@@ -495,6 +496,8 @@ pub fn visual_diff(old: &Map, new: &Map, options: &VisualDiffOptions) -> Result<
     });
     // Outlines: every region in both pictures, solid in its own map's.
     let mut marks = Vec::new();
+    // The same outline of several layers (a rectangle copied into each) is drawn once.
+    let mut seen = std::collections::HashSet::new();
     for (i, panel) in panels.iter().enumerate() {
         let clip = [
             i64::from(panel.x),
@@ -509,6 +512,16 @@ pub fn visual_diff(old: &Map, new: &Map, options: &VisualDiffOptions) -> Result<
                 Side::New => i == 1,
             };
             let mark = mark(panel, i, region, !own);
+            let shape = match mark.shape {
+                MarkShape::Box { x0, y0, x1, y1 } => [x0, y0, x1, y1].map(|v| v as u64),
+                MarkShape::Quad { corners } => {
+                    let bits = corners.map(|[x, y]| x.to_bits() ^ y.to_bits().rotate_left(17));
+                    [bits[0], bits[1], bits[2], bits[3] | 1 << 63]
+                }
+            };
+            if !seen.insert((i, mark.kind, mark.dashed, shape)) {
+                continue;
+            }
             draw_mark(&mut picture, &mark, clip, line);
             marks.push(mark);
         }
@@ -875,7 +888,7 @@ fn segment(
             }
         }
     }
-    if !(t0 <= t1) {
+    if t0.is_nan() || t1.is_nan() || t0 > t1 {
         return;
     }
     let length = (dx * dx + dy * dy).sqrt();

@@ -114,23 +114,31 @@ pub(crate) enum Commands {
         #[arg(long)]
         mapres: Option<PathBuf>,
         /// The picture's width in pixels (default 1920).
-        #[arg(long, conflicts_with = "scale")]
+        #[arg(long, conflicts_with_all = ["scale", "thumbnail"])]
         width: Option<u32>,
         /// The picture's height in pixels (default: the view's shape; 16:9 for --camera).
         #[arg(long, requires = "width")]
         height: Option<u32>,
         /// Pixels per tile instead of a width (32: the game's full size).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "thumbnail")]
         scale: Option<f64>,
+        /// The size of a picture for a use (instead of --width and --height); with --camera,
+        /// its zoom too, unless --zoom is given.
+        #[arg(long, value_enum, value_name = "PRESET")]
+        thumbnail: Option<ThumbnailPreset>,
+        /// Show this rectangle of tiles: X,Y,W,H (left, top, width, height, in tiles).
+        #[arg(long, value_parser = parse_rect, value_name = "X,Y,W,H", conflicts_with_all = ["camera", "whole"])]
+        crop: Option<[f64; 4]>,
         /// The time in seconds at which envelopes (moving quads, colors) are drawn.
         #[arg(long, default_value_t = 0.0)]
         time: f64,
         /// Center a game camera on this tile position, X,Y (default: the whole map).
         #[arg(long, value_parser = parse_point, conflicts_with = "whole")]
         camera: Option<(f64, f64)>,
-        /// The camera's zoom: 1 sees what the game shows by default, 2 twice as much.
-        #[arg(long, requires = "camera", default_value_t = 1.0)]
-        zoom: f64,
+        /// The camera's zoom: 1 sees what the game shows by default, 2 twice as much
+        /// (default 1, or the --thumbnail preset's).
+        #[arg(long, requires = "camera")]
+        zoom: Option<f64>,
         /// Show the whole game layer (the default).
         #[arg(long)]
         whole: bool,
@@ -168,6 +176,46 @@ pub(crate) enum OnlyAssets {
     Images,
     /// Sounds only.
     Sounds,
+}
+
+/// What `render --thumbnail` takes (twcodec_tools::render::thumbnail::Thumbnail).
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub(crate) enum ThumbnailPreset {
+    /// 360x225: DDNet's website map pictures (ddnet.org/ranks/maps/NAME.png), a 1440x900
+    /// screenshot scaled to 25% (ddnet-scripts map-release) shown at 360x225.
+    Website,
+    /// 1440x900: the game screenshot DDNet's website pictures are made from.
+    Screenshot,
+    /// 360x225, chosen: DDNet's server browser has no map pictures yet (ddnet#2892, draft
+    /// ddnet#12815 names no size); the website's size.
+    ServerBrowser,
+    /// 1920x1080 (zoom 1.25 with --camera): twgpu's map photography.
+    MapPhotography,
+}
+
+impl ThumbnailPreset {
+    fn preset(self) -> twcodec_tools::render::thumbnail::Thumbnail {
+        use twcodec_tools::render::thumbnail::Thumbnail;
+        match self {
+            ThumbnailPreset::Website => Thumbnail::Website,
+            ThumbnailPreset::Screenshot => Thumbnail::Screenshot,
+            ThumbnailPreset::ServerBrowser => Thumbnail::ServerBrowser,
+            ThumbnailPreset::MapPhotography => Thumbnail::MapPhotography,
+        }
+    }
+}
+
+/// `X,Y,W,H` as four finite numbers, the last two positive.
+pub(crate) fn parse_rect(text: &str) -> Result<[f64; 4], String> {
+    let bad = || format!("{text:?} is not four numbers X,Y,W,H (width and height positive)");
+    let parts: Vec<f64> = (text.split(','))
+        .map(|part| part.trim().parse::<f64>().ok().filter(|v| v.is_finite()))
+        .collect::<Option<_>>()
+        .ok_or_else(bad)?;
+    match parts[..] {
+        [x, y, w, h] if w > 0.0 && h > 0.0 => Ok([x, y, w, h]),
+        _ => Err(bad()),
+    }
 }
 
 /// `X,Y` as two numbers.
@@ -281,6 +329,8 @@ pub(crate) fn run(command: Commands, out: Out<'_>) -> Result<ExitCode, Failure> 
             width,
             height,
             scale,
+            thumbnail,
+            crop,
             time,
             camera,
             zoom,
@@ -302,15 +352,24 @@ pub(crate) fn run(command: Commands, out: Out<'_>) -> Result<ExitCode, Failure> 
                         .map_err(|e| e.with_path(&file))?
                 }
             };
-            let size = match (width, height, scale) {
-                (Some(width), Some(height), _) => Size::Pixels { width, height },
-                (Some(width), None, _) => Size::Width(width),
-                (None, _, Some(scale)) => Size::Scale(scale),
-                (None, _, None) => Size::Width(1920),
+            let thumbnail = thumbnail.map(ThumbnailPreset::preset);
+            let size = match (width, height, scale, thumbnail) {
+                (_, _, _, Some(preset)) => preset.size(),
+                (Some(width), Some(height), _, _) => Size::Pixels { width, height },
+                (Some(width), None, _, _) => Size::Width(width),
+                (None, _, Some(scale), _) => Size::Scale(scale),
+                (None, _, None, None) => Size::Width(1920),
             };
-            let view = match camera {
-                Some((x, y)) => View::Camera { x, y, zoom },
-                None => View::Whole,
+            let zoom = zoom.unwrap_or(thumbnail.map_or(1.0, |t| t.zoom()));
+            let view = match (camera, crop) {
+                (Some((x, y)), _) => View::Camera { x, y, zoom },
+                (None, Some([x, y, width, height])) => View::Tiles {
+                    x,
+                    y,
+                    width,
+                    height,
+                },
+                (None, None) => View::Whole,
             };
             let layers = match layers.is_empty() {
                 true => None,

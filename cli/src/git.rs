@@ -2,12 +2,34 @@
 //! `pack` of the directory form that git stores and reviews line by line.
 
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Subcommand;
 
 use crate::output::{hint, is_stdout, note, refuse_terminal, without_path, Failure, Format, Out};
+
+/// What `diff --layout` takes.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub(crate) enum DiffLayout {
+    /// Side by side, or above and below for an area more than twice as wide as high.
+    Auto,
+    /// Old left, new right.
+    SideBySide,
+    /// Old above, new below.
+    Stacked,
+}
+
+/// What `diff --png` draws.
+struct PictureArgs {
+    png: PathBuf,
+    area: twcodec_tools::visual_diff::Area,
+    entities: bool,
+    width: u32,
+    layout: DiffLayout,
+    mapres: Option<PathBuf>,
+    entities_tileset: Option<PathBuf>,
+}
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum Commands {
@@ -28,6 +50,36 @@ pub(crate) enum Commands {
         /// map is a line saying so.
         #[arg(long)]
         git: bool,
+        /// Also draw the changes to this PNG file (`-`: standard output, instead of the
+        /// text): both maps at the same camera, old left and new right (or above and below),
+        /// what changed outlined (green added, red removed, amber changed; dashed: the other
+        /// map's place) and a legend. The area of the changes by default.
+        #[arg(long, value_name = "OUT", conflicts_with = "git")]
+        png: Option<PathBuf>,
+        /// With --png: show the whole map instead of the area of the changes.
+        #[arg(long, requires = "png", conflicts_with = "area")]
+        whole: bool,
+        /// With --png: show this rectangle of tiles, X,Y,W,H (left, top, width, height).
+        #[arg(long, requires = "png", value_parser = crate::assets::parse_rect, value_name = "X,Y,W,H")]
+        area: Option<[f64; 4]>,
+        /// With --png: draw both maps in the entities view (game, front, tele, speedup,
+        /// switch and tune layers) and outline only their changes.
+        #[arg(long, requires = "png")]
+        entities: bool,
+        /// With --png: the picture's width in pixels (at least 64).
+        #[arg(long, requires = "png", default_value_t = 1600, value_parser = clap::value_parser!(u32).range(64..))]
+        width: u32,
+        /// With --png: how the two maps are placed.
+        #[arg(long, requires = "png", value_enum, default_value_t = DiffLayout::Auto)]
+        layout: DiffLayout,
+        /// With --png: the folder of the game's pictures, for external images (default:
+        /// $TWCODEC_MAPRES).
+        #[arg(long, requires = "png")]
+        mapres: Option<PathBuf>,
+        /// With --png --entities: the entities tileset PNG (default: DDNet's, found around
+        /// --mapres; else plain colors).
+        #[arg(long, requires = "png")]
+        entities_tileset: Option<PathBuf>,
     },
     /// Write a map as a directory to read, edit and review (docs/mapdir.md): items as TOML,
     /// pictures as PNG, sounds as Opus, tiles as text; `pack` builds the map back, byte for
@@ -51,7 +103,40 @@ pub(crate) enum Commands {
 
 pub(crate) fn run(command: Commands, out: Out<'_>) -> Result<ExitCode, Failure> {
     match command {
-        Commands::Diff { files, format, git } => return diff(&files, format, git, out),
+        Commands::Diff {
+            files,
+            format,
+            git,
+            png,
+            whole,
+            area,
+            entities,
+            width,
+            layout,
+            mapres,
+            entities_tileset,
+        } => {
+            use twcodec_tools::visual_diff::Area;
+            let picture = png.map(|png| PictureArgs {
+                png,
+                area: match (whole, area) {
+                    (true, _) => Area::Whole,
+                    (false, Some([x, y, width, height])) => Area::Tiles {
+                        x,
+                        y,
+                        width,
+                        height,
+                    },
+                    (false, None) => Area::Changes,
+                },
+                entities,
+                width,
+                layout,
+                mapres,
+                entities_tileset,
+            });
+            return diff(&files, format, git, picture, out);
+        }
         Commands::Unpack { file, dir } => {
             let unpacked = twcodec_tools::mapdir::unpack_file(&file, &dir)?;
             writeln!(
@@ -85,7 +170,13 @@ pub(crate) fn run(command: Commands, out: Out<'_>) -> Result<ExitCode, Failure> 
 
 /// `twcodec diff`: exit 0 for equal maps, 1 for different ones, 2 on error; with --git, git's
 /// arguments and exit 0.
-fn diff(files: &[PathBuf], format: Format, git: bool, out: Out<'_>) -> Result<ExitCode, Failure> {
+fn diff(
+    files: &[PathBuf],
+    format: Format,
+    git: bool,
+    picture: Option<PictureArgs>,
+    out: Out<'_>,
+) -> Result<ExitCode, Failure> {
     if git {
         return git_diff(files, format, out);
     }
@@ -99,9 +190,68 @@ fn diff(files: &[PathBuf], format: Format, git: bool, out: Out<'_>) -> Result<Ex
     let load = |file: &PathBuf| {
         twcodec_tools::mapdir::load(file).map_err(|e| Failure::Usage(format!("{e}{}", hint(&e))))
     };
-    let changes = twcodec_tools::diff::diff(&load(old)?, &load(new)?);
-    write_changes(&changes, format, out)?;
-    Ok(ExitCode::from(u8::from(!changes.is_empty())))
+    let (old_map, new_map) = (load(old)?, load(new)?);
+    let Some(picture) = picture else {
+        let changes = twcodec_tools::diff::diff(&old_map, &new_map);
+        write_changes(&changes, format, out)?;
+        return Ok(ExitCode::from(u8::from(!changes.is_empty())));
+    };
+    let drawn = draw_changes(old, &old_map, new, &new_map, &picture)?;
+    let changes = &drawn.changes.diff;
+    let code = ExitCode::from(u8::from(!changes.is_empty()));
+    let png = drawn.picture.to_png()?;
+    if is_stdout(&picture.png) {
+        refuse_terminal("a PNG picture")?;
+        out.write_all(&png)?;
+        return Ok(code);
+    }
+    twcodec::fs::save(&picture.png, &png)?;
+    write_changes(changes, format, out)?;
+    note!(
+        "twcodec: note: drew the changes ({}x{}, {} outlines) to {}",
+        drawn.picture.width,
+        drawn.picture.height,
+        drawn.marks.len(),
+        picture.png.display()
+    );
+    Ok(code)
+}
+
+/// `diff --png`: the picture of the changes, its warnings on standard error.
+fn draw_changes(
+    old: &Path,
+    old_map: &twcodec::Map,
+    new: &Path,
+    new_map: &twcodec::Map,
+    picture: &PictureArgs,
+) -> Result<twcodec_tools::visual_diff::VisualDiff, Failure> {
+    use twcodec_tools::visual_diff::{visual_diff, Layout, VisualDiffOptions};
+    // The files' names, as labels: only written on the picture.
+    let label = |path: &Path| {
+        (path.file_name())
+            .unwrap_or(path.as_os_str())
+            .to_string_lossy()
+            .into_owned()
+    };
+    let defaults = VisualDiffOptions::default();
+    let default_mapres = defaults.mapres.clone();
+    let options = defaults
+        .width(picture.width)
+        .area(picture.area)
+        .entities(picture.entities)
+        .layout(match picture.layout {
+            DiffLayout::Auto => Layout::Auto,
+            DiffLayout::SideBySide => Layout::SideBySide,
+            DiffLayout::Stacked => Layout::Stacked,
+        })
+        .labels(label(old), label(new))
+        .mapres(picture.mapres.clone().or(default_mapres))
+        .entities_tileset(picture.entities_tileset.clone());
+    let drawn = visual_diff(old_map, new_map, &options)?;
+    for warning in &drawn.warnings {
+        note!("twcodec: warning: {warning}");
+    }
+    Ok(drawn)
 }
 
 /// The changes as text or JSON.

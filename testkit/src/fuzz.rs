@@ -22,7 +22,7 @@
 //! | `ghost` | [`Ghost`](twcodec::ghost::Ghost): header, chunks, items, decode, the bytes back, re-encoding its items ([`GhostWriter`](twcodec::ghost::GhostWriter)) read back to the same items |
 //! | `packet` | 0.7 packets: chunks, snapshot messages, joining, rebuilding, messages decode -> encode |
 //! | `pack` | [`mapdir::pack`](twcodec_tools::mapdir::pack) of the sample's directory after the file edits the input describes (numbers changed, bytes overwritten, files added, deleted, moved); a map it builds is read back |
-//! | `render` | [`render`](twcodec_tools::render::render) of a map at two small sizes and views, under [`FUZZ_RENDER_WORK`] |
+//! | `render` | [`render`](twcodec_tools::render::render) of a map at two small sizes and views, under [`FUZZ_RENDER_WORK`]; the [visual diff](twcodec_tools::visual_diff) of the map against itself (no changes) and against the sample, both ways |
 //! | `demo_render` | a demo drawn ([`DemoRenderer`](twcodec_tools::render::world::DemoRenderer)): up to 12 instants of its [`Timeline`](twcodec_tools::render::world::Timeline) at 10 a second, 64 x 36 pixels, over its map (the sample's when its own does not load), with game pictures of a few pixels, under [`FUZZ_RENDER_WORK`] |
 //! | `merge` | two maps from one input: [`Map::append`] and [`Map::replace_area`] (between them and into itself), the results written and read back |
 //! | `transform` | a whole-map edit the first byte picks ([`Map::transform`], [`Map::reframe`], [`Map::shift`], [`Map::scale_time`]) on the map the rest holds, then write -> read -> write |
@@ -581,6 +581,37 @@ pub fn render(data: &[u8]) {
                 assert_eq!(picture.rgba.len(), width * height * 4);
                 assert!(width == 48 || width == 40, "a picture {width} wide");
                 assert!(rendered.work <= FUZZ_RENDER_WORK, "{} steps", rendered.work);
+            }
+            Err(error) => assert_eq!(error.kind(), twcodec::ErrorKind::LimitExceeded, "{error}"),
+        }
+    }
+    visual_diff(&map);
+}
+
+/// The visual diff of a fuzzed map ([`twcodec_tools::visual_diff`]): against itself, nothing
+/// changed; against the sample and the sample against it, a picture 64 pixels wide of the
+/// area of the changes (or the error of a limit), whose outlines are where the picture is.
+fn visual_diff(map: &Map) {
+    use twcodec_tools::visual_diff::{changes, visual_diff, VisualDiffOptions};
+    match changes(map, map) {
+        Ok(found) => assert!(found.regions.is_empty(), "{:?}", found.regions),
+        Err(error) => assert_eq!(error.kind(), twcodec::ErrorKind::LimitExceeded, "{error}"),
+    }
+    let Ok(sample) = crate::sample::map() else {
+        return;
+    };
+    let options = VisualDiffOptions::default()
+        .width(64)
+        .mapres(None)
+        .entities_tileset(None);
+    for (old, new) in [(map, &sample), (&sample, map)] {
+        match visual_diff(old, new, &options) {
+            Ok(drawn) => {
+                let picture = &drawn.picture;
+                assert_eq!(picture.width, 64);
+                let pixels = picture.width as usize * picture.height as usize;
+                assert_eq!(picture.rgba.len(), pixels * 4);
+                assert!(drawn.area.iter().all(|v| v.is_finite()), "{:?}", drawn.area);
             }
             Err(error) => assert_eq!(error.kind(), twcodec::ErrorKind::LimitExceeded, "{error}"),
         }

@@ -219,11 +219,41 @@ impl std::fmt::Display for Change {
 /// The differences from map `a` (old) to map `b` (new). Content that does not decode (tiles,
 /// pixels, sound data) is reported as a note rather than compared.
 pub fn diff(a: &Map, b: &Map) -> MapDiff {
+    diff_matching(a, b).0
+}
+
+/// How [`diff_matching`] paired the images, envelopes and layers of two maps: what a picture of
+/// the changes ([`crate::visual_diff`]) compares, item by item.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Matching {
+    /// For each old image, the index of the new image matched with it.
+    pub images: Vec<Option<usize>>,
+    /// For each old envelope, the index of the new envelope matched with it.
+    pub envelopes: Vec<Option<usize>>,
+    /// For each old layer, the new layer matched with it.
+    pub layers: Vec<Option<LayerMatch>>,
+}
+
+/// The new layer an old layer was matched with ([`Matching::layers`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LayerMatch {
+    /// The new layer's index.
+    pub new: usize,
+    /// Whether the two are equal: the same fields and content, references read through the
+    /// matching (an image or envelope whose own content changed still reads equal here).
+    pub equal: bool,
+    /// Whether the layer moved: to another group, or to another place in its own.
+    pub moved: bool,
+}
+
+/// [`diff`], and how it paired the items of the two maps.
+pub fn diff_matching(a: &Map, b: &Map) -> (MapDiff, Matching) {
     let mut d = Differ {
         a,
         b,
         names: [ItemNames::of(a), ItemNames::of(b)],
         matched: Matched::default(),
+        links: Vec::new(),
         out: MapDiff::default(),
     };
     d.map();
@@ -234,7 +264,28 @@ pub fn diff(a: &Map, b: &Map) -> MapDiff {
     d.groups_and_layers();
     d.automappers();
     d.others();
-    d.out
+    let layers = (d.links.iter())
+        .map(|link| {
+            link.map(|(new, how)| match how {
+                Link::InPlace { exact, .. } => LayerMatch {
+                    new,
+                    equal: exact,
+                    moved: false,
+                },
+                Link::Moved { exact } => LayerMatch {
+                    new,
+                    equal: exact,
+                    moved: true,
+                },
+            })
+        })
+        .collect();
+    let matching = Matching {
+        images: d.matched.images,
+        envelopes: d.matched.envelopes,
+        layers,
+    };
+    (d.out, matching)
 }
 
 struct Differ<'m> {
@@ -243,6 +294,8 @@ struct Differ<'m> {
     /// The names of `a`'s images and sounds, then of `b`'s.
     names: [ItemNames; 2],
     matched: Matched,
+    /// For each old layer, its match and how ([`Differ::groups_and_layers`]).
+    links: Vec<Option<(usize, Link)>>,
     out: MapDiff,
 }
 
@@ -1081,6 +1134,7 @@ impl<'m> Differ<'m> {
         let groups = align(&ka, &kb);
         let links = self.match_layers(&ga, &gb, &groups);
         self.matched.layers = links.old.iter().map(|l| l.map(|(lb, _)| lb)).collect();
+        self.links = links.old.clone();
         for (p, &pair) in groups.iter().enumerate() {
             let (gi, gj) = match pair {
                 Pair::Both(i, j) => (Some(i), Some(j)),

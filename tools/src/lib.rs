@@ -35,6 +35,7 @@ pub mod render;
 pub mod scan;
 pub mod teehistorian;
 mod units;
+pub mod visual_diff;
 
 /// The name of `names` closest to `word`, for "did you mean" hints: by Jaro similarity above
 /// 0.7, clap's own rule for its subcommands and flags. The command line uses it for the names

@@ -30,7 +30,9 @@
 mod entities;
 mod pictures;
 mod raster;
+pub mod text;
 mod texture;
+pub mod thumbnail;
 pub mod world;
 
 use std::path::PathBuf;
@@ -75,6 +77,19 @@ pub enum View {
         y: f64,
         /// 1.0 sees what the game shows by default; 2.0 twice as much.
         zoom: f64,
+    },
+    /// A rectangle of tiles of the game layer (`x`, `y` its top-left corner, `width` x `height`
+    /// tiles) fills the picture; with [`Size::Pixels`] of another shape it keeps its center
+    /// and fits inside.
+    Tiles {
+        /// Left edge, in tiles.
+        x: f64,
+        /// Top edge, in tiles.
+        y: f64,
+        /// Width, in tiles.
+        width: f64,
+        /// Height, in tiles.
+        height: f64,
     },
 }
 
@@ -475,7 +490,92 @@ fn layer_location(index: usize, layer: &Layer) -> twcodec::Location {
     }
 }
 
+/// Where the map's points land in a picture drawn with some options ([`camera`]): for
+/// drawing over a render (outlines, labels) exactly where the renderer drew.
+///
+/// ```
+/// use twcodec_tools::render::{camera, GroupView, RenderOptions, Size, View};
+///
+/// let map = twcodec_testkit::sample::map()?;
+/// let view = View::Tiles { x: 10.0, y: 5.0, width: 20.0, height: 10.0 };
+/// let options = RenderOptions::default().size(Size::Width(200)).view(view);
+/// let camera = camera(&map, &options)?;
+/// assert_eq!((camera.width(), camera.height()), (200, 100));
+/// // The top-left corner of tile (10, 5) is the picture's top-left corner.
+/// let (x, y) = camera.to_pixel(GroupView::GAME, 10.0 * 32.0, 5.0 * 32.0);
+/// assert!(x.abs() < 1e-6 && y.abs() < 1e-6);
+/// # Ok::<(), twcodec::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Camera {
+    frame: Frame,
+}
+
+/// How a group moves its layers against the camera (its parallax, parallax zoom and offset):
+/// what [`Camera::to_pixel`] needs to place a point of one of its layers.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GroupView {
+    /// Parallax in percent, horizontal and vertical (100: moves with the game layer).
+    pub parallax: (f64, f64),
+    /// Parallax zoom in percent (DDNet; 100: zooms with the game layer).
+    pub parallax_zoom: f64,
+    /// Offset in world units (32 a tile).
+    pub offset: (f64, f64),
+}
+
+impl GroupView {
+    /// The game group's: parallax 100, no offset.
+    pub const GAME: GroupView = GroupView {
+        parallax: (100.0, 100.0),
+        parallax_zoom: 100.0,
+        offset: (0.0, 0.0),
+    };
+
+    /// The view of `group`, as the renderer draws it.
+    pub fn of(group: &Group) -> GroupView {
+        let item = group.item();
+        GroupView {
+            parallax: (f64::from(item.parallax.x), f64::from(item.parallax.y)),
+            parallax_zoom: f64::from(twcodec::map::edit::parallax_zoom(item.parallax)),
+            offset: (f64::from(item.offset.x), f64::from(item.offset.y)),
+        }
+    }
+}
+
+/// The camera of a render of `map` with `options`, without drawing anything: the picture's
+/// size and where points land. An error for the options [`render`] refuses for their size or
+/// view.
+pub fn camera(map: &Map, options: &RenderOptions) -> Result<Camera, Error> {
+    Ok(Camera {
+        frame: Frame::new(map, options)?,
+    })
+}
+
+impl Camera {
+    /// The picture's width in pixels.
+    pub fn width(&self) -> u32 {
+        self.frame.width as u32
+    }
+
+    /// The picture's height in pixels.
+    pub fn height(&self) -> u32 {
+        self.frame.height as u32
+    }
+
+    /// Where the world point `(x, y)` (world units, 32 a tile) of a layer in a group seen as
+    /// `group` lands in the picture, in pixels from its top-left corner (fractions kept).
+    pub fn to_pixel(&self, group: GroupView, x: f64, y: f64) -> (f64, f64) {
+        let f = &self.frame;
+        let [left, top, w, h] = f.window(group.parallax, group.parallax_zoom, group.offset);
+        (
+            (x - left) * f.width as f64 / w,
+            (y - top) * f.height as f64 / h,
+        )
+    }
+}
+
 /// The picture's size and the camera.
+#[derive(Debug, Clone, PartialEq)]
 struct Frame {
     width: usize,
     height: usize,
@@ -512,8 +612,26 @@ impl Frame {
     fn new(map: &Map, options: &RenderOptions) -> Result<Frame, Error> {
         let (tiles_w, tiles_h) = extent(map);
         let bad = |what: String| Err(Error::new(twcodec::ErrorKind::InvalidOptions, what));
+        let (tiles_x, tiles_y, tiles_w, tiles_h) = match options.view {
+            View::Tiles {
+                x,
+                y,
+                width,
+                height,
+            } => {
+                let finite = [x, y, width, height].iter().all(|v| v.is_finite());
+                if !(finite && width > 0.0 && height > 0.0) {
+                    return bad(format!(
+                        "a view of {width}x{height} tiles at {x},{y}: the numbers must be \
+                         finite and the sides positive"
+                    ));
+                }
+                (x, y, width, height)
+            }
+            _ => (0.0, 0.0, tiles_w, tiles_h),
+        };
         let (width, height, center, zoom) = match options.view {
-            View::Whole => {
+            View::Whole | View::Tiles { .. } => {
                 let (world_w, world_h) = (tiles_w * TILE, tiles_h * TILE);
                 let (width, height) = match options.size {
                     Size::Width(w) => (f64::from(w), (f64::from(w) * world_h / world_w).round()),
@@ -522,7 +640,11 @@ impl Frame {
                 };
                 let (base_w, base_h) = screen_size(width / height.max(1.0), 1.0);
                 let zoom = (world_w / base_w).max(world_h / base_h);
-                (width, height, (world_w / 2.0, world_h / 2.0), zoom)
+                let center = (
+                    tiles_x * TILE + world_w / 2.0,
+                    tiles_y * TILE + world_h / 2.0,
+                );
+                (width, height, center, zoom)
             }
             View::Camera { x, y, zoom } => {
                 if !(zoom.is_finite() && zoom > 0.0 && x.is_finite() && y.is_finite()) {

@@ -147,13 +147,15 @@ fn world_of(snapshot: &Snapshot, protocol: Protocol, tick: i32) -> World {
     world_between(protocol, Some((snapshot, tick)), (snapshot, tick), 0.0)
 }
 
-/// Draws `world` over the arena at a fixed camera on tile (x, y), `zoom`, 480 x 270.
+/// Draws `world` over the arena at a fixed camera on tile (x, y), `zoom`, 480 x 270, without
+/// names (the corpus frames show them).
 fn draw(world: &World, data: PathBuf, x: f64, y: f64, zoom: f64) -> twcodec_tools::assets::Picture {
     let options = DemoRenderOptions::default()
         .size(480, 270)
         .zoom(zoom)
         .camera(Camera::Fixed { x, y })
         .data(data)
+        .names(false)
         .mapres(None);
     let mut renderer = DemoRenderer::with_map(arena(), &options).unwrap();
     let rendered = renderer.render(world).unwrap();

@@ -359,20 +359,9 @@ fn render_with(
     })
 }
 
-/// What is drawn among the map's layers (the game world of a demo): its operations at a
-/// stage of the drawing, given where the world lands in the picture, each counted in the
-/// budget.
-type WorldOps<'w> =
-    dyn FnMut(Stage, &Mapping, &mut Budget<'_>) -> Result<Vec<Op<'static>>, Error> + 'w;
-
-/// Where among the map's layers a game world draws.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Stage {
-    /// Before the first game layer: items and tees.
-    World,
-    /// After every layer: names.
-    Top,
-}
+/// What is drawn among the map's layers (the game world of a demo): its operations, given
+/// where the world lands in the picture, each counted in the budget.
+type WorldOps<'w> = dyn FnMut(&Mapping, &mut Budget<'_>) -> Result<Vec<Op<'static>>, Error> + 'w;
 
 /// Lays out `map` (and `world` after its game layer) in `frame` and draws it: the picture and
 /// the work it took.
@@ -683,6 +672,23 @@ impl Frame {
         })
     }
 
+    /// Where the world lands in the picture as the screen shows it: no parallax, no offset,
+    /// every pixel.
+    fn screen(&self) -> Mapping {
+        let [left, top, w, h] = self.window((100.0, 100.0), 100.0, (0.0, 0.0));
+        Mapping {
+            left,
+            top,
+            units_per_pixel: (w / self.width as f64, h / self.height as f64),
+            clip: Rect {
+                x0: 0,
+                y0: 0,
+                x1: self.width,
+                y1: self.height,
+            },
+        }
+    }
+
     /// The world rectangle a group shows: left, top, width, height (DDNet
     /// `MapScreenToWorld`).
     fn window(&self, parallax: (f64, f64), parallax_zoom: f64, offset: (f64, f64)) -> [f64; 4] {
@@ -882,22 +888,9 @@ fn scene<'m>(
         .collect();
     let mut ops = Vec::new();
     // The game world is drawn before the first game layer (the game's background and
-    // foreground split there), or after everything when the map has none; what goes over
-    // everything (names) last. Both are mapped as the screen is, without parallax.
-    let screen = {
-        let [left, top, w, h] = frame.window((100.0, 100.0), 100.0, (0.0, 0.0));
-        Mapping {
-            left,
-            top,
-            units_per_pixel: (w / frame.width as f64, h / frame.height as f64),
-            clip: Rect {
-                x0: 0,
-                y0: 0,
-                x1: frame.width,
-                y1: frame.height,
-            },
-        }
-    };
+    // foreground split there), or after everything when the map has none, mapped as the
+    // screen is, without parallax.
+    let screen = frame.screen();
     let mut world_drawn = world.is_none();
     for (index, group) in map.groups().iter().enumerate() {
         budget.spend(1, String::new).map_err(|e| {
@@ -925,7 +918,7 @@ fn scene<'m>(
             };
             if !world_drawn && matches!(layer.content(), LayerContent::Game(_)) {
                 if let Some(world) = world.as_mut() {
-                    ops.extend(world(Stage::World, &screen, budget)?);
+                    ops.extend(world(&screen, budget)?);
                 }
                 world_drawn = true;
             }
@@ -1123,11 +1116,8 @@ fn scene<'m>(
             }
         }
     }
-    if let Some(world) = world {
-        if !world_drawn {
-            ops.extend(world(Stage::World, &screen, budget)?);
-        }
-        ops.extend(world(Stage::Top, &screen, budget)?);
+    if let Some(world) = world.filter(|_| !world_drawn) {
+        ops.extend(world(&screen, budget)?);
     }
     Ok(ops)
 }

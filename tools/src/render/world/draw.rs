@@ -9,10 +9,12 @@ use twcodec::Error;
 use twcodec_schema::netobj::common::{Emote, Weapon};
 
 use super::super::raster::{Triangle, Vertex};
+use super::super::text::{draw_text, text_size, GLYPH};
 use super::super::texture::Texture;
-use super::super::{Budget, Mapping, Op, Stage, QUAD_PICTURE_PIXEL, QUAD_PIXEL};
+use super::super::{Budget, Mapping, Op, QUAD_PICTURE_PIXEL, QUAD_PIXEL};
 use super::data::{GameData, Part, PartKind, PartTextures, SkinTextures, Sprite};
 use super::state::{Beam, FlagView, Item, PickupLook, Shot, Skin, Tee, World, EMOTICON_TICKS};
+use crate::assets::Picture;
 
 /// A quad to draw: centred at `center` (world units), `size` wide and high before turning by
 /// `angle` (radians, clockwise on screen), its texture mirrored as asked, tinted by `color`.
@@ -104,51 +106,41 @@ impl Quads {
 /// 1024 links, as the game's).
 const MAX_QUADS: usize = 1 << 16;
 
-/// The operations that draw `world` at `stage` in the screen's `mapping`, counted in
-/// `budget`.
+/// The operations that draw `world` in the screen's `mapping`, counted in `budget`.
 pub(super) fn world_ops(
     map: &Map,
     data: &GameData,
     world: &World,
-    names: bool,
-    stage: Stage,
     mapping: &Mapping,
     budget: &mut Budget<'_>,
 ) -> Result<Vec<Op<'static>>, Error> {
     let mut quads = Quads::default();
-    match stage {
-        Stage::World => {
-            // Projectiles, pickups and lasers by item id; then flags.
-            let mut things: Vec<(u16, u8, usize)> = Vec::new();
-            things.extend(world.shots.iter().enumerate().map(|(i, s)| (s.id, 0, i)));
-            things.extend(world.items.iter().enumerate().map(|(i, p)| (p.id, 1, i)));
-            things.extend(world.beams.iter().enumerate().map(|(i, b)| (b.id, 2, i)));
-            things.sort_unstable();
-            for (_, kind, i) in things {
-                match kind {
-                    0 => projectile(&mut quads, data, &world.shots[i], world.tick),
-                    1 => pickup(&mut quads, data, &world.items[i], world.tick),
-                    _ => laser(&mut quads, data, &world.beams[i], world.tick),
-                }
-            }
-            for flag in &world.flags {
-                flag_quad(&mut quads, data, flag);
-            }
-            // Others' hooks, the local player's; then the others, the local player last.
-            for local in [false, true] {
-                for tee in world.tees.iter().filter(|t| t.local == local) {
-                    hook(&mut quads, data, world, tee);
-                }
-            }
-            for local in [false, true] {
-                for tee in world.tees.iter().filter(|t| t.local == local) {
-                    player(&mut quads, map, data, world, tee);
-                    emoticon(&mut quads, data, world, tee);
-                }
-            }
+    // Projectiles, pickups and lasers by item id; then flags.
+    let mut things: Vec<(u16, u8, usize)> = Vec::new();
+    things.extend(world.shots.iter().enumerate().map(|(i, s)| (s.id, 0, i)));
+    things.extend(world.items.iter().enumerate().map(|(i, p)| (p.id, 1, i)));
+    things.extend(world.beams.iter().enumerate().map(|(i, b)| (b.id, 2, i)));
+    things.sort_unstable();
+    for (_, kind, i) in things {
+        match kind {
+            0 => projectile(&mut quads, data, &world.shots[i], world.tick),
+            1 => pickup(&mut quads, data, &world.items[i], world.tick),
+            _ => laser(&mut quads, data, &world.beams[i], world.tick),
         }
-        Stage::Top => {
-            let _ = names;
+    }
+    for flag in &world.flags {
+        flag_quad(&mut quads, data, flag);
+    }
+    // Others' hooks, the local player's; then the others, the local player last.
+    for local in [false, true] {
+        for tee in world.tees.iter().filter(|t| t.local == local) {
+            hook(&mut quads, data, world, tee);
+        }
+    }
+    for local in [false, true] {
+        for tee in world.tees.iter().filter(|t| t.local == local) {
+            player(&mut quads, map, data, world, tee);
+            emoticon(&mut quads, data, world, tee);
         }
     }
     quads.list.truncate(MAX_QUADS);
@@ -1108,4 +1100,32 @@ fn emoticon(quads: &mut Quads, data: &GameData, world: &World, tee: &Tee) {
     };
     let quad = Quad::new(Some(texture), center, [64.0, 64.0 * h]).angle(angle);
     quads.push(quad.color([1.0, 1.0, 1.0, alpha as f32]));
+}
+
+/// The names above the tees, as DDNet's defaults show them: not the recording player's own;
+/// 28 units high, centred over the tee, above the line its direction arrows take (36 units
+/// from 30 units above its centre); white, red or blue in a game of teams; outlined in
+/// half-transparent black. The font is an 8 x 8 bitmap font at the nearest whole scale.
+pub(super) fn name_plates(picture: &mut Picture, world: &World, screen: &Mapping) {
+    let unit = screen.units_per_pixel.1.max(1e-9);
+    let scale = (28.0 / unit / f64::from(GLYPH)).round().clamp(1.0, 16.0) as u32;
+    for tee in world.tees.iter().filter(|t| !t.local) {
+        let name = tee.player.name.as_str();
+        if name.is_empty() {
+            continue;
+        }
+        let (x, bottom) = screen.pixel(tee.pos[0], tee.pos[1] - 30.0 - 36.0);
+        let (width, height) = text_size(name, scale);
+        let left = (f64::from(x) - f64::from(width) / 2.0).round() as i64;
+        let top = (f64::from(bottom) - f64::from(height)).round() as i64;
+        let color = match (world.team_game, tee.player.team) {
+            (true, 0) => [255, 128, 128, 255],
+            (true, 1) => [179, 179, 255, 255],
+            _ => [255, 255, 255, 255],
+        };
+        for (dx, dy) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
+            draw_text(picture, left + dx, top + dy, name, [0, 0, 0, 128], scale);
+        }
+        draw_text(picture, left, top, name, color, scale);
+    }
 }

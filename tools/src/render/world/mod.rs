@@ -422,11 +422,10 @@ impl DemoRenderer {
         let data = &self.data;
         let names = self.options.names;
         let map = &self.map;
-        let mut world_ops =
-            |stage: super::Stage, mapping: &super::Mapping, budget: &mut super::Budget<'_>| {
-                draw::world_ops(map, data, world, names, stage, mapping, budget)
-            };
-        let (picture, work) = super::draw(
+        let mut world_ops = |mapping: &super::Mapping, budget: &mut super::Budget<'_>| {
+            draw::world_ops(map, data, world, mapping, budget)
+        };
+        let (mut picture, work) = super::draw(
             &self.map,
             &options,
             &frame,
@@ -434,6 +433,10 @@ impl DemoRenderer {
             Some(&mut world_ops),
             None,
         )?;
+        // Names go over everything, the map's foreground too.
+        if names {
+            draw::name_plates(&mut picture, world, &frame.screen());
+        }
         let _ = &self.files;
         Ok(Rendered {
             picture,

@@ -510,13 +510,23 @@ fn demo(command: DemoCommand, out: Out<'_>) -> Result<ExitCode, Failure> {
                 );
             };
             let at = resolve(tick.unwrap_or(DemoTime::Start))?;
-            let world = Timeline::new(&demo, 50.0)?
+            let world = Timeline::new(&demo, 50.0)
+                .map_err(usage)?
                 .from_tick(f64::from(at))
                 .next()
                 .transpose()
                 .map_err(|e| e.with_path(&file))?
-                .ok_or_else(|| Failure::Usage(format!("{} has no snapshot", file.display())))?;
-            let rendered = renderer.render(&world)?;
+                .ok_or_else(|| {
+                    let range = match demo.tick_range() {
+                        Ok(Some((first, last))) => format!("its ticks are {first} to {last}"),
+                        _ => "it has no snapshot".to_string(),
+                    };
+                    Failure::Usage(format!(
+                        "{}: nothing to draw at tick {at}: {range}",
+                        file.display()
+                    ))
+                })?;
+            let rendered = renderer.render(&world).map_err(usage)?;
             let png = rendered.picture.to_png()?;
             if is_stdout(&output_path) {
                 refuse_terminal("a PNG picture")?;
@@ -576,12 +586,13 @@ fn demo_frames(
         .max(0.0) as u64
         + 1;
     let progress = Progress::new(frames, "drawing frames");
-    let timeline = Timeline::new(demo, fps)?
+    let timeline = Timeline::new(demo, fps)
+        .map_err(usage)?
         .from_tick(f64::from(from))
         .to_tick(f64::from(to));
     let mut written = 0u64;
     for world in timeline {
-        let rendered = renderer.render(&world?)?;
+        let rendered = renderer.render(&world?).map_err(usage)?;
         match dir {
             Some(dir) => {
                 let path = dir.join(format!("frame_{written:06}.png"));

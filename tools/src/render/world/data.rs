@@ -1,6 +1,6 @@
 //! The game's pictures for the world: `game.png` (weapons, projectiles, pickups, flags, the
 //! hook), `emoticons.png` and the skins, read from a DDNet `data/` folder and cut into one
-//! texture per sprite, as DDNet's client cuts them (docs/format/demo-render.md, "The game's
+//! texture per sprite, as DDNet's client cuts them (docs/demo-render.md, "The game's
 //! pictures").
 
 use std::collections::HashMap;
@@ -436,8 +436,8 @@ fn plain_name(name: &str) -> bool {
         && !name.contains(['/', '\\', '\0', ':'])
 }
 
-/// A picture in grays, each pixel its luma as DDNet's client computes it (docs/format/
-/// demo-render.md, "Skins").
+/// A picture in grays, each pixel its luma as DDNet's client computes it
+/// (docs/demo-render.md, "Skins").
 fn gray(picture: &Picture) -> Picture {
     let mut rgba = picture.rgba.clone();
     for p in rgba.chunks_exact_mut(4) {
@@ -474,7 +474,7 @@ fn skin_textures(picture: &Picture) -> Option<SkinTextures> {
 
 /// A skin made gray for custom colors, as DDNet's client makes it: each pixel its luma; in
 /// the body's cells the grays are then stretched so that the body's most common gray (among
-/// its pixels more than half opaque) becomes 192 (docs/format/demo-render.md, "Skins").
+/// its pixels more than half opaque) becomes 192 (docs/demo-render.md, "Skins").
 fn colorable(picture: &Picture) -> Picture {
     let mut gray = gray(picture);
     let w = picture.width as usize;

@@ -1,5 +1,5 @@
 //! The world as the game draws it: each thing a few textured quads, in the client's order and
-//! sizes (docs/format/demo-render.md, "Drawing the world").
+//! sizes (docs/demo-render.md, "Drawing the world").
 
 use std::f64::consts::{FRAC_PI_2, PI, TAU};
 use std::sync::Arc;
@@ -378,7 +378,7 @@ fn projectile(quads: &mut Quads, data: &GameData, shot: &Shot, tick: f64) {
 
 /// A color of a player's info (HSL packed `0xHHSSLL`, 0.7 `0xAAHHSSLL`) as the game shows
 /// it: lightness lifted above `darkest` (0.5 for 0.6 skins, 61/255 for 0.7 parts), then to
-/// RGB (docs/format/demo-render.md, "Colors").
+/// RGB (docs/demo-render.md, "Colors").
 pub(crate) fn player_color(packed: i32, darkest: f32) -> [f32; 4] {
     let h = ((packed >> 16) & 0xff) as f32 / 255.0;
     let s = ((packed >> 8) & 0xff) as f32 / 255.0;
@@ -552,7 +552,7 @@ fn add(to: &mut [f64; 3], part: [f64; 3]) {
     }
 }
 
-/// The game's animations (docs/format/demo-render.md, "Animations"): each part's keyframes
+/// The game's animations (docs/demo-render.md, "Animations"): each part's keyframes
 /// at times 0, 0.2, ... 1.
 const WALK_BODY: Frames = &[
     (0.0, 0.0, 0.0, 0.0),
@@ -728,7 +728,7 @@ fn pose(map: &Map, tee: &Tee) -> Pose {
 }
 
 /// A hand at `center` (a weapon's centre, or the tee's), along `dir`, turned by
-/// `angle_offset` and moved by `post` along and across `dir` (docs/format/demo-render.md,
+/// `angle_offset` and moved by `post` along and across `dir` (docs/demo-render.md,
 /// "Weapons and hands").
 fn hand(
     quads: &mut Quads,

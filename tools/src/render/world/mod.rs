@@ -1,7 +1,7 @@
 //! A demo drawn as the game draws it (`twcodec demo render`): the map, and over it, after the
 //! game layer, the game world of each instant: tees with their skins, eyes, feet, hands and
 //! weapons, hooks, projectiles, laser beams, pickups, flags, names and emoticons, mixed between
-//! snapshots as DDNet's client does (docs/format/demo-render.md).
+//! snapshots as DDNet's client does (docs/demo-render.md).
 //!
 //! Two steps, each usable alone:
 //! - [`Timeline`] replays a demo and gives the [`World`] at instants a frame rate apart,

@@ -1,5 +1,5 @@
 //! The game world at an instant between two snapshots: what the client draws, found in the
-//! snapshots' objects and mixed between them as DDNet's client does (docs/format/demo-render.md,
+//! snapshots' objects and mixed between them as DDNet's client does (docs/demo-render.md,
 //! "Between two snapshots").
 
 use std::collections::HashMap;

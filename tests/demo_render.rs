@@ -406,3 +406,29 @@ fn teeworlds07_demo_kill_and_respawn() {
     let (world, _) = demo_frame(TINYCAVE_07, "teeworlds07", "teeworlds07", 2722).unwrap();
     assert_eq!(world.tees.len(), 2);
 }
+
+/// The README's picture (`docs/pictures/tutorial-demo.png`): the DDNet demo at tick 1728, drawn
+/// as the README's command draws it.
+#[test]
+fn the_readme_picture_is_a_frame_of_the_ddnet_demo() {
+    let Some(corpus) = common::corpus_dir() else {
+        return;
+    };
+    let demo = Demo::open(corpus.join("demos").join(DDNET_064)).unwrap();
+    let options = DemoRenderOptions::default()
+        .size(960, 540)
+        .data(corpus.join("gamedata/teeworlds06"))
+        .mapres(Some(corpus.join("mapres/ddnet")));
+    let mut renderer = DemoRenderer::new(&demo, &options).unwrap();
+    let world = Timeline::new(&demo, 50.0)
+        .unwrap()
+        .from_tick(1728.0)
+        .next()
+        .unwrap()
+        .unwrap();
+    let picture = renderer.render(&world).unwrap().picture;
+    let readme = common::root().join("docs/pictures/tutorial-demo.png");
+    if let Err(message) = golden::check_golden_file(&readme, "readme_tutorial_demo", &picture) {
+        panic!("{message}");
+    }
+}

@@ -590,19 +590,35 @@ fn demo_frames(
         .map_err(usage)?
         .from_tick(f64::from(from))
         .to_tick(f64::from(to));
+    // Pipelined: a thread replays and draws the next frame while this one encodes and writes
+    // the last. One frame waits between them at most, so memory stays that of three frames.
     let mut written = 0u64;
-    for world in timeline {
-        let rendered = renderer.render(&world?).map_err(usage)?;
-        match dir {
-            Some(dir) => {
-                let path = dir.join(format!("frame_{written:06}.png"));
-                twcodec::fs::save(&path, &rendered.picture.to_png()?)?;
+    std::thread::scope(|scope| -> Result<(), Failure> {
+        let (send, frames) = std::sync::mpsc::sync_channel(1);
+        scope.spawn(move || {
+            for world in timeline {
+                let rendered = world.and_then(|world| renderer.render(&world));
+                let failed = rendered.is_err();
+                // A closed channel: the writer stopped.
+                if send.send(rendered).is_err() || failed {
+                    break;
+                }
             }
-            None => out.write_all(&rendered.picture.rgba)?,
+        });
+        for rendered in frames {
+            let rendered = rendered.map_err(usage)?;
+            match dir {
+                Some(dir) => {
+                    let path = dir.join(format!("frame_{written:06}.png"));
+                    twcodec::fs::save(&path, &rendered.picture.to_png()?)?;
+                }
+                None => out.write_all(&rendered.picture.rgba)?,
+            }
+            written += 1;
+            progress.inc();
         }
-        written += 1;
-        progress.inc();
-    }
+        Ok(())
+    })?;
     drop(progress);
     match dir {
         Some(dir) => writeln!(

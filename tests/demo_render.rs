@@ -432,3 +432,102 @@ fn the_readme_picture_is_a_frame_of_the_ddnet_demo() {
         panic!("{message}");
     }
 }
+
+/// A snapshot from a stranger: values at the ends of the ints everywhere (positions, hooks,
+/// angles, ticks, weapons, emotes, kinds, teams), lasers across the whole world, 64 tees
+/// hooked to far away: drawn, or refused with the work limit's error, without a panic and
+/// within the work the map's limits allow.
+#[test]
+fn hostile_snapshots_draw_within_the_budget() {
+    let Some(data) = data06() else { return };
+    let ends = [i32::MIN, -1, 0, 1, 0x7fff, i32::MAX];
+    let mut builder = SnapshotBuilder::new();
+    for id in 0..64u16 {
+        let pick = |k: usize| ends[(usize::from(id) * 7 + k) % ends.len()];
+        let mut ints = Char::at(pick(0), pick(1)).ints(pick(2));
+        for (i, v) in ints.iter_mut().enumerate().skip(3) {
+            *v = pick(i);
+        }
+        // Hooked, to a far point or to another tee.
+        ints[9] = 5;
+        ints[8] = i32::from(id % 70) - 3;
+        builder.add_item(9, id, &ints).unwrap();
+        add_player(&mut builder, id, "../default", Some((pick(3), pick(4))));
+    }
+    for id in 0..32u16 {
+        let v = ends[usize::from(id) % ends.len()];
+        let w = v.wrapping_neg();
+        builder
+            .add_item(2, id, &[v, w, v, v, i32::from(id % 8) - 1, v])
+            .unwrap();
+        builder.add_item(3, id, &[v, v, w, w, v]).unwrap();
+        builder.add_item(4, id, &[v, v, v, w]).unwrap();
+        builder.add_item(5, id, &[v, v, v]).unwrap();
+    }
+    let snapshot = builder.finish().unwrap();
+    for tick in [i32::MIN, 0, i32::MAX] {
+        let world = world_of(&snapshot, Protocol::Ddnet06, tick);
+        for camera in [
+            Camera::Local,
+            Camera::Fixed { x: 0.0, y: 0.0 },
+            Camera::Player(5),
+        ] {
+            let options = DemoRenderOptions::default()
+                .size(320, 180)
+                .camera(camera)
+                .data(data.clone())
+                .mapres(None);
+            let mut renderer = DemoRenderer::with_map(arena(), &options).unwrap();
+            match renderer.render(&world) {
+                Ok(rendered) => {
+                    assert_eq!(rendered.picture.rgba.len(), 320 * 180 * 4);
+                    assert!(rendered.work <= twcodec::Limits::DEFAULT.max_render_work());
+                }
+                Err(e) => assert_eq!(e.kind(), twcodec::ErrorKind::LimitExceeded, "{e}"),
+            }
+        }
+    }
+}
+
+/// A skin name from a demo never reads a file outside the skins folder: `../secret` (a red
+/// picture beside `skins/`) is drawn as `default` (blue).
+#[test]
+fn skin_names_stay_in_the_skins_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let solid = |rgba: [u8; 4]| twcodec_tools::assets::Picture {
+        width: 256,
+        height: 128,
+        rgba: rgba.repeat(256 * 128),
+    };
+    std::fs::create_dir_all(dir.path().join("skins")).unwrap();
+    let write = |name: &str, rgba| {
+        std::fs::write(dir.path().join(name), solid(rgba).to_png().unwrap()).unwrap();
+    };
+    write("secret.png", [255, 0, 0, 255]);
+    write("skins/default.png", [0, 0, 255, 255]);
+    for name in [
+        "../secret",
+        "/secret",
+        "..",
+        "skins/../../secret",
+        "secret\0",
+    ] {
+        let mut builder = SnapshotBuilder::new();
+        builder
+            .add_item(9, 1, &Char::at(10 * 32, 10 * 32).ints(TICK))
+            .unwrap();
+        add_player(&mut builder, 1, name, None);
+        let snapshot = builder.finish().unwrap();
+        let world = world_of(&snapshot, Protocol::Ddnet06, TICK);
+        let picture = draw(&world, dir.path().to_path_buf(), 10.0, 10.0, 0.5);
+        let pixels: Vec<&[u8]> = picture.rgba.chunks(4).collect();
+        assert!(
+            pixels.iter().any(|p| p[2] > 200 && p[0] < 50),
+            "{name:?}: no default skin"
+        );
+        assert!(
+            !pixels.iter().any(|p| p[0] > 200 && p[2] < 50),
+            "{name:?}: read outside"
+        );
+    }
+}

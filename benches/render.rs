@@ -8,6 +8,12 @@
 //! - `.../with_png`: the render plus encoding the picture as PNG, one thread.
 //! - `.../load_baseline`: loading the map (`Map::parse`, every layer decoded) in the same run,
 //!   one thread: the render is quoted as a ratio of it.
+//! - `chillblock5/end_to_end_2048/{one_thread,two_threads}` (issue 34): what `twcodec render
+//!   MAP --width 2048` does after reading the file, on a rayon pool of 1 and of 2 threads:
+//!   loading the map lazily (`Decode::Lazy`; the render decodes the layers it draws, in
+//!   parallel, while the pictures are read), reading and decoding the pictures and making
+//!   their mipmaps, drawing, and encoding the PNG (in parallel pieces). Target: the two-thread
+//!   median at most 0.55 times the one-thread median.
 //!
 //! - `hostile_1920/...`: maps built to cost far more than their size (issue 28,
 //!   `tests/common/hostile_render.rs`), the whole map drawn 1920 x 1080, under the default
@@ -76,6 +82,23 @@ fn bench_render(c: &mut Criterion) {
                 black_box(rendered.picture.to_png().unwrap())
             })
         })
+    });
+    group.finish();
+
+    let end_to_end = || {
+        let map = Map::parse_with(&bytes, twcodec::Decode::Lazy).unwrap();
+        let rendered = render(&map, &options).unwrap();
+        rendered.picture.to_png().unwrap()
+    };
+    let png = one.install(end_to_end);
+    assert_eq!(png, two.install(end_to_end));
+    let mut group = c.benchmark_group("chillblock5/end_to_end_2048");
+    group.sample_size(20);
+    group.bench_function("one_thread", |b| {
+        b.iter(|| one.install(|| black_box(end_to_end())))
+    });
+    group.bench_function("two_threads", |b| {
+        b.iter(|| two.install(|| black_box(end_to_end())))
     });
     group.finish();
 }

@@ -3,15 +3,22 @@
 
 use std::sync::{Arc, OnceLock};
 
-use super::texture::Texture;
+use super::texture::{straight, Alpha, Texture};
+
+/// A texture made once per [`Alpha`].
+type Once = [OnceLock<Arc<Texture>>; 2];
+
+fn slot(once: &Once, alpha: Alpha) -> &OnceLock<Arc<Texture>> {
+    &once[usize::from(alpha == Alpha::Premultiplied)]
+}
 
 /// A tileset of plain squares: the main physics tiles in colors that say what they are
 /// (solid gray, death red, unhookable dark, freeze blue), every other id a color of its own.
-pub(super) fn plain() -> Arc<Texture> {
-    static PLAIN: OnceLock<Arc<Texture>> = OnceLock::new();
+pub(super) fn plain(alpha: Alpha) -> Arc<Texture> {
+    static PLAIN: Once = [OnceLock::new(), OnceLock::new()];
     const CELL: usize = 16;
     let make = || {
-        Texture::tile_colors(CELL, |index, x, y| {
+        Texture::tile_colors(CELL, alpha, |index, x, y| {
             let edge = x == 0 || y == 0 || x == CELL - 1 || y == CELL - 1;
             let [r, g, b] = match index {
                 1 => [110, 110, 110],
@@ -32,15 +39,15 @@ pub(super) fn plain() -> Arc<Texture> {
             ]
         })
     };
-    PLAIN.get_or_init(|| Arc::new(make())).clone()
+    slot(&PLAIN, alpha).get_or_init(|| Arc::new(make())).clone()
 }
 
 /// The speedup arrow in cell 1 of a tileset: white with a dark edge, pointing right (+x).
-pub(super) fn arrow() -> Arc<Texture> {
-    static ARROW: OnceLock<Arc<Texture>> = OnceLock::new();
+pub(super) fn arrow(alpha: Alpha) -> Arc<Texture> {
+    static ARROW: Once = [OnceLock::new(), OnceLock::new()];
     const SIZE: usize = 32;
     let make = || {
-        Texture::tile_colors(SIZE, |index, x, y| {
+        Texture::tile_colors(SIZE, alpha, |index, x, y| {
             if index != 1 {
                 return [0; 4];
             }
@@ -57,7 +64,7 @@ pub(super) fn arrow() -> Arc<Texture> {
             }
         })
     };
-    ARROW.get_or_init(|| Arc::new(make())).clone()
+    slot(&ARROW, alpha).get_or_init(|| Arc::new(make())).clone()
 }
 
 /// Where a number sits in its tile.
@@ -87,19 +94,24 @@ const DIGITS: [[u8; 5]; 10] = [
 
 /// A tileset whose cell `n` shows the number `n` (1 to 255) in white with a dark outline, at
 /// `place`, as the game's entity number overlays do.
-pub(super) fn numbers(place: Place) -> Arc<Texture> {
-    static NUMBERS: [OnceLock<Arc<Texture>>; 3] =
-        [OnceLock::new(), OnceLock::new(), OnceLock::new()];
-    let slot = match place {
+pub(super) fn numbers(place: Place, alpha: Alpha) -> Arc<Texture> {
+    static NUMBERS: [Once; 3] = [
+        [OnceLock::new(), OnceLock::new()],
+        [OnceLock::new(), OnceLock::new()],
+        [OnceLock::new(), OnceLock::new()],
+    ];
+    let once = match place {
         Place::Center => &NUMBERS[0],
         Place::Top => &NUMBERS[1],
         Place::Bottom => &NUMBERS[2],
     };
-    slot.get_or_init(|| Arc::new(number_cells(place))).clone()
+    slot(once, alpha)
+        .get_or_init(|| Arc::new(number_cells(place, alpha)))
+        .clone()
 }
 
 /// The cells of [`numbers`].
-fn number_cells(place: Place) -> Texture {
+fn number_cells(place: Place, alpha: Alpha) -> Texture {
     const CELL: usize = 32;
     // Each cell's mask: which pixels the digits cover.
     let masks: Vec<Vec<bool>> = (0..256)
@@ -137,7 +149,7 @@ fn number_cells(place: Place) -> Texture {
             mask
         })
         .collect();
-    Texture::tile_colors(CELL, |index, x, y| {
+    Texture::tile_colors(CELL, alpha, |index, x, y| {
         let mask = &masks[index];
         let at = |x: usize, y: usize| mask[y * CELL + x];
         if at(x, y) {
@@ -160,21 +172,25 @@ pub(super) fn tunes(tileset: &Texture) -> Texture {
     const TUNE: usize = 68;
     // The level whose cells are at most 32 texels: enough for an entities view.
     let Some(level) = (tileset.levels.iter()).find(|l| l.width / 16 <= 32) else {
-        return Texture { levels: Vec::new() };
+        return Texture::empty(tileset.alpha);
     };
     let (cw, ch) = ((level.width / 16).max(1), (level.height / 16).max(1));
     let (ox, oy) = ((TUNE % 16) * cw, (TUNE / 16) * ch);
     let size = cw.max(ch);
-    Texture::tile_colors(size, |index, x, y| {
+    Texture::tile_colors(size, tileset.alpha, |index, x, y| {
         if index == 0 || x >= cw || y >= ch {
             return [0; 4];
         }
-        let [r, g, b, a] = level.at(ox + x, oy + y);
+        let texel = level.at(ox + x, oy + y);
+        let [r, g, b, a] = match tileset.alpha {
+            Alpha::Straight => texel,
+            Alpha::Premultiplied => straight(texel),
+        };
         if a == 0 {
             return [0; 4];
         }
-        // Straight gray lightness of the premultiplied texel.
-        let gray = (u32::from(r) + u32::from(g) + u32::from(b)) as f32 / 3.0 / f32::from(a);
+        // Gray lightness.
+        let gray = (u32::from(r) + u32::from(g) + u32::from(b)) as f32 / 3.0 / 255.0;
         let hue = ((index - 1) as f32 * 137.507_76 / 360.0).fract();
         let [r, g, b] = hsl(hue, 0.75, gray.min(1.0));
         [r, g, b, a]

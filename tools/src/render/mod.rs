@@ -120,6 +120,36 @@ pub struct RenderOptions {
     pub entities_tileset: Option<PathBuf>,
     /// The color behind everything (straight RGBA); the game clears to opaque gray 128.
     pub background: [u8; 4],
+    /// How pictures are sampled: the game's way unless measuring (`examples/render_psnr.rs`).
+    #[doc(hidden)]
+    pub filtering: Filtering,
+}
+
+/// How a render samples pictures (docs/format-notes.md, "Drawing a map", "Sampling and
+/// blending"). Only [`Filtering::Game`] is meant for use; the others are there to measure it
+/// (`examples/render_psnr.rs`, docs/performance.md).
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Filtering {
+    /// As the game: straight texels filtered bilinearly, the two mipmap levels nearest the
+    /// footprint of a pixel mixed (trilinear), then times the color and blended.
+    #[default]
+    Game,
+    /// Level 0 alone, bilinearly: a reference, drawn larger and reduced.
+    Level0,
+    /// As the renderer did before issue 34: premultiplied texels, one mipmap level for a whole
+    /// triangle or tile layer, bilinear within it.
+    Issue17,
+}
+
+impl Filtering {
+    /// How the textures keep their texels for this sampling.
+    fn alpha(self) -> texture::Alpha {
+        match self {
+            Filtering::Game | Filtering::Level0 => texture::Alpha::Straight,
+            Filtering::Issue17 => texture::Alpha::Premultiplied,
+        }
+    }
 }
 
 /// Builder methods: `RenderOptions::default().size(..)`, each setting the field of its name.
@@ -177,6 +207,12 @@ impl RenderOptions {
     pub fn background(self, background: [u8; 4]) -> RenderOptions {
         RenderOptions { background, ..self }
     }
+
+    /// Sets [`RenderOptions::filtering`].
+    #[doc(hidden)]
+    pub fn filtering(self, filtering: Filtering) -> RenderOptions {
+        RenderOptions { filtering, ..self }
+    }
 }
 
 impl Default for RenderOptions {
@@ -191,6 +227,7 @@ impl Default for RenderOptions {
             mapres: crate::assets::default_mapres(),
             entities_tileset: None,
             background: [128, 128, 128, 255],
+            filtering: Filtering::Game,
         }
     }
 }
@@ -350,8 +387,13 @@ fn render_with(
     }
     let frame = Frame::new(map, options)?;
     let mut warnings = Vec::new();
-    let textures = Textures::load(files, map, options, &mut warnings);
-    let (picture, work) = draw(map, options, &frame, &textures, None, progress)?;
+    // The pictures read and made into textures, and the layers drawn decoded (a lazy map's),
+    // all at once: each is parallel, and together neither waits for the other's last job.
+    let (textures, occupied) = rayon::join(
+        || Textures::load(files, map, options, &mut warnings),
+        || occupied_layers(map, options),
+    );
+    let (picture, work) = draw(map, options, &frame, &textures, &occupied, None, progress)?;
     Ok(Rendered {
         picture,
         warnings,
@@ -363,13 +405,14 @@ fn render_with(
 /// where the world lands in the picture, each counted in the budget.
 type WorldOps<'w> = dyn FnMut(&Mapping, &mut Budget<'_>) -> Result<Vec<Op<'static>>, Error> + 'w;
 
-/// Lays out `map` (and `world` after its game layer) in `frame` and draws it: the picture and
-/// the work it took.
+/// Lays out `map` (and `world` before its first game layer) in `frame` and draws it: the
+/// picture and the work it took. `occupied` is what [`occupied_layers`] finds for `options`.
 fn draw(
     map: &Map,
     options: &RenderOptions,
     frame: &Frame,
     textures: &Textures,
+    occupied: &[Option<Occupied>],
     world: Option<&mut WorldOps<'_>>,
     progress: Option<&(dyn Fn(usize, usize) + Sync)>,
 ) -> Result<(Picture, u64), Error> {
@@ -378,7 +421,7 @@ fn draw(
         spent: 0,
         frame,
     };
-    let ops = scene(map, options, frame, textures, world, &mut budget)?;
+    let ops = scene(map, options, frame, textures, occupied, world, &mut budget)?;
     let work = budget.spent;
     let background = texture::premultiply(options.background);
     let (width, height) = (frame.width, frame.height);
@@ -395,17 +438,17 @@ fn draw(
                 pixels: rows,
             };
             for op in &ops {
-                op.draw(&mut band);
+                op.draw(&mut band, options.filtering);
+            }
+            // Back to straight alpha, as PNG stores it, while the band is at hand.
+            for pixel in band.pixels.iter_mut() {
+                *pixel = texture::straight(*pixel);
             }
             if let Some(progress) = progress {
                 let finished = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                 progress(finished, bands);
             }
         });
-    // Back to straight alpha, as PNG stores it, in place.
-    pixels
-        .par_chunks_mut(4096)
-        .for_each(|chunk| chunk.iter_mut().for_each(|p| *p = texture::straight(*p)));
     // [u8; 4] to u8 keeps alignment and bytes, so the cast reuses the buffer; the copy is
     // never taken.
     let rgba: Vec<u8> = bytemuck::allocation::try_cast_vec(pixels)
@@ -842,6 +885,7 @@ fn scene<'m>(
     options: &RenderOptions,
     frame: &Frame,
     textures: &Textures,
+    occupied: &[Option<Occupied>],
     mut world: Option<&mut WorldOps<'_>>,
     budget: &mut Budget<'_>,
 ) -> Result<Vec<Op<'m>>, Error> {
@@ -874,18 +918,6 @@ fn scene<'m>(
     // The entities view fades the map's own layers and shows the physics ones.
     let design_alpha = f64::from(100 - options.entities.min(100)) / 100.0;
     let physics_alpha = f32::from(options.entities.min(100)) / 100.0;
-    let layers = map.layers();
-    // Decode the content of the layers drawn, in parallel, before drawing, and find the tiles
-    // of each tile layer that hold anything.
-    let occupied: Vec<Option<Occupied>> = (layers.par_iter().enumerate())
-        .map(|(index, layer)| {
-            if !drawn(map, options, index, layer) {
-                return None;
-            }
-            layer.decode();
-            occupied(layer)
-        })
-        .collect();
     let mut ops = Vec::new();
     // The game world is drawn before the first game layer (the game's background and
     // foreground split there), or after everything when the map has none, mapped as the
@@ -1122,6 +1154,20 @@ fn scene<'m>(
     Ok(ops)
 }
 
+/// Decodes the content of the layers `options` draw, in parallel, and finds the tiles of each
+/// tile layer that hold anything (by layer index).
+fn occupied_layers(map: &Map, options: &RenderOptions) -> Vec<Option<Occupied>> {
+    (map.layers().par_iter().enumerate())
+        .map(|(index, layer)| {
+            if !drawn(map, options, index, layer) {
+                return None;
+            }
+            layer.decode();
+            occupied(layer)
+        })
+        .collect()
+}
+
 /// The tiles of a tile layer that hold anything, and its grid's size.
 #[derive(Debug, Clone, Copy)]
 struct Occupied {
@@ -1175,11 +1221,11 @@ fn occupied(layer: &Layer) -> Option<Occupied> {
 }
 
 impl Op<'_> {
-    fn draw(&self, band: &mut Band<'_>) {
+    fn draw(&self, band: &mut Band<'_>, filtering: Filtering) {
         match self {
             Op::Triangles { texture, triangles } => {
                 for triangle in triangles {
-                    triangle.draw(band, texture.as_deref());
+                    triangle.draw(band, texture.as_deref(), filtering);
                 }
             }
             Op::Tiles {
@@ -1208,6 +1254,7 @@ impl Op<'_> {
                             units_per_pixel: *units_per_pixel,
                             origin: *origin,
                             clip: *clip,
+                            filtering,
                         };
                         raster::draw_tiles(band, &draw);
                     }};

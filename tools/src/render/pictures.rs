@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, OnceLock, Weak};
 use rayon::prelude::*;
 
 use super::entities::{self, Place};
-use super::texture::{straight, Px, Texture};
+use super::texture::{round, Alpha, Level, Px, Texture};
 use super::{drawn, RenderOptions};
 use twcodec::map::{Image, LayerContent, Map, Ref};
 
@@ -52,13 +52,14 @@ pub(super) struct FileCache {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 enum Key {
     /// A PNG file.
-    File(PathBuf, Use),
+    File(PathBuf, Use, Alpha),
     /// An embedded image's pixels, by their size and CRC-32 (the pixels themselves are kept
     /// with the texture and compared, so that a picture is never taken for another).
     Embedded {
         width: usize,
         height: usize,
         usage: Use,
+        alpha: Alpha,
         crc: u32,
     },
 }
@@ -110,8 +111,8 @@ impl FileCache {
     }
 
     /// The texture of the PNG file at `path`, read once (while it stays in the cache).
-    fn get(&self, path: &Path, usage: Use) -> Loaded {
-        let key = Key::File(path.to_path_buf(), usage);
+    fn get(&self, path: &Path, usage: Use, alpha: Alpha) -> Loaded {
+        let key = Key::File(path.to_path_buf(), usage, alpha);
         if let Ok(mut files) = self.files.lock() {
             files.clock += 1;
             let now = files.clock;
@@ -123,7 +124,7 @@ impl FileCache {
         let loaded = crate::assets::read_png(path, twcodec::Limits::default())
             .map_err(|e| e.to_string())
             .and_then(|p| {
-                texture(p.width as usize, p.height as usize, &p.rgba, usage)
+                texture(p.width as usize, p.height as usize, &p.rgba, usage, alpha)
                     .ok_or_else(|| format!("{} has no pixels", path.display()))
             })
             .map(Arc::new);
@@ -147,14 +148,16 @@ impl FileCache {
         height: usize,
         rgba: &[u8],
         usage: Use,
+        alpha: Alpha,
     ) -> Option<Arc<Texture>> {
         if !self.keep_embedded {
-            return texture(width, height, rgba, usage).map(Arc::new);
+            return texture(width, height, rgba, usage, alpha).map(Arc::new);
         }
         let key = Key::Embedded {
             width,
             height,
             usage,
+            alpha,
             crc: crc32fast::hash(rgba),
         };
         if let Ok(mut files) = self.files.lock() {
@@ -167,7 +170,7 @@ impl FileCache {
                 }
             }
         }
-        let made = Arc::new(texture(width, height, rgba, usage)?);
+        let made = Arc::new(texture(width, height, rgba, usage, alpha)?);
         if let Ok(mut files) = self.files.lock() {
             let source = Some(rgba.to_vec());
             files.insert(
@@ -257,11 +260,13 @@ impl Files {
     }
 }
 
-/// A texture of straight RGBA8 pixels for `usage`.
-fn texture(width: usize, height: usize, rgba: &[u8], usage: Use) -> Option<Texture> {
+/// A texture of straight RGBA8 pixels for `usage`, kept as `alpha` says.
+fn texture(width: usize, height: usize, rgba: &[u8], usage: Use, alpha: Alpha) -> Option<Texture> {
     let fits = width % 16 == 0 && height % 16 == 0;
-    if usage == Use::Quads || fits {
-        return Texture::from_rgba(width, height, rgba);
+    match usage {
+        Use::Quads => return Texture::from_rgba(width, height, rgba, 1, alpha),
+        Use::Tileset if fits => return Texture::from_rgba(width, height, rgba, 16, alpha),
+        Use::Tileset => {}
     }
     // The game resizes such a tileset to the largest power of two within each side, at
     // least 16 (docs/format-notes.md, "Drawing a map").
@@ -270,26 +275,29 @@ fn texture(width: usize, height: usize, rgba: &[u8], usage: Use) -> Option<Textu
         n => (1usize << (usize::BITS - 1 - n.leading_zeros())).max(16),
     };
     let (w, h) = (side(width), side(height));
-    let source = Texture::from_rgba(width, height, rgba)?;
-    let level = source.levels.first()?;
+    let level = Level {
+        width,
+        height,
+        pixels: bytemuck::cast_slice::<u8, Px>(rgba).to_vec(),
+    };
     let mut resized = Vec::with_capacity(w * h * 4);
     for y in 0..h {
         for x in 0..w {
             let sx = (x as f32 + 0.5) * width as f32 / w as f32;
             let sy = (y as f32 + 0.5) * height as f32 / h as f32;
-            // Back to straight alpha for `from_rgba`.
-            resized.extend_from_slice(&straight(level.bilinear(sx, sy, false)));
+            resized.extend_from_slice(&round(level.bilinear(sx, sy, false)));
         }
     }
-    Texture::from_rgba(w, h, &resized)
+    Texture::from_rgba(w, h, &resized, 16, alpha)
 }
 
 /// The pixels of a picture that is missing: a magenta and black checkerboard of 16 x 16
 /// tiles, as games show a missing texture.
-pub(super) fn placeholder() -> Arc<Texture> {
-    static PLACEHOLDER: OnceLock<Arc<Texture>> = OnceLock::new();
-    let texture = PLACEHOLDER.get_or_init(|| {
-        Arc::new(Texture::tile_colors(8, |index, x, y| {
+pub(super) fn placeholder(alpha: Alpha) -> Arc<Texture> {
+    static PLACEHOLDER: [OnceLock<Arc<Texture>>; 2] = [OnceLock::new(), OnceLock::new()];
+    let once = &PLACEHOLDER[usize::from(alpha == Alpha::Premultiplied)];
+    let texture = once.get_or_init(|| {
+        Arc::new(Texture::tile_colors(8, alpha, |index, x, y| {
             let dark =
                 ((index % 16) + (index / 16) + usize::from(x >= 4) + usize::from(y >= 4)) % 2;
             if dark == 0 {
@@ -350,6 +358,7 @@ impl Textures {
             }
             images.insert(key, texture);
         }
+        let alpha = options.filtering.alpha();
         let mut textures = Textures {
             images,
             entities: None,
@@ -358,16 +367,17 @@ impl Textures {
             tunes: None,
         };
         if options.entities > 0 {
-            let (tileset, warning) = entities_tileset(cache, options);
+            let (tileset, warning) = entities_tileset(cache, options, alpha);
             warnings.extend(warning);
             let tunes = (map.layers().iter()).any(|l| matches!(l.content(), LayerContent::Tune(_)));
             if tunes {
                 textures.tunes = Some(cache.tunes(&tileset));
             }
             textures.entities = Some(tileset);
-            textures.arrow = Some(entities::arrow());
-            textures.numbers =
-                Some([Place::Center, Place::Top, Place::Bottom].map(entities::numbers));
+            textures.arrow = Some(entities::arrow(alpha));
+            textures.numbers = Some(
+                [Place::Center, Place::Top, Place::Bottom].map(|p| entities::numbers(p, alpha)),
+            );
         }
         textures
     }
@@ -383,13 +393,14 @@ fn image_texture(
     usage: Use,
 ) -> (Arc<Texture>, Option<String>) {
     let name = image.name(map).unwrap_or_default();
+    let alpha = options.filtering.alpha();
     let result = if image.is_external() {
-        external_picture(cache, &name, options.mapres.as_deref(), usage)
+        external_picture(cache, &name, options.mapres.as_deref(), usage, alpha)
     } else {
         (image.rgba8(map))
             .map_err(|e| e.to_string())
             .and_then(|p| {
-                (cache.embedded(p.width, p.height, &p.bytes, usage))
+                (cache.embedded(p.width, p.height, &p.bytes, usage, alpha))
                     .ok_or_else(|| "an image of no pixels".to_string())
             })
             .map_err(|e| format!("embedded image #{index} {name:?}: {e}"))
@@ -397,7 +408,7 @@ fn image_texture(
     match result {
         Ok(texture) => (texture, None),
         Err(why) => (
-            placeholder(),
+            placeholder(alpha),
             Some(format!("{why}; drawn as a placeholder")),
         ),
     }
@@ -409,6 +420,7 @@ fn external_picture(
     name: &str,
     mapres: Option<&Path>,
     usage: Use,
+    alpha: Alpha,
 ) -> Result<Arc<Texture>, String> {
     let Some(dir) = mapres else {
         return Err(format!(
@@ -425,7 +437,7 @@ fn external_picture(
         ));
     }
     cache
-        .get(&path, usage)
+        .get(&path, usage, alpha)
         .map_err(|e| format!("external image {name:?}: {e}"))
 }
 
@@ -437,7 +449,11 @@ const NEXT_TO_MAPRES: [&str; 2] = [
 ];
 
 /// The entities tileset `options` name or imply, or plain colors and a warning saying why.
-fn entities_tileset(cache: &FileCache, options: &RenderOptions) -> (Arc<Texture>, Option<String>) {
+fn entities_tileset(
+    cache: &FileCache,
+    options: &RenderOptions,
+    alpha: Alpha,
+) -> (Arc<Texture>, Option<String>) {
     let path = match (&options.entities_tileset, &options.mapres) {
         (Some(path), _) => Some(path.clone()),
         (None, Some(mapres)) => NEXT_TO_MAPRES
@@ -449,13 +465,13 @@ fn entities_tileset(cache: &FileCache, options: &RenderOptions) -> (Arc<Texture>
     let Some(path) = path else {
         let why = "no entities tileset (--entities-tileset, or DDNet's data folder around \
                    --mapres): physics tiles drawn in plain colors";
-        return (entities::plain(), Some(why.to_string()));
+        return (entities::plain(alpha), Some(why.to_string()));
     };
-    match cache.get(&path, Use::Tileset) {
+    match cache.get(&path, Use::Tileset, alpha) {
         Ok(texture) => (texture, None),
         Err(e) => {
             let why = format!("entities tileset: {e}; physics tiles drawn in plain colors");
-            (entities::plain(), Some(why))
+            (entities::plain(alpha), Some(why))
         }
     }
 }
@@ -468,10 +484,17 @@ mod tests {
     fn the_file_cache_drops_what_was_used_longest_ago() {
         let picture = |side: usize| {
             Ok(Arc::new(
-                texture(side, side, &vec![9; side * side * 4], Use::Quads).unwrap(),
+                texture(
+                    side,
+                    side,
+                    &vec![9; side * side * 4],
+                    Use::Quads,
+                    Alpha::Straight,
+                )
+                .unwrap(),
             ))
         };
-        let key = |name: &str| Key::File(PathBuf::from(name), Use::Quads);
+        let key = |name: &str| Key::File(PathBuf::from(name), Use::Quads, Alpha::Straight);
         let one = size_of(&picture(16));
         assert!(one >= 16 * 16 * 4, "{one}");
         let mut files = Files::default();
@@ -486,7 +509,7 @@ mod tests {
             .entries
             .keys()
             .map(|k| match k {
-                Key::File(path, _) => path.display().to_string(),
+                Key::File(path, ..) => path.display().to_string(),
                 Key::Embedded { .. } => unreachable!(),
             })
             .collect();
@@ -507,14 +530,22 @@ mod tests {
         let red = [200, 0, 0, 255].repeat(16 * 16);
         let mut blue = red.clone();
         blue[0..4].copy_from_slice(&[0, 0, 200, 255]);
-        let first = cache.embedded(16, 16, &red, Use::Tileset).unwrap();
-        let again = cache.embedded(16, 16, &red, Use::Tileset).unwrap();
+        let first = cache
+            .embedded(16, 16, &red, Use::Tileset, Alpha::Straight)
+            .unwrap();
+        let again = cache
+            .embedded(16, 16, &red, Use::Tileset, Alpha::Straight)
+            .unwrap();
         assert!(Arc::ptr_eq(&first, &again));
         assert_eq!(cache.len(), 1);
         // Other pixels, another size or another use: another texture.
-        let other = cache.embedded(16, 16, &blue, Use::Tileset).unwrap();
+        let other = cache
+            .embedded(16, 16, &blue, Use::Tileset, Alpha::Straight)
+            .unwrap();
         assert!(!Arc::ptr_eq(&first, &other));
-        let quads = cache.embedded(16, 16, &red, Use::Quads).unwrap();
+        let quads = cache
+            .embedded(16, 16, &red, Use::Quads, Alpha::Straight)
+            .unwrap();
         assert!(!Arc::ptr_eq(&first, &quads));
         assert_eq!(cache.len(), 3);
         // A CRC-32 that matches pixels that do not: never the wrong texture.
@@ -523,15 +554,20 @@ mod tests {
             width: 16,
             height: 16,
             usage: Use::Tileset,
+            alpha: Alpha::Straight,
             crc: crc32fast::hash(&blue),
         };
         files.entries.get_mut(&key).unwrap().source = Some(red.clone());
         drop(files);
-        let checked = cache.embedded(16, 16, &blue, Use::Tileset).unwrap();
+        let checked = cache
+            .embedded(16, 16, &blue, Use::Tileset, Alpha::Straight)
+            .unwrap();
         assert!(!Arc::ptr_eq(&checked, &first) && !Arc::ptr_eq(&checked, &other));
         // A one-shot cache keeps nothing.
         let one_shot = FileCache::default();
-        one_shot.embedded(16, 16, &red, Use::Tileset).unwrap();
+        one_shot
+            .embedded(16, 16, &red, Use::Tileset, Alpha::Straight)
+            .unwrap();
         assert_eq!(one_shot.len(), 0);
         cache.clear();
         assert_eq!(cache.len(), 0);
@@ -540,16 +576,16 @@ mod tests {
     #[test]
     fn tilesets_not_of_16_are_resized_as_the_game_does() {
         let rgba = vec![200; 100 * 40 * 4];
-        let tileset = texture(100, 40, &rgba, Use::Tileset).unwrap();
+        let tileset = texture(100, 40, &rgba, Use::Tileset, Alpha::Straight).unwrap();
         assert_eq!(
             (tileset.levels[0].width, tileset.levels[0].height),
             (64, 32)
         );
-        let small = texture(5, 3, &[200; 5 * 3 * 4], Use::Tileset).unwrap();
+        let small = texture(5, 3, &[200; 5 * 3 * 4], Use::Tileset, Alpha::Straight).unwrap();
         assert_eq!((small.levels[0].width, small.levels[0].height), (16, 16));
-        let quads = texture(100, 40, &rgba, Use::Quads).unwrap();
+        let quads = texture(100, 40, &rgba, Use::Quads, Alpha::Straight).unwrap();
         assert_eq!((quads.levels[0].width, quads.levels[0].height), (100, 40));
-        let fits = texture(32, 16, &[1; 32 * 16 * 4], Use::Tileset).unwrap();
+        let fits = texture(32, 16, &[1; 32 * 16 * 4], Use::Tileset, Alpha::Straight).unwrap();
         assert_eq!((fits.levels[0].width, fits.levels[0].height), (32, 16));
     }
 }

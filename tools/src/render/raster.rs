@@ -1,8 +1,12 @@
 //! Drawing into a band of the picture: tile grids sampled pixel by pixel, and triangles with
-//! interpolated colors and texture coordinates. Pixels are premultiplied RGBA8 blended "over",
-//! as the game's normal alpha blending does.
+//! interpolated colors and texture coordinates. Textures are filtered as the game's graphics
+//! card filters them (straight texels, two mipmap levels mixed), times the color, and blended
+//! onto premultiplied RGBA8 pixels "over": on an opaque picture exactly the game's
+//! `SRC_ALPHA, ONE_MINUS_SRC_ALPHA` (docs/format-notes.md, "Drawing a map", "Sampling and
+//! blending").
 
-use super::texture::{Level, Px, Texture};
+use super::texture::{mix, premultiply, round, Alpha, Level, Lod, Px, Texture};
+use super::Filtering;
 
 /// Rows `top..top + height` of the picture, `width` pixels each.
 pub(crate) struct Band<'a> {
@@ -37,6 +41,38 @@ fn over(dst: &mut Px, src: Px) {
     for c in 0..4 {
         let blended = u32::from(src[c]) + (u32::from(dst[c]) * keep + 127) / 255;
         dst[c] = blended.min(255) as u8;
+    }
+}
+
+/// A straight texel times a straight color (as [`factors`]), premultiplied by the alpha that
+/// gives: what the game's blending adds of it.
+#[inline]
+fn shade(texel: Px, factors: [u32; 4]) -> Px {
+    // Each product at most 255 * 256; their product over 255 * 256 * 256, rounded.
+    let alpha = u32::from(texel[3]) * factors[3];
+    let channel = |c: usize| {
+        let color = u64::from(u32::from(texel[c]) * factors[c]);
+        ((color * u64::from(alpha) + 8_355_840) / 16_711_680) as u8
+    };
+    [
+        channel(0),
+        channel(1),
+        channel(2),
+        ((alpha + 128) >> 8) as u8,
+    ]
+}
+
+/// A straight color in 0..=1 as multipliers scaled to 0..=256.
+pub(crate) fn factors(color: [f32; 4]) -> [u32; 4] {
+    color.map(|c| (c.clamp(0.0, 1.0) * 256.0 + 0.5) as u32)
+}
+
+/// A texel of a texture kept as `alpha` says, times a straight color, premultiplied.
+#[inline]
+fn colored(texel: Px, color: [f32; 4], alpha: Alpha) -> Px {
+    match alpha {
+        Alpha::Straight => shade(texel, factors(color)),
+        Alpha::Premultiplied => tint(texel, tint_factors(color)),
     }
 }
 
@@ -91,6 +127,7 @@ pub(crate) struct TileDraw<'a, F> {
     pub origin: (f64, f64),
     /// Pixels drawn, at most.
     pub clip: Rect,
+    pub filtering: Filtering,
 }
 
 /// The pixels of `clip` that a tile layer may draw, given the columns `x0..x1` and rows
@@ -161,22 +198,45 @@ pub(crate) fn draw_tiles<F: Fn(usize) -> TileLook>(band: &mut Band<'_>, draw: &T
     if draw.width == 0 || draw.height == 0 {
         return;
     }
-    let factors = tint_factors(draw.color);
+    let alpha = draw.texture.map_or(Alpha::Straight, |t| t.alpha);
+    let factors = match alpha {
+        Alpha::Straight => factors(draw.color),
+        Alpha::Premultiplied => tint_factors(draw.color),
+    };
     if factors[3] == 0 {
         return;
     }
     let white = factors == [256; 4];
     let (ux, uy) = draw.units_per_pixel;
-    // Tiles this many texels wide are sampled; the level whose cells are close to the pixels,
-    // but no level whose cells are under a texel: the game gives each cell a mipmap chain of
-    // its own (a 2D array texture), so cells never blend into each other, and a cell's last
-    // level is one texel of its mean.
-    let level = draw.texture.and_then(|texture| {
-        let cell = texture.levels.first()?.width as f64 / 16.0;
-        let pixels_per_tile = 32.0 / ux;
-        texture.level_for_cells((cell / pixels_per_tile) as f32)
+    // The game gives each cell a mipmap chain of its own (a 2D array texture), so cells never
+    // blend into each other, and a cell's last level is one texel of its mean. A tile of `cw`
+    // texels covers 32 world units: a pixel covers `cw * ux / 32` texels of level 0 across.
+    let sampler = draw.texture.and_then(|texture| {
+        let base = texture.levels.first()?;
+        let (cw, ch) = texture.cell(base);
+        let lod = match draw.filtering {
+            Filtering::Game => {
+                let rho = (cw as f64 * ux).max(ch as f64 * uy) / 32.0;
+                texture.lod(rho as f32)
+            }
+            Filtering::Level0 => Lod::BASE,
+            Filtering::Issue17 => {
+                let level = texture.level_for_cells((base.width as f64 / 16.0 * ux / 32.0) as f32);
+                Lod {
+                    near: level,
+                    far: level,
+                    weight: 0,
+                }
+            }
+        };
+        let near = texture.levels.get(lod.near)?;
+        let far = texture.levels.get(lod.far)?;
+        Some(CellSampler {
+            near: (near, texture.cell(near)),
+            far: (far, texture.cell(far)),
+            weight: lod.weight,
+        })
     });
-    let cell = level.map_or((1, 1), |l| ((l.width / 16).max(1), (l.height / 16).max(1)));
     let (x0, x1) = (draw.clip.x0, draw.clip.x1.min(band.width));
     let y0 = draw.clip.y0.max(band.top);
     let y1 = draw.clip.y1.min(band.top + band.height());
@@ -203,39 +263,61 @@ pub(crate) fn draw_tiles<F: Fn(usize) -> TileLook>(band: &mut Band<'_>, draw: &T
             if look.index == 0 {
                 continue;
             }
-            let texel = match level {
-                Some(level) => sample_cell(level, cell, look, s, t),
+            let texel = match &sampler {
+                Some(sampler) => sampler.sample(look, s, t),
                 None => [255; 4],
             };
-            let texel = if white { texel } else { tint(texel, factors) };
-            if texel[3] != 0 {
-                over(dst, texel);
+            let src = match (alpha, white) {
+                (Alpha::Straight, true) => premultiply(texel),
+                (Alpha::Straight, false) => shade(texel, factors),
+                (Alpha::Premultiplied, true) => texel,
+                (Alpha::Premultiplied, false) => tint(texel, factors),
+            };
+            if src[3] != 0 {
+                over(dst, src);
             }
         }
     }
 }
 
-/// The texel of `look`'s cell at screen position `(s, t)` inside the tile.
-#[inline]
-fn sample_cell(level: &Level, cell: (usize, usize), look: TileLook, s: f32, t: f32) -> Px {
-    let (mut s, mut t) = (s, t);
-    if look.angle != 0 {
-        // Turn the sampling point against the clockwise turn of the tile, around its centre.
-        let (sin, cos) = (-f32::from(look.angle)).to_radians().sin_cos();
-        let (ds, dt) = (s - 0.5, t - 0.5);
-        s = (0.5 + ds * cos - dt * sin).clamp(0.0, 0.999);
-        t = (0.5 + ds * sin + dt * cos).clamp(0.0, 0.999);
+/// The two levels of a tileset a tile layer samples, each with its cells' size, and the weight
+/// of the second (0..=256).
+struct CellSampler<'t> {
+    near: (&'t Level, (usize, usize)),
+    far: (&'t Level, (usize, usize)),
+    weight: u32,
+}
+
+impl CellSampler<'_> {
+    /// The texel of `look`'s cell at screen position `(s, t)` inside the tile.
+    #[inline]
+    fn sample(&self, look: TileLook, s: f32, t: f32) -> Px {
+        let (mut s, mut t) = (s, t);
+        if look.angle != 0 {
+            // Turn the sampling point against the clockwise turn of the tile, around its
+            // centre.
+            let (sin, cos) = (-f32::from(look.angle)).to_radians().sin_cos();
+            let (ds, dt) = (s - 0.5, t - 0.5);
+            s = (0.5 + ds * cos - dt * sin).clamp(0.0, 0.999);
+            t = (0.5 + ds * sin + dt * cos).clamp(0.0, 0.999);
+        }
+        // docs/format-notes.md, "Drawing a map": rotate, then the flips, in texture space.
+        let (s, t) = if look.flags & 8 != 0 {
+            (t, 1.0 - s)
+        } else {
+            (s, t)
+        };
+        let u = if look.flags & 1 != 0 { 1.0 - s } else { s };
+        let v = if look.flags & 2 != 0 { 1.0 - t } else { t };
+        let (cx, cy) = (usize::from(look.index) % 16, usize::from(look.index) / 16);
+        let at = |(level, cell): (&Level, (usize, usize))| {
+            level.bilinear_in_cell(u, v, (cx * cell.0, cy * cell.1), cell)
+        };
+        match self.weight {
+            0 => round(at(self.near)),
+            weight => mix(at(self.near), at(self.far), weight),
+        }
     }
-    // docs/format-notes.md, "Drawing a map": rotate, then the flips, in texture space.
-    let (s, t) = if look.flags & 8 != 0 {
-        (t, 1.0 - s)
-    } else {
-        (s, t)
-    };
-    let u = if look.flags & 1 != 0 { 1.0 - s } else { s };
-    let v = if look.flags & 2 != 0 { 1.0 - t } else { t };
-    let (cx, cy) = (usize::from(look.index) % 16, usize::from(look.index) / 16);
-    level.bilinear_in_cell(u, v, (cx * cell.0, cy * cell.1), cell)
 }
 
 /// A corner of a triangle: picture position, straight color 0..=1, texture position 0..=1.
@@ -444,9 +526,10 @@ impl Tests {
 
 impl Triangle {
     /// Draws the triangle's rows in `band`: colors and texture positions interpolated
-    /// linearly, the texture repeated and sampled bilinearly at the level that suits the
-    /// triangle's texel density.
-    pub fn draw(&self, band: &mut Band<'_>, texture: Option<&Texture>) {
+    /// linearly, the texture repeated and sampled as `filtering` says (the game: two mipmap
+    /// levels mixed by the triangle's texels per pixel, which an affine mapping keeps the same
+    /// over the whole triangle).
+    pub fn draw(&self, band: &mut Band<'_>, texture: Option<&Texture>, filtering: Filtering) {
         let setup = &self.setup;
         let rows = setup.rect.y0.max(band.top)..setup.rect.y1.min(band.top + band.height());
         if rows.is_empty() {
@@ -454,14 +537,41 @@ impl Triangle {
         }
         let (triangle, area, tests) = (&self.corners, self.area, &self.tests);
         let [a, b, c] = *triangle;
-        let level = texture.and_then(|texture| {
+        let alpha = texture.map_or(Alpha::Straight, |t| t.alpha);
+        let sampler = texture.and_then(|texture| {
             let base = texture.levels.first()?;
             let (w, h) = (base.width as f32, base.height as f32);
-            let uv_area = (b.uv[0] - a.uv[0]) * (c.uv[1] - a.uv[1])
-                - (c.uv[0] - a.uv[0]) * (b.uv[1] - a.uv[1]);
-            let texels_per_pixel = (uv_area.abs() * w * h / area.abs()).sqrt();
-            let level = texture.level_for(texels_per_pixel)?;
-            Some((level, level.width as f32, level.height as f32))
+            let lod = match filtering {
+                Filtering::Game => {
+                    // The texel position's derivatives along x and y (the game's graphics card
+                    // takes them per 2 x 2 pixels; here they are the same everywhere), and
+                    // the longer of the two as the footprint.
+                    let (dx1, dy1, dx2, dy2) = (b.x - a.x, b.y - a.y, c.x - a.x, c.y - a.y);
+                    let du1 = (b.uv[0] - a.uv[0]) * w;
+                    let dv1 = (b.uv[1] - a.uv[1]) * h;
+                    let du2 = (c.uv[0] - a.uv[0]) * w;
+                    let dv2 = (c.uv[1] - a.uv[1]) * h;
+                    let dudx = (du1 * dy2 - du2 * dy1) / area;
+                    let dvdx = (dv1 * dy2 - dv2 * dy1) / area;
+                    let dudy = (du2 * dx1 - du1 * dx2) / area;
+                    let dvdy = (dv2 * dx1 - dv1 * dx2) / area;
+                    texture.lod(dudx.hypot(dvdx).max(dudy.hypot(dvdy)))
+                }
+                Filtering::Level0 => Lod::BASE,
+                Filtering::Issue17 => {
+                    let uv_area = (b.uv[0] - a.uv[0]) * (c.uv[1] - a.uv[1])
+                        - (c.uv[0] - a.uv[0]) * (b.uv[1] - a.uv[1]);
+                    let level = texture.level_for((uv_area.abs() * w * h / area.abs()).sqrt());
+                    Lod {
+                        near: level,
+                        far: level,
+                        weight: 0,
+                    }
+                }
+            };
+            let near = texture.levels.get(lod.near)?;
+            let far = texture.levels.get(lod.far)?;
+            Some((near, far, lod.weight))
         });
         for py in rows {
             let y = py as f32 + 0.5;
@@ -472,17 +582,23 @@ impl Triangle {
                 let Some([w0, w1, w2]) = tests.weights(triangle, x, y) else {
                     continue;
                 };
-                let mix = |i: usize| a.color[i] * w0 + b.color[i] * w1 + c.color[i] * w2;
-                let color = [mix(0), mix(1), mix(2), mix(3)];
-                let texel = match level {
-                    Some((level, w, h)) => {
+                let lerp = |i: usize| a.color[i] * w0 + b.color[i] * w1 + c.color[i] * w2;
+                let color = [lerp(0), lerp(1), lerp(2), lerp(3)];
+                let texel = match sampler {
+                    Some((near, far, weight)) => {
                         let u = a.uv[0] * w0 + b.uv[0] * w1 + c.uv[0] * w2;
                         let v = a.uv[1] * w0 + b.uv[1] * w1 + c.uv[1] * w2;
-                        level.bilinear(u * w, v * h, true)
+                        let at = |level: &Level| {
+                            level.bilinear(u * level.width as f32, v * level.height as f32, true)
+                        };
+                        match weight {
+                            0 => round(at(near)),
+                            weight => mix(at(near), at(far), weight),
+                        }
                     }
                     None => [255; 4],
                 };
-                let src = tint(texel, tint_factors(color));
+                let src = colored(texel, color, alpha);
                 if src[3] != 0 {
                     over(dst, src);
                 }
@@ -686,7 +802,9 @@ mod tests {
             y1: 4,
         };
         let corners = [vertex(0.0, 0.0), vertex(4.0, 0.0), vertex(0.0, 4.0)];
-        Triangle::new(clip, corners).unwrap().draw(&mut band, None);
+        Triangle::new(clip, corners)
+            .unwrap()
+            .draw(&mut band, None, Filtering::Game);
         let red = pixels.iter().filter(|p| **p == [255, 0, 0, 255]).count();
         // Pixel centres strictly above the diagonal x + y = 4: 6; the 4 on it belong to the
         // triangle on its other side.
@@ -703,7 +821,9 @@ mod tests {
             width: 4,
             pixels: &mut pixels,
         };
-        Triangle::new(clip, corners).unwrap().draw(&mut band, None);
+        Triangle::new(clip, corners)
+            .unwrap()
+            .draw(&mut band, None, Filtering::Game);
         let half_blue = pixels.iter().filter(|p| **p == [0, 0, 128, 128]).count();
         assert_eq!(half_blue, 10, "{pixels:?}");
     }

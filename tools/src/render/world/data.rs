@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use super::super::texture::Texture;
+use super::super::texture::{Alpha, Texture};
 use crate::assets::Picture;
 
 /// A sprite of `game.png`: its cell rectangle on the 32 x 16 grid of the picture.
@@ -272,7 +272,7 @@ fn cut(picture: &Picture, grid: (u32, u32), [x, y, w, h]: [u32; 4]) -> Option<Te
         let start = row * stride + left * 4;
         rgba.extend_from_slice(picture.rgba.get(start..start + width * 4)?);
     }
-    Texture::from_rgba(width, height, &rgba)
+    Texture::from_rgba(width, height, &rgba, 1, Alpha::Straight)
 }
 
 /// A picture of the data folder, or a warning saying why not.

@@ -320,6 +320,8 @@ pub struct DemoRenderer {
     options: DemoRenderOptions,
     files: FileCache,
     textures: Textures,
+    /// What each layer drawn holds (the map does not change between frames).
+    occupied: Vec<Option<super::Occupied>>,
     data: GameData,
     /// Where the camera was last: where it stays while there is nothing to follow.
     camera: Option<[f64; 2]>,
@@ -348,12 +350,14 @@ impl DemoRenderer {
         let mut warnings = Vec::new();
         let map_options = DemoRenderer::map_options(options, [0.0, 0.0]);
         let textures = Textures::load(&files, &map, &map_options, &mut warnings);
+        let occupied = super::occupied_layers(&map, &map_options);
         let data = GameData::load(options.data.as_deref(), &mut warnings);
         Ok(DemoRenderer {
             map,
             options: options.clone(),
             files,
             textures,
+            occupied,
             data,
             camera: None,
             warnings,
@@ -430,6 +434,7 @@ impl DemoRenderer {
             &options,
             &frame,
             &self.textures,
+            &self.occupied,
             Some(&mut world_ops),
             None,
         )?;

@@ -18,6 +18,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyReplay>()?;
     m.add_class::<PyTick>()?;
     m.add_class::<PyDemoWriter>()?;
+    m.add_class::<PyDemoFrames>()?;
     Ok(())
 }
 
@@ -291,6 +292,122 @@ impl PyDemo {
         }
     }
 
+    /// Draws the game at the instant `at` (a tick, or a point as `resolve` reads it) as the
+    /// client shows it: the map and over it the tees, weapons, hooks, projectiles, lasers,
+    /// pickups, flags, names and emoticons (docs/demo-render.md). `data` is a DDNet `data/`
+    /// folder (`game.png`, `emoticons.png`, `particles.png`, `skins/`; default
+    /// `$TWCODEC_DATA`), `mapres` its `data/mapres`; `follow` a client id to follow instead of
+    /// the recording player, `camera` a fixed `(x, y)` in tiles. Returns the picture as a
+    /// numpy array of shape (height, width, 4), straight RGBA; with `png=True` PNG bytes;
+    /// with `path` writes the PNG there (atomically) and returns None.
+    #[pyo3(signature = (at = Point::Text("start".into()), *, width = 1280, height = 720,
+        zoom = 1.0, follow = None, camera = None, data = None, mapres = None, names = true,
+        entities = 0, png = false, path = None))]
+    #[allow(clippy::too_many_arguments)] // Python keyword arguments, one per option.
+    fn render<'py>(
+        &self,
+        py: Python<'py>,
+        at: Point,
+        width: u32,
+        height: u32,
+        zoom: f64,
+        follow: Option<i32>,
+        camera: Option<(f64, f64)>,
+        data: Option<PathBuf>,
+        mapres: Option<PathBuf>,
+        names: bool,
+        entities: u8,
+        png: bool,
+        path: Option<PathBuf>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        use twcodec_tools::render::world::{DemoRenderer, Timeline};
+        let options = render_options(
+            width, height, zoom, follow, camera, data, mapres, names, entities,
+        );
+        let demo = &self.demo;
+        let drawn = py.detach(|| {
+            let at = at.resolve(demo)?;
+            let mut renderer = DemoRenderer::new(demo, &options)?;
+            let world = Timeline::new(demo, 50.0)?
+                .from_tick(f64::from(at))
+                .next()
+                .transpose()?
+                .ok_or_else(|| {
+                    twcodec::Error::new(
+                        twcodec::ErrorKind::InvalidOptions,
+                        format!("nothing to draw at tick {at}"),
+                    )
+                })?;
+            let picture = renderer.render(&world)?.picture;
+            let bytes = match png || path.is_some() {
+                true => Some(picture.to_png()?),
+                false => None,
+            };
+            if let (Some(path), Some(bytes)) = (&path, &bytes) {
+                twcodec::fs::save(path, bytes)?;
+            }
+            Ok((picture, bytes, renderer.warnings().to_vec()))
+        });
+        let (picture, bytes, warnings) = drawn.or_raise()?;
+        let category = py.get_type::<crate::errors::RenderWarning>();
+        for warning in &warnings {
+            crate::errors::warn(py, &category, warning)?;
+        }
+        match (path, bytes) {
+            (Some(_), _) => Ok(py.None().into_bound(py)),
+            (None, Some(bytes)) if png => Ok(PyBytes::new(py, &bytes).into_any()),
+            _ => {
+                let shape = [picture.height as usize, picture.width as usize, 4];
+                Ok(crate::views::owned(py, picture.rgba, shape)?.into_any())
+            }
+        }
+    }
+
+    /// The frames from `start` to `end` (ticks or points, both included) at `fps` frames a
+    /// second of game: an iterator of `(tick, frame)` pairs, `tick` a float (instants
+    /// between ticks have a fraction), `frame` a numpy array of shape (height, width, 4),
+    /// drawn as `render` draws. Two snapshots and one frame are held at a time.
+    #[pyo3(signature = (fps = 50.0, start = Point::Text("start".into()),
+        end = Point::Text("end".into()), *, width = 1280, height = 720, zoom = 1.0,
+        follow = None, camera = None, data = None, mapres = None, names = true, entities = 0))]
+    #[allow(clippy::too_many_arguments)] // Python keyword arguments, one per option.
+    fn frames(
+        &self,
+        py: Python<'_>,
+        fps: f64,
+        start: Point,
+        end: Point,
+        width: u32,
+        height: u32,
+        zoom: f64,
+        follow: Option<i32>,
+        camera: Option<(f64, f64)>,
+        data: Option<PathBuf>,
+        mapres: Option<PathBuf>,
+        names: bool,
+        entities: u8,
+    ) -> PyResult<PyDemoFrames> {
+        use twcodec_tools::render::world::{DemoRenderer, Timeline};
+        let options = render_options(
+            width, height, zoom, follow, camera, data, mapres, names, entities,
+        );
+        let demo = &self.demo;
+        let made = py.detach(|| {
+            let (from, to) = (start.resolve(demo)?, end.resolve(demo)?);
+            Timeline::new(demo, fps)?;
+            let renderer = DemoRenderer::new(demo, &options)?;
+            let cell = TimelineCell::new(demo.clone(), |demo| {
+                (Timeline::new(demo, fps).ok())
+                    .map(|timeline| timeline.from_tick(f64::from(from)).to_tick(f64::from(to)))
+            });
+            Ok::<_, twcodec::Error>((cell, renderer))
+        });
+        let (cell, renderer) = made.or_raise()?;
+        Ok(PyDemoFrames {
+            state: Shared::new((cell, renderer), "frames"),
+        })
+    }
+
     /// `<twcodec.Demo version 5 "0.6 626fce9a778df4d4" on "Sunny Side Up">`.
     fn __repr__(&self) -> String {
         format!(
@@ -356,6 +473,90 @@ impl PyReplay {
             })
         });
         next.or_raise()
+    }
+}
+
+/// The options of `Demo.render` and `Demo.frames`.
+#[allow(clippy::too_many_arguments)] // One per Python keyword argument.
+fn render_options(
+    width: u32,
+    height: u32,
+    zoom: f64,
+    follow: Option<i32>,
+    camera: Option<(f64, f64)>,
+    data: Option<PathBuf>,
+    mapres: Option<PathBuf>,
+    names: bool,
+    entities: u8,
+) -> twcodec_tools::render::world::DemoRenderOptions {
+    use twcodec_tools::render::world::{Camera, DemoRenderOptions};
+    let defaults = DemoRenderOptions::default();
+    let camera = match (follow, camera) {
+        (Some(id), _) => Camera::Player(id),
+        (None, Some((x, y))) => Camera::Fixed { x, y },
+        (None, None) => Camera::Local,
+    };
+    let mut options = defaults
+        .clone()
+        .size(width, height)
+        .zoom(zoom)
+        .camera(camera)
+        .mapres(mapres.or(defaults.mapres))
+        .names(names)
+        .entities(entities);
+    options.data = data.or(defaults.data);
+    options
+}
+
+/// A timeline borrowing the demo it reads (`None` for a rate it refuses, which `Demo.frames`
+/// reports before making one).
+type TimelineOf<'a> = Option<twcodec_tools::render::world::Timeline<'a>>;
+
+self_cell::self_cell!(
+    struct TimelineCell {
+        owner: Demo,
+        #[not_covariant]
+        dependent: TimelineOf,
+    }
+);
+
+/// The frames of a demo (`Demo.frames()`): an iterator of `(tick, frame)`, each drawn without
+/// the GIL.
+#[pyclass(name = "DemoFrames", module = "twcodec", frozen)]
+pub(crate) struct PyDemoFrames {
+    state: Shared<(TimelineCell, twcodec_tools::render::world::DemoRenderer)>,
+}
+
+#[pymethods]
+impl PyDemoFrames {
+    /// The iterator itself.
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    /// The next `(tick, frame)`; `StopIteration` after the last.
+    fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<(f64, Bound<'py, PyAny>)>> {
+        let mut state = self.state.write(py, "DemoFrames.__next__")?;
+        let (cell, renderer) = &mut *state;
+        let next = py.detach(|| {
+            let world = cell.with_dependent_mut(|_, timeline| timeline.as_mut()?.next());
+            match world {
+                None => Ok(None),
+                Some(world) => {
+                    let world = world?;
+                    let picture = renderer.render(&world)?.picture;
+                    Ok(Some((world.tick, picture)))
+                }
+            }
+        });
+        match next.or_raise()? {
+            None => Ok(None),
+            Some((tick, picture)) => {
+                let shape = [picture.height as usize, picture.width as usize, 4];
+                let frame = crate::views::owned(py, picture.rgba, shape)?.into_any();
+                Ok(Some((tick, frame)))
+            }
+        }
     }
 }
 

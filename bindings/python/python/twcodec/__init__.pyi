@@ -841,6 +841,46 @@ class Demo:
         """The ticks from ``start`` to ``end`` as a demo that starts with a keyframe."""
     def replace_map(self, map: bytes, name: Optional[str] = None) -> Demo: ...
     def strip_map(self) -> Demo: ...
+    def render(
+        self,
+        at: Union[int, str] = "start",
+        *,
+        width: int = 1280,
+        height: int = 720,
+        zoom: float = 1.0,
+        follow: Optional[int] = None,
+        camera: Optional[Tuple[float, float]] = None,
+        data: Optional[_Path] = None,
+        mapres: Optional[_Path] = None,
+        names: bool = True,
+        entities: int = 0,
+        png: bool = False,
+        path: Optional[_Path] = None,
+    ) -> Any:
+        """The game at the instant ``at`` as the client draws it: (height, width, 4) RGBA."""
+    def frames(
+        self,
+        fps: float = 50.0,
+        start: Union[int, str] = "start",
+        end: Union[int, str] = "end",
+        *,
+        width: int = 1280,
+        height: int = 720,
+        zoom: float = 1.0,
+        follow: Optional[int] = None,
+        camera: Optional[Tuple[float, float]] = None,
+        data: Optional[_Path] = None,
+        mapres: Optional[_Path] = None,
+        names: bool = True,
+        entities: int = 0,
+    ) -> DemoFrames:
+        """The frames from ``start`` to ``end``: ``(tick, frame)`` pairs, drawn one at a time."""
+
+class DemoFrames(Iterator[Tuple[float, npt.NDArray[np.uint8]]]):
+    """The frames of ``Demo.frames``."""
+
+    def __iter__(self) -> DemoFrames: ...
+    def __next__(self) -> Tuple[float, npt.NDArray[np.uint8]]: ...
 
 class DemoWriter:
     """Records a demo as DDNet's recorder does; ``finish()`` gives the ``Demo``."""

@@ -573,6 +573,8 @@ impl Triangle {
             let far = texture.levels.get(lod.far)?;
             Some((near, far, lod.weight))
         });
+        // One color for the whole triangle (as most quads' corners have): not mixed per pixel.
+        let uniform = (a.color == b.color && b.color == c.color).then_some(a.color);
         for py in rows {
             let y = py as f32 + 0.5;
             let (x0, x1) = setup.span(py);
@@ -582,8 +584,14 @@ impl Triangle {
                 let Some([w0, w1, w2]) = tests.weights(triangle, x, y) else {
                     continue;
                 };
-                let lerp = |i: usize| a.color[i] * w0 + b.color[i] * w1 + c.color[i] * w2;
-                let color = [lerp(0), lerp(1), lerp(2), lerp(3)];
+                let color = match uniform {
+                    Some(color) => color,
+                    None => {
+                        let lerp =
+                            |i: usize| a.color[i] * w0 + b.color[i] * w1 + c.color[i] * w2;
+                        [lerp(0), lerp(1), lerp(2), lerp(3)]
+                    }
+                };
                 let texel = match sampler {
                     Some((near, far, weight)) => {
                         let u = a.uv[0] * w0 + b.uv[0] * w1 + c.uv[0] * w2;

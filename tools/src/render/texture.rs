@@ -65,7 +65,7 @@ pub(crate) fn mix(near: Fixed, far: Fixed, weight: u32) -> Px {
 #[inline]
 fn axis(x: f32, n: usize, wrap: bool) -> (usize, usize, u32) {
     let f = x - 0.5;
-    let first = f.floor();
+    let first = floor(f);
     let weight = ((f - first) * 256.0) as u32;
     if wrap {
         let n = n as i64;
@@ -90,6 +90,23 @@ fn axis(x: f32, n: usize, wrap: bool) -> (usize, usize, u32) {
         }
         let i = first as usize;
         (i, (i + 1).min(n - 1), weight.min(256))
+    }
+}
+
+/// `f.floor()`, without the library call that a target without SSE 4.1 makes of it (a
+/// sample takes four): through an int for what fits one (the same value; NaN gives 0 there
+/// and NaN here, and both make the sample's first texel and weight 0).
+#[inline]
+fn floor(f: f32) -> f32 {
+    if f.abs() < 8_388_608.0 {
+        let t = f as i32 as f32;
+        if t > f {
+            t - 1.0
+        } else {
+            t
+        }
+    } else {
+        f.floor()
     }
 }
 

@@ -25,6 +25,7 @@
 
 mod data;
 mod draw;
+mod physics;
 mod state;
 
 use std::path::PathBuf;

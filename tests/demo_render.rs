@@ -144,7 +144,13 @@ fn add_player(builder: &mut SnapshotBuilder, id: u16, skin: &str, colors: Option
 /// The world of one snapshot, as if it were in the snapshot before too (at the same tick: the
 /// instant of the snapshot itself).
 fn world_of(snapshot: &Snapshot, protocol: Protocol, tick: i32) -> World {
-    world_between(protocol, Some((snapshot, tick)), (snapshot, tick), 0.0)
+    world_between(
+        protocol,
+        Some((snapshot, tick)),
+        (snapshot, tick),
+        0.0,
+        None,
+    )
 }
 
 /// Draws `world` over the arena at a fixed camera on tile (x, y), `zoom`, 480 x 270, without

@@ -587,8 +587,7 @@ impl Triangle {
                 let color = match uniform {
                     Some(color) => color,
                     None => {
-                        let lerp =
-                            |i: usize| a.color[i] * w0 + b.color[i] * w1 + c.color[i] * w2;
+                        let lerp = |i: usize| a.color[i] * w0 + b.color[i] * w1 + c.color[i] * w2;
                         [lerp(0), lerp(1), lerp(2), lerp(3)]
                     }
                 };

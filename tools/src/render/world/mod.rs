@@ -37,6 +37,7 @@ use twcodec::snap::{Protocol, Snapshot};
 use twcodec::{Error, ErrorKind};
 
 pub use data::GameData;
+pub use physics::Collision;
 pub use state::{
     flight_position, world_between, Beam, Emoticon, FlagView, Item, PickupLook, Player, Shot, Skin,
     Tee, World, EMOTICON_TICKS, TICKS_PER_SECOND,
@@ -175,13 +176,17 @@ pub struct Timeline<'d> {
     to: Option<f64>,
     /// The emoticons shown in the last 2 seconds.
     emoticons: Vec<Emoticon>,
+    /// What stale cores are moved forward through (the demo's map).
+    collision: Option<Arc<Collision>>,
     /// The replay has no more ticks.
     ended: bool,
     done: bool,
 }
 
 impl<'d> Timeline<'d> {
-    /// The instants of `demo`, `fps` a second of game time (50: every tick).
+    /// The instants of `demo`, `fps` a second of game time (50: every tick). Tees whose
+    /// movement the server sent some ticks before are moved forward through the demo's map as
+    /// the client does (without it, when the map does not load: [`Timeline::with_map`]).
     pub fn new(demo: &'d Demo, fps: f64) -> Result<Timeline<'d>, Error> {
         if !(fps.is_finite() && fps > 0.0 && fps <= 1000.0) {
             return Err(Error::new(
@@ -199,9 +204,19 @@ impl<'d> Timeline<'d> {
             from: None,
             to: None,
             emoticons: Vec::new(),
+            collision: demo.map().ok().map(|map| Arc::new(Collision::new(&map))),
             ended: false,
             done: false,
         })
+    }
+
+    /// Moves stale tees forward through `map` (for a demo that embeds none, or another
+    /// map than the one it embeds).
+    pub fn with_map(self, map: &Map) -> Timeline<'d> {
+        Timeline {
+            collision: Some(Arc::new(Collision::new(map))),
+            ..self
+        }
     }
 
     /// Starts at tick `from` (a fraction for an instant between ticks) instead of the first
@@ -290,6 +305,7 @@ impl<'d> Timeline<'d> {
             Some((&prev.snapshot, prev.tick)),
             (&next.snapshot, next.tick),
             intra,
+            self.collision.as_deref(),
         );
         world.tick = at;
         world.emoticons = (self.emoticons.iter())

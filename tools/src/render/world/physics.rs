@@ -31,12 +31,6 @@
 //! freeze, stoppers, speedups, teleporters for the tee, tune zones, switches and doors. A
 //! core that enters a death tile keeps falling here.
 
-// Until state.rs evolves the cores it reads, only the tests call this.
-#![cfg_attr(
-    not(test),
-    expect(dead_code, reason = "state.rs does not call evolve yet")
-)]
-
 use twcodec::map::{LayerContent, Map};
 use twcodec_schema::map::tile::Tile;
 use twcodec_schema::netobj::common::{CharacterCore, HookState};
@@ -183,7 +177,7 @@ fn velocity_ramp(value: f32, start: f32, range: f32, curvature: f32) -> f32 {
 /// tele-outs), as DDNet's `CCollision` (src/game/collision.cpp) reads them. A map without a
 /// game layer (or with an empty one) has nothing to collide with.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Collision {
+pub struct Collision {
     width: i32,
     height: i32,
     /// `width * height` game tiles, row by row; empty without a game layer.
@@ -201,7 +195,7 @@ pub(crate) struct Collision {
 impl Collision {
     /// The collision of `map`: its game layer, and DDNet's front and tele layers (the last
     /// of each kind, as DDNet takes them) when they have the game layer's size.
-    pub(crate) fn new(map: &Map) -> Collision {
+    pub fn new(map: &Map) -> Collision {
         let Some(grid) = map.game_layer().and_then(|(_, layer)| layer.grid()) else {
             return Collision::default();
         };

@@ -6,6 +6,8 @@ use std::collections::HashMap;
 
 use twcodec::snap::objects::SnapObject;
 use twcodec::snap::{Protocol, Snapshot};
+
+use super::physics::{evolve, Collision};
 use twcodec_schema::netobj::common::{CharacterCore, Emote, Weapon};
 use twcodec_schema::netobj::ddnet::Powerup;
 
@@ -519,12 +521,14 @@ pub fn flight_position(start: [f64; 2], dir: [f64; 2], weapon: Weapon, seconds: 
 /// The world between snapshot `prev` (tick `prev_tick`) and `cur` (tick `cur_tick`), at
 /// `intra` (0 at `prev`, 1 at `cur`), as DDNet's client draws it: tees, pickups and flags that
 /// are in both snapshots, mixed between the two; projectiles and lasers of `cur`, where they
-/// are at that instant.
+/// are at that instant. With `collision` (the map's), a tee's movement that the server sent
+/// before the snapshot's tick is first moved forward to it, as the client does.
 pub fn world_between(
     protocol: Protocol,
     prev: Option<(&Snapshot, i32)>,
     cur: (&Snapshot, i32),
     intra: f64,
+    collision: Option<&Collision>,
 ) -> World {
     let intra = intra.clamp(0.0, 1.0);
     let (cur_snapshot, cur_tick) = cur;
@@ -552,7 +556,11 @@ pub fn world_between(
         if !now.infos.contains(&client) {
             continue;
         }
-        let (core, old) = (cur.core, old.core);
+        let (mut core, mut old) = (cur.core, old.core);
+        if let Some(collision) = collision {
+            core = evolve(&core, collision, cur_tick);
+            old = evolve(&old, collision, prev_tick);
+        }
         let pos = mix2(
             [f64::from(old.x), f64::from(old.y)],
             [f64::from(core.x), f64::from(core.y)],

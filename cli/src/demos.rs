@@ -512,6 +512,7 @@ fn demo(command: DemoCommand, out: Out<'_>) -> Result<ExitCode, Failure> {
             let at = resolve(tick.unwrap_or(DemoTime::Start))?;
             let world = Timeline::new(&demo, 50.0)
                 .map_err(usage)?
+                .with_map(renderer.map())
                 .from_tick(f64::from(at))
                 .next()
                 .transpose()
@@ -588,6 +589,7 @@ fn demo_frames(
     let progress = Progress::new(frames, "drawing frames");
     let timeline = Timeline::new(demo, fps)
         .map_err(usage)?
+        .with_map(renderer.map())
         .from_tick(f64::from(from))
         .to_tick(f64::from(to));
     // Pipelined: a thread replays and draws the next frame while this one encodes and writes

@@ -176,8 +176,10 @@ pub struct Timeline<'d> {
     to: Option<f64>,
     /// The emoticons shown in the last 2 seconds.
     emoticons: Vec<Emoticon>,
-    /// What stale cores are moved forward through (the demo's map).
-    collision: Option<Arc<Collision>>,
+    demo: &'d Demo,
+    /// What stale cores are moved forward through: the demo's map, read at the first instant
+    /// unless [`Timeline::with_map`] gave one (`None` until then).
+    collision: Option<Option<Arc<Collision>>>,
     /// The replay has no more ticks.
     ended: bool,
     done: bool,
@@ -204,7 +206,8 @@ impl<'d> Timeline<'d> {
             from: None,
             to: None,
             emoticons: Vec::new(),
-            collision: demo.map().ok().map(|map| Arc::new(Collision::new(&map))),
+            demo,
+            collision: None,
             ended: false,
             done: false,
         })
@@ -214,7 +217,7 @@ impl<'d> Timeline<'d> {
     /// map than the one it embeds).
     pub fn with_map(self, map: &Map) -> Timeline<'d> {
         Timeline {
-            collision: Some(Arc::new(Collision::new(map))),
+            collision: Some(Some(Arc::new(Collision::new(map)))),
             ..self
         }
     }
@@ -295,6 +298,10 @@ impl<'d> Timeline<'d> {
             }
             _ => return Ok(None),
         };
+        let demo = self.demo;
+        let collision = self
+            .collision
+            .get_or_insert_with(|| demo.map().ok().map(|map| Arc::new(Collision::new(&map))));
         let span = f64::from(next.tick.saturating_sub(prev.tick));
         let intra = match span > 0.0 {
             true => (at - f64::from(prev.tick)) / span,
@@ -305,7 +312,7 @@ impl<'d> Timeline<'d> {
             Some((&prev.snapshot, prev.tick)),
             (&next.snapshot, next.tick),
             intra,
-            self.collision.as_deref(),
+            collision.as_deref(),
         );
         world.tick = at;
         world.emoticons = (self.emoticons.iter())

@@ -5,7 +5,7 @@
 //! `SRC_ALPHA, ONE_MINUS_SRC_ALPHA` (docs/format-notes.md, "Drawing a map", "Sampling and
 //! blending").
 
-use super::texture::{mix, premultiply, round, Alpha, Level, Lod, Px, Texture};
+use super::texture::{cell_tap, mix, premultiply, round, Alpha, Level, Lod, Px, Tap, Texture};
 use super::Filtering;
 
 /// Rows `top..top + height` of the picture, `width` pixels each.
@@ -243,16 +243,22 @@ pub(crate) fn draw_tiles<F: Fn(usize) -> TileLook>(band: &mut Band<'_>, draw: &T
     if x0 >= x1 || y0 >= y1 {
         return;
     }
-    // Per column: the tile column and the position inside the tile (0..1).
-    let columns: Vec<(usize, f32)> = (x0..x1)
-        .map(|px| tile_at(draw.origin.0, ux, px, draw.width))
+    // Per column: the tile column, the position inside the tile (0..1), and where samples at
+    // that position fall in the cells of the levels sampled.
+    let columns: Vec<(usize, f32, Taps)> = (x0..x1)
+        .map(|px| {
+            let (column, s) = tile_at(draw.origin.0, ux, px, draw.width);
+            let taps = sampler.as_ref().map_or_else(Taps::default, |c| c.taps(s));
+            (column, s, taps)
+        })
         .collect();
     for py in y0..y1 {
         let (row, t) = tile_at(draw.origin.1, uy, py, draw.height);
+        let row_taps = sampler.as_ref().map_or_else(Taps::default, |c| c.taps(t));
         let line = &mut band.pixels[(py - band.top) * band.width..][..band.width];
         let row_start = row * draw.width;
         let mut last = (usize::MAX, TileLook::default());
-        for (&(column, s), dst) in columns.iter().zip(&mut line[x0..x1]) {
+        for (&(column, s, ref column_taps), dst) in columns.iter().zip(&mut line[x0..x1]) {
             let look = if last.0 == column {
                 last.1
             } else {
@@ -264,6 +270,7 @@ pub(crate) fn draw_tiles<F: Fn(usize) -> TileLook>(band: &mut Band<'_>, draw: &T
                 continue;
             }
             let texel = match &sampler {
+                Some(sampler) if look.angle == 0 => sampler.sample_at(look, column_taps, &row_taps),
                 Some(sampler) => sampler.sample(look, s, t),
                 None => [255; 4],
             };
@@ -280,6 +287,13 @@ pub(crate) fn draw_tiles<F: Fn(usize) -> TileLook>(band: &mut Band<'_>, draw: &T
     }
 }
 
+/// Where samples at one position across a tile (0..1) fall in the cells of the two levels a
+/// tile layer samples: for each level, across the cell's width at the position and at its
+/// mirror image (1 - it), then the same across its height. Worked out once per column and
+/// row, so that a pixel only picks the ones its tile's flags ask for.
+#[derive(Default)]
+struct Taps([[Tap; 4]; 2]);
+
 /// The two levels of a tileset a tile layer samples, each with its cells' size, and the weight
 /// of the second (0..=256).
 struct CellSampler<'t> {
@@ -289,6 +303,53 @@ struct CellSampler<'t> {
 }
 
 impl CellSampler<'_> {
+    /// The [`Taps`] of position `p` across a tile.
+    fn taps(&self, p: f32) -> Taps {
+        let level = |(_, (w, h)): (&Level, (usize, usize))| {
+            [
+                cell_tap(p, w),
+                cell_tap(1.0 - p, w),
+                cell_tap(p, h),
+                cell_tap(1.0 - p, h),
+            ]
+        };
+        let near = level(self.near);
+        let far = match self.weight {
+            0 => near,
+            _ => level(self.far),
+        };
+        Taps([near, far])
+    }
+
+    /// [`CellSampler::sample`] of a tile not turned by an angle, from the taps of its pixel's
+    /// column and row: as `sample` turns and mirrors the position, the column's and row's
+    /// taps swap and mirror.
+    #[inline]
+    fn sample_at(&self, look: TileLook, column: &Taps, row: &Taps) -> Px {
+        let flip_x = usize::from(look.flags & 1 != 0);
+        let flip_y = usize::from(look.flags & 2 != 0);
+        let rotate = look.flags & 8 != 0;
+        let (cx, cy) = (usize::from(look.index) % 16, usize::from(look.index) / 16);
+        let at = |(level, cell): (&Level, (usize, usize)), i: usize| {
+            let (column, row) = (&column.0[i], &row.0[i]);
+            // docs/format-notes.md, "Drawing a map": rotate takes (s, t) to (t, 1 - s), then
+            // the flips mirror.
+            let (u, v) = match rotate {
+                false => (column[flip_x], row[2 + flip_y]),
+                true => (row[flip_x], column[3 - flip_y]),
+            };
+            let (ox, oy) = (cx * cell.0, cy * cell.1);
+            level.blend(
+                (ox + u.0 as usize, ox + u.1 as usize, u.2),
+                (oy + v.0 as usize, oy + v.1 as usize, v.2),
+            )
+        };
+        match self.weight {
+            0 => round(at(self.near, 0)),
+            weight => mix(at(self.near, 0), at(self.far, 1), weight),
+        }
+    }
+
     /// The texel of `look`'s cell at screen position `(s, t)` inside the tile.
     #[inline]
     fn sample(&self, look: TileLook, s: f32, t: f32) -> Px {

@@ -93,6 +93,17 @@ fn axis(x: f32, n: usize, wrap: bool) -> (usize, usize, u32) {
     }
 }
 
+/// Where a bilinear sample at `t` (0..=1) across `n` texels of a cell falls: the two texels
+/// (clamped to the cell's edge) and the weight of the second (0..=256).
+pub(crate) type Tap = (u32, u32, u32);
+
+/// The [`Tap`] of position `t` (0..=1) across a cell of `n` texels.
+#[inline]
+pub(crate) fn cell_tap(t: f32, n: usize) -> Tap {
+    let (first, second, weight) = axis(t * n as f32, n, false);
+    (first as u32, second as u32, weight)
+}
+
 /// One level of a texture.
 #[derive(Debug)]
 pub(crate) struct Level {
@@ -113,7 +124,11 @@ impl Level {
 
     /// The texels `(x0, y0)`, `(x1, y0)`, `(x0, y1)`, `(x1, y1)` weighted bilinearly.
     #[inline]
-    fn blend(&self, (x0, x1, wx): (usize, usize, u32), (y0, y1, wy): (usize, usize, u32)) -> Fixed {
+    pub(crate) fn blend(
+        &self,
+        (x0, x1, wx): (usize, usize, u32),
+        (y0, y1, wy): (usize, usize, u32),
+    ) -> Fixed {
         let p00 = self.at(x0, y0);
         let p10 = self.at(x1, y0);
         let p01 = self.at(x0, y1);

@@ -39,7 +39,7 @@ use rayon::prelude::*;
 
 use crate::assets::Picture;
 use pictures::{FileCache, Textures, Use};
-use raster::{Band, Rect, TileDraw, TileLook, Triangle, Vertex};
+use raster::{Band, Rect, TileColumns, TileDraw, TileLook, Triangle, Vertex};
 use texture::{Px, Texture};
 use twcodec::map::{Envelope, Group, ItemRef, Layer, LayerContent, Map, Ref};
 use twcodec::Error;
@@ -684,6 +684,8 @@ enum Op<'m> {
         origin: (f64, f64),
         units_per_pixel: (f64, f64),
         clip: Rect,
+        /// Where the layer's columns sample, made by the first band drawn.
+        columns: TileColumns,
     },
     Triangles {
         texture: Option<Arc<Texture>>,
@@ -938,6 +940,7 @@ fn scene<'m>(
                         origin: (left, top),
                         units_per_pixel,
                         clip,
+                        columns: TileColumns::default(),
                     });
                     for &(look, place) in overlays {
                         let texture = textures.numbers.as_ref().map(|n| n[place].clone());
@@ -950,6 +953,7 @@ fn scene<'m>(
                             origin: (left, top),
                             units_per_pixel,
                             clip,
+                            columns: TileColumns::default(),
                         });
                     }
                 }
@@ -1042,6 +1046,7 @@ impl Op<'_> {
                 origin,
                 units_per_pixel,
                 clip,
+                columns,
             } => {
                 macro_rules! tiles {
                     ($tiles:expr, |$tile:ident| $look:expr) => {{
@@ -1060,6 +1065,7 @@ impl Op<'_> {
                             origin: *origin,
                             clip: *clip,
                             filtering,
+                            columns,
                         };
                         raster::draw_tiles(band, &draw);
                     }};

@@ -46,7 +46,7 @@ fn over(dst: &mut Px, src: Px) {
 
 /// A straight texel times a straight color (as [`factors`]), premultiplied by the alpha that
 /// gives: what the game's blending adds of it.
-#[inline]
+#[inline(always)]
 fn shade(texel: Px, factors: [u32; 4]) -> Px {
     // Each product at most 255 * 256; their product over 255 * 256 * 256, rounded.
     let alpha = u32::from(texel[3]) * factors[3];
@@ -128,7 +128,15 @@ pub(crate) struct TileDraw<'a, F> {
     /// Pixels drawn, at most.
     pub clip: Rect,
     pub filtering: Filtering,
+    /// Where each column of `clip` samples, worked out by the first band drawn.
+    pub columns: &'a TileColumns,
 }
+
+/// The columns of a tile layer's pixels: the tile column, the position inside the tile (0..1),
+/// and where samples at that position fall in the cells of the levels sampled. The same for
+/// every band, so made once per layer.
+#[derive(Default)]
+pub(crate) struct TileColumns(std::sync::OnceLock<Vec<(usize, f32, Taps)>>);
 
 /// The pixels of `clip` that a tile layer may draw, given the columns `x0..x1` and rows
 /// `y0..y1` of its `width` x `height` grid that hold anything (`occupied`): the pixels whose
@@ -243,15 +251,16 @@ pub(crate) fn draw_tiles<F: Fn(usize) -> TileLook>(band: &mut Band<'_>, draw: &T
     if x0 >= x1 || y0 >= y1 {
         return;
     }
-    // Per column: the tile column, the position inside the tile (0..1), and where samples at
-    // that position fall in the cells of the levels sampled.
-    let columns: Vec<(usize, f32, Taps)> = (x0..x1)
-        .map(|px| {
-            let (column, s) = tile_at(draw.origin.0, ux, px, draw.width);
-            let taps = sampler.as_ref().map_or_else(Taps::default, |c| c.taps(s));
-            (column, s, taps)
-        })
-        .collect();
+    // The columns are the same for every band (x0 and x1 are the clip's and the picture's).
+    let columns = draw.columns.0.get_or_init(|| {
+        (x0..x1)
+            .map(|px| {
+                let (column, s) = tile_at(draw.origin.0, ux, px, draw.width);
+                let taps = sampler.as_ref().map_or_else(Taps::default, |c| c.taps(s));
+                (column, s, taps)
+            })
+            .collect()
+    });
     for py in y0..y1 {
         let (row, t) = tile_at(draw.origin.1, uy, py, draw.height);
         let row_taps = sampler.as_ref().map_or_else(Taps::default, |c| c.taps(t));
@@ -292,7 +301,7 @@ pub(crate) fn draw_tiles<F: Fn(usize) -> TileLook>(band: &mut Band<'_>, draw: &T
 /// mirror image (1 - it), then the same across its height. Worked out once per column and
 /// row, so that a pixel only picks the ones its tile's flags ask for.
 #[derive(Default)]
-struct Taps([[Tap; 4]; 2]);
+pub(crate) struct Taps([[Tap; 4]; 2]);
 
 /// The two levels of a tileset a tile layer samples, each with its cells' size, and the weight
 /// of the second (0..=256).

@@ -386,13 +386,16 @@ fn render_with(
     let work = budget.spent;
     let background = texture::premultiply(options.background);
     let (width, height) = (frame.width, frame.height);
-    let mut pixels: Vec<Px> = vec![background; width * height];
+    // Zeroed memory (fresh pages from the system, not written here): each band is cleared to
+    // the background by the thread that draws it.
+    let mut pixels: Vec<Px> = vec![[0; 4]; width * height];
     let bands = frame.bands();
     let done = std::sync::atomic::AtomicUsize::new(0);
     pixels
         .par_chunks_mut(width * ROWS)
         .enumerate()
         .for_each(|(i, rows)| {
+            rows.fill(background);
             let mut band = Band {
                 top: i * ROWS,
                 width,

@@ -13,7 +13,8 @@
 //!   loading the map lazily (`Decode::Lazy`; the render decodes the layers it draws, in
 //!   parallel, while the pictures are read), reading and decoding the pictures and making
 //!   their mipmaps, drawing, and encoding the PNG (in parallel pieces). Target: the two-thread
-//!   median at most 0.55 times the one-thread median.
+//!   median at most 0.55 times the one-thread median. `TWCODEC_BENCH_THREADS=N` adds an arm
+//!   on a pool of N threads (`N_threads`), for machines with more cores.
 //!
 //! - `hostile_1920/...`: maps built to cost far more than their size (issue 28,
 //!   `tests/common/hostile_render.rs`), the whole map drawn 1920 x 1080, under the default
@@ -100,6 +101,17 @@ fn bench_render(c: &mut Criterion) {
     group.bench_function("two_threads", |b| {
         b.iter(|| two.install(|| black_box(end_to_end())))
     });
+    // More threads where the machine has the cores: `TWCODEC_BENCH_THREADS=16`.
+    let more = std::env::var("TWCODEC_BENCH_THREADS").ok();
+    if let Some(n) = more
+        .and_then(|n| n.parse::<usize>().ok())
+        .filter(|&n| n > 0)
+    {
+        let many = pool(n);
+        group.bench_function(format!("{n}_threads"), |b| {
+            b.iter(|| many.install(|| black_box(end_to_end())))
+        });
+    }
     group.finish();
 }
 

@@ -6,10 +6,18 @@ use std::sync::{Arc, OnceLock};
 use super::texture::{straight, Alpha, Texture};
 
 /// A texture made once per [`Alpha`].
-type Once = [OnceLock<Arc<Texture>>; 2];
+pub(super) type Once = [OnceLock<Arc<Texture>>; 2];
 
-fn slot(once: &Once, alpha: Alpha) -> &OnceLock<Arc<Texture>> {
-    &once[usize::from(alpha == Alpha::Premultiplied)]
+/// The texture `once` keeps for `alpha`, made by `make` the first time. Made outside the
+/// `OnceLock`: making a texture uses the rayon pool, whose thread, waiting inside an
+/// initializer, could take a job that waits on the same initializer, and never return.
+pub(super) fn made_once(once: &Once, alpha: Alpha, make: impl FnOnce() -> Texture) -> Arc<Texture> {
+    let slot = &once[usize::from(alpha == Alpha::Premultiplied)];
+    if let Some(made) = slot.get() {
+        return made.clone();
+    }
+    let made = Arc::new(make());
+    slot.get_or_init(|| made).clone()
 }
 
 /// A tileset of plain squares: the main physics tiles in colors that say what they are
@@ -39,7 +47,7 @@ pub(super) fn plain(alpha: Alpha) -> Arc<Texture> {
             ]
         })
     };
-    slot(&PLAIN, alpha).get_or_init(|| Arc::new(make())).clone()
+    made_once(&PLAIN, alpha, make)
 }
 
 /// The speedup arrow in cell 1 of a tileset: white with a dark edge, pointing right (+x).
@@ -64,7 +72,7 @@ pub(super) fn arrow(alpha: Alpha) -> Arc<Texture> {
             }
         })
     };
-    slot(&ARROW, alpha).get_or_init(|| Arc::new(make())).clone()
+    made_once(&ARROW, alpha, make)
 }
 
 /// Where a number sits in its tile.
@@ -105,9 +113,7 @@ pub(super) fn numbers(place: Place, alpha: Alpha) -> Arc<Texture> {
         Place::Top => &NUMBERS[1],
         Place::Bottom => &NUMBERS[2],
     };
-    slot(once, alpha)
-        .get_or_init(|| Arc::new(number_cells(place, alpha)))
-        .clone()
+    made_once(once, alpha, || number_cells(place, alpha))
 }
 
 /// The cells of [`numbers`].

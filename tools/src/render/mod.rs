@@ -42,7 +42,7 @@ use rayon::prelude::*;
 
 use crate::assets::Picture;
 use pictures::{FileCache, Textures, Use};
-use raster::{Band, Rect, TileDraw, TileLook, Triangle, Vertex};
+use raster::{Band, Rect, TileColumns, TileDraw, TileLook, Triangle, Vertex};
 use texture::{Px, Texture};
 use twcodec::map::{Envelope, Group, ItemRef, Layer, LayerContent, Map, Ref};
 use twcodec::Error;
@@ -425,13 +425,16 @@ fn draw(
     let work = budget.spent;
     let background = texture::premultiply(options.background);
     let (width, height) = (frame.width, frame.height);
-    let mut pixels: Vec<Px> = vec![background; width * height];
+    // Zeroed memory (fresh pages from the system, not written here): each band is cleared to
+    // the background by the thread that draws it.
+    let mut pixels: Vec<Px> = vec![[0; 4]; width * height];
     let bands = frame.bands();
     let done = std::sync::atomic::AtomicUsize::new(0);
     pixels
         .par_chunks_mut(width * ROWS)
         .enumerate()
         .for_each(|(i, rows)| {
+            rows.fill(background);
             let mut band = Band {
                 top: i * ROWS,
                 width,
@@ -864,6 +867,8 @@ enum Op<'m> {
         origin: (f64, f64),
         units_per_pixel: (f64, f64),
         clip: Rect,
+        /// Where the layer's columns sample, made by the first band drawn.
+        columns: TileColumns,
     },
     Triangles {
         texture: Option<Arc<Texture>>,
@@ -1130,6 +1135,7 @@ fn scene<'m>(
                         origin: (left, top),
                         units_per_pixel,
                         clip,
+                        columns: TileColumns::default(),
                     });
                     for &(look, place) in overlays {
                         let texture = textures.numbers.as_ref().map(|n| n[place].clone());
@@ -1142,6 +1148,7 @@ fn scene<'m>(
                             origin: (left, top),
                             units_per_pixel,
                             clip,
+                            columns: TileColumns::default(),
                         });
                     }
                 }
@@ -1237,6 +1244,7 @@ impl Op<'_> {
                 origin,
                 units_per_pixel,
                 clip,
+                columns,
             } => {
                 macro_rules! tiles {
                     ($tiles:expr, |$tile:ident| $look:expr) => {{
@@ -1255,6 +1263,7 @@ impl Op<'_> {
                             origin: *origin,
                             clip: *clip,
                             filtering,
+                            columns,
                         };
                         raster::draw_tiles(band, &draw);
                     }};

@@ -294,10 +294,9 @@ fn texture(width: usize, height: usize, rgba: &[u8], usage: Use, alpha: Alpha) -
 /// The pixels of a picture that is missing: a magenta and black checkerboard of 16 x 16
 /// tiles, as games show a missing texture.
 pub(super) fn placeholder(alpha: Alpha) -> Arc<Texture> {
-    static PLACEHOLDER: [OnceLock<Arc<Texture>>; 2] = [OnceLock::new(), OnceLock::new()];
-    let once = &PLACEHOLDER[usize::from(alpha == Alpha::Premultiplied)];
-    let texture = once.get_or_init(|| {
-        Arc::new(Texture::tile_colors(8, alpha, |index, x, y| {
+    static PLACEHOLDER: entities::Once = [OnceLock::new(), OnceLock::new()];
+    entities::made_once(&PLACEHOLDER, alpha, || {
+        Texture::tile_colors(8, alpha, |index, x, y| {
             let dark =
                 ((index % 16) + (index / 16) + usize::from(x >= 4) + usize::from(y >= 4)) % 2;
             if dark == 0 {
@@ -305,9 +304,8 @@ pub(super) fn placeholder(alpha: Alpha) -> Arc<Texture> {
             } else {
                 [0, 0, 0, 255]
             }
-        }))
-    });
-    texture.clone()
+        })
+    })
 }
 
 /// The textures one render samples.

@@ -5,7 +5,7 @@
 //! `SRC_ALPHA, ONE_MINUS_SRC_ALPHA` (docs/format-notes.md, "Drawing a map", "Sampling and
 //! blending").
 
-use super::texture::{mix, premultiply, round, Alpha, Level, Lod, Px, Texture};
+use super::texture::{cell_tap, mix, premultiply, round, Alpha, Level, Lod, Px, Tap, Texture};
 use super::Filtering;
 
 /// Rows `top..top + height` of the picture, `width` pixels each.
@@ -46,7 +46,7 @@ fn over(dst: &mut Px, src: Px) {
 
 /// A straight texel times a straight color (as [`factors`]), premultiplied by the alpha that
 /// gives: what the game's blending adds of it.
-#[inline]
+#[inline(always)]
 fn shade(texel: Px, factors: [u32; 4]) -> Px {
     // Each product at most 255 * 256; their product over 255 * 256 * 256, rounded.
     let alpha = u32::from(texel[3]) * factors[3];
@@ -128,7 +128,15 @@ pub(crate) struct TileDraw<'a, F> {
     /// Pixels drawn, at most.
     pub clip: Rect,
     pub filtering: Filtering,
+    /// Where each column of `clip` samples, worked out by the first band drawn.
+    pub columns: &'a TileColumns,
 }
+
+/// The columns of a tile layer's pixels: the tile column, the position inside the tile (0..1),
+/// and where samples at that position fall in the cells of the levels sampled. The same for
+/// every band, so made once per layer.
+#[derive(Default)]
+pub(crate) struct TileColumns(std::sync::OnceLock<Vec<(usize, f32, Taps)>>);
 
 /// The pixels of `clip` that a tile layer may draw, given the columns `x0..x1` and rows
 /// `y0..y1` of its `width` x `height` grid that hold anything (`occupied`): the pixels whose
@@ -243,16 +251,23 @@ pub(crate) fn draw_tiles<F: Fn(usize) -> TileLook>(band: &mut Band<'_>, draw: &T
     if x0 >= x1 || y0 >= y1 {
         return;
     }
-    // Per column: the tile column and the position inside the tile (0..1).
-    let columns: Vec<(usize, f32)> = (x0..x1)
-        .map(|px| tile_at(draw.origin.0, ux, px, draw.width))
-        .collect();
+    // The columns are the same for every band (x0 and x1 are the clip's and the picture's).
+    let columns = draw.columns.0.get_or_init(|| {
+        (x0..x1)
+            .map(|px| {
+                let (column, s) = tile_at(draw.origin.0, ux, px, draw.width);
+                let taps = sampler.as_ref().map_or_else(Taps::default, |c| c.taps(s));
+                (column, s, taps)
+            })
+            .collect()
+    });
     for py in y0..y1 {
         let (row, t) = tile_at(draw.origin.1, uy, py, draw.height);
+        let row_taps = sampler.as_ref().map_or_else(Taps::default, |c| c.taps(t));
         let line = &mut band.pixels[(py - band.top) * band.width..][..band.width];
         let row_start = row * draw.width;
         let mut last = (usize::MAX, TileLook::default());
-        for (&(column, s), dst) in columns.iter().zip(&mut line[x0..x1]) {
+        for (&(column, s, ref column_taps), dst) in columns.iter().zip(&mut line[x0..x1]) {
             let look = if last.0 == column {
                 last.1
             } else {
@@ -264,6 +279,7 @@ pub(crate) fn draw_tiles<F: Fn(usize) -> TileLook>(band: &mut Band<'_>, draw: &T
                 continue;
             }
             let texel = match &sampler {
+                Some(sampler) if look.angle == 0 => sampler.sample_at(look, column_taps, &row_taps),
                 Some(sampler) => sampler.sample(look, s, t),
                 None => [255; 4],
             };
@@ -280,6 +296,13 @@ pub(crate) fn draw_tiles<F: Fn(usize) -> TileLook>(band: &mut Band<'_>, draw: &T
     }
 }
 
+/// Where samples at one position across a tile (0..1) fall in the cells of the two levels a
+/// tile layer samples: for each level, across the cell's width at the position and at its
+/// mirror image (1 - it), then the same across its height. Worked out once per column and
+/// row, so that a pixel only picks the ones its tile's flags ask for.
+#[derive(Default)]
+pub(crate) struct Taps([[Tap; 4]; 2]);
+
 /// The two levels of a tileset a tile layer samples, each with its cells' size, and the weight
 /// of the second (0..=256).
 struct CellSampler<'t> {
@@ -289,6 +312,53 @@ struct CellSampler<'t> {
 }
 
 impl CellSampler<'_> {
+    /// The [`Taps`] of position `p` across a tile.
+    fn taps(&self, p: f32) -> Taps {
+        let level = |(_, (w, h)): (&Level, (usize, usize))| {
+            [
+                cell_tap(p, w),
+                cell_tap(1.0 - p, w),
+                cell_tap(p, h),
+                cell_tap(1.0 - p, h),
+            ]
+        };
+        let near = level(self.near);
+        let far = match self.weight {
+            0 => near,
+            _ => level(self.far),
+        };
+        Taps([near, far])
+    }
+
+    /// [`CellSampler::sample`] of a tile not turned by an angle, from the taps of its pixel's
+    /// column and row: as `sample` turns and mirrors the position, the column's and row's
+    /// taps swap and mirror.
+    #[inline]
+    fn sample_at(&self, look: TileLook, column: &Taps, row: &Taps) -> Px {
+        let flip_x = usize::from(look.flags & 1 != 0);
+        let flip_y = usize::from(look.flags & 2 != 0);
+        let rotate = look.flags & 8 != 0;
+        let (cx, cy) = (usize::from(look.index) % 16, usize::from(look.index) / 16);
+        let at = |(level, cell): (&Level, (usize, usize)), i: usize| {
+            let (column, row) = (&column.0[i], &row.0[i]);
+            // docs/format-notes.md, "Drawing a map": rotate takes (s, t) to (t, 1 - s), then
+            // the flips mirror.
+            let (u, v) = match rotate {
+                false => (column[flip_x], row[2 + flip_y]),
+                true => (row[flip_x], column[3 - flip_y]),
+            };
+            let (ox, oy) = (cx * cell.0, cy * cell.1);
+            level.blend(
+                (ox + u.0 as usize, ox + u.1 as usize, u.2),
+                (oy + v.0 as usize, oy + v.1 as usize, v.2),
+            )
+        };
+        match self.weight {
+            0 => round(at(self.near, 0)),
+            weight => mix(at(self.near, 0), at(self.far, 1), weight),
+        }
+    }
+
     /// The texel of `look`'s cell at screen position `(s, t)` inside the tile.
     #[inline]
     fn sample(&self, look: TileLook, s: f32, t: f32) -> Px {

@@ -45,18 +45,20 @@ pub(crate) fn straight([r, g, b, a]: Px) -> [u8; 4] {
 }
 
 /// A [`Fixed`] texel rounded to RGBA8.
-#[inline]
+#[inline(always)]
 pub(crate) fn round(texel: Fixed) -> Px {
-    texel.map(|c| ((c + (1 << 15)) >> 16).min(255) as u8)
+    let one = |c: u32| ((c + (1 << 15)) >> 16).min(255) as u8;
+    [one(texel[0]), one(texel[1]), one(texel[2]), one(texel[3])]
 }
 
 /// Two [`Fixed`] texels mixed, `weight` (0..=256) of the second, rounded to RGBA8: the step
 /// between two mipmap levels.
-#[inline]
+#[inline(always)]
 pub(crate) fn mix(near: Fixed, far: Fixed, weight: u32) -> Px {
     let keep = 256 - weight;
     // At most 255 * 65536 * 256 + 2^23, within u32.
-    [0, 1, 2, 3].map(|c| ((near[c] * keep + far[c] * weight + (1 << 23)) >> 24).min(255) as u8)
+    let one = |c: usize| ((near[c] * keep + far[c] * weight + (1 << 23)) >> 24).min(255) as u8;
+    [one(0), one(1), one(2), one(3)]
 }
 
 /// Where a bilinear sample falls along one axis of `n` texels: the two texels and the weight
@@ -64,23 +66,9 @@ pub(crate) fn mix(near: Fixed, far: Fixed, weight: u32) -> Px {
 /// texels, or wrapping around with `wrap`.
 #[inline]
 fn axis(x: f32, n: usize, wrap: bool) -> (usize, usize, u32) {
+    // (`floor` is a library call on the baseline x86-64: conversions instead.)
     let f = x - 0.5;
-    let first = floor(f);
-    let weight = ((f - first) * 256.0) as u32;
-    if wrap {
-        let n = n as i64;
-        // A coordinate far outside the picture (a huge texture repeat) is still a number of
-        // texels: `as` saturates, and `rem_euclid` brings it back (only when needed: it
-        // divides).
-        let i = first as i64;
-        let i = if (0..n).contains(&i) {
-            i
-        } else {
-            i.rem_euclid(n)
-        };
-        let next = if i + 1 == n { 0 } else { i + 1 };
-        (i as usize, next as usize, weight.min(256))
-    } else {
+    if !wrap {
         let last = n.saturating_sub(1) as f32;
         if f <= 0.0 || f.is_nan() {
             return (0, 0, 0);
@@ -88,26 +76,38 @@ fn axis(x: f32, n: usize, wrap: bool) -> (usize, usize, u32) {
         if f >= last {
             return (n - 1, n - 1, 0);
         }
-        let i = first as usize;
-        (i, (i + 1).min(n - 1), weight.min(256))
+        let i = f as usize;
+        let weight = ((f - i as f32) * 256.0) as u32;
+        return (i, (i + 1).min(n - 1), weight.min(256));
     }
+    // A coordinate far outside the picture (a huge texture repeat) is still a number of
+    // texels: `as` saturates, and `rem_euclid` brings it back (only when needed: it divides).
+    let truncated = f as i64;
+    let first = if truncated as f32 > f {
+        truncated - 1
+    } else {
+        truncated
+    };
+    let weight = ((f - first as f32) * 256.0) as u32;
+    let n = n as i64;
+    let i = if (0..n).contains(&first) {
+        first
+    } else {
+        first.rem_euclid(n)
+    };
+    let next = if i + 1 == n { 0 } else { i + 1 };
+    (i as usize, next as usize, weight.min(256))
 }
 
-/// `f.floor()`, without the library call that a target without SSE 4.1 makes of it (a
-/// sample takes four): through an int for what fits one (the same value; NaN gives 0 there
-/// and NaN here, and both make the sample's first texel and weight 0).
+/// Where a bilinear sample at `t` (0..=1) across `n` texels of a cell falls: the two texels
+/// (clamped to the cell's edge) and the weight of the second (0..=256).
+pub(crate) type Tap = (u32, u32, u32);
+
+/// The [`Tap`] of position `t` (0..=1) across a cell of `n` texels.
 #[inline]
-fn floor(f: f32) -> f32 {
-    if f.abs() < 8_388_608.0 {
-        let t = f as i32 as f32;
-        if t > f {
-            t - 1.0
-        } else {
-            t
-        }
-    } else {
-        f.floor()
-    }
+pub(crate) fn cell_tap(t: f32, n: usize) -> Tap {
+    let (first, second, weight) = axis(t * n as f32, n, false);
+    (first as u32, second as u32, weight)
 }
 
 /// One level of a texture.
@@ -129,8 +129,12 @@ impl Level {
     }
 
     /// The texels `(x0, y0)`, `(x1, y0)`, `(x0, y1)`, `(x1, y1)` weighted bilinearly.
-    #[inline]
-    fn blend(&self, (x0, x1, wx): (usize, usize, u32), (y0, y1, wy): (usize, usize, u32)) -> Fixed {
+    #[inline(always)]
+    pub(crate) fn blend(
+        &self,
+        (x0, x1, wx): (usize, usize, u32),
+        (y0, y1, wy): (usize, usize, u32),
+    ) -> Fixed {
         let p00 = self.at(x0, y0);
         let p10 = self.at(x1, y0);
         let p01 = self.at(x0, y1);

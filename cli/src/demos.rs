@@ -137,7 +137,7 @@ pub(crate) enum DemoCommand {
         #[arg(long, value_parser = parse_time, requires = "output", conflicts_with_all = ["frames", "raw"])]
         tick: Option<DemoTime>,
         /// The PNG file of --tick (`-`: standard output).
-        #[arg(short, long)]
+        #[arg(short, long, requires = "tick", conflicts_with_all = ["frames", "raw"])]
         output: Option<PathBuf>,
         /// Write every frame as a PNG picture into this folder (made if missing):
         /// frame_000000.png, frame_000001.png, ...

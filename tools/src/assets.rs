@@ -222,7 +222,9 @@ impl Picture {
     /// own ended by a sync flush, so that they join into one zlib stream (as `pigz` does),
     /// the Adler-32 checksums of the pieces combined. The bytes are the same on any number of
     /// threads. On a 2048 x 2335 render of a big map, level 2 is 4x quicker than the png
-    /// crate's default for a file 1.45x larger; the pieces cost about 0.5 % more.
+    /// crate's default for a file 1.45x larger; pieces that start without the window of the
+    /// one before cost little (zlib at level 2 on that render's filtered rows: 444 bytes more
+    /// in 2.86 MB).
     pub fn to_png(&self) -> Result<Vec<u8>, Error> {
         encode_rgba_png_parallel(self.width, self.height, &self.rgba)
     }

@@ -858,6 +858,58 @@ mod tests {
         );
     }
 
+    /// The game filters straight texels: halfway between an opaque white texel and a
+    /// see-through red one, the color is half red, half white, at half alpha (the red fringe
+    /// of the game's pictures), then blended `SRC_ALPHA, ONE_MINUS_SRC_ALPHA` over black.
+    /// Filtering premultiplied texels (before issue 34) mixes in no red.
+    #[test]
+    fn straight_texels_are_filtered_then_blended() {
+        let rgba = [255, 255, 255, 255, 255, 0, 0, 0];
+        let clip = Rect {
+            x0: 0,
+            y0: 0,
+            x1: 2,
+            y1: 2,
+        };
+        // Texture position (0.5, 0.5) everywhere: between the two texels, level 0.
+        let vertex = |x, y| Vertex {
+            x,
+            y,
+            color: [1.0; 4],
+            uv: [0.5, 0.5],
+        };
+        let corners = [vertex(0.0, 0.0), vertex(4.0, 0.0), vertex(0.0, 4.0)];
+        for (alpha, filtering, expected) in [
+            (Alpha::Straight, Filtering::Game, [128, 64, 64, 255]),
+            (
+                Alpha::Premultiplied,
+                Filtering::Issue17,
+                [128, 128, 128, 255],
+            ),
+        ] {
+            let texture = Texture::from_rgba(2, 1, &rgba, 1, alpha).unwrap();
+            let mut pixels = vec![[0, 0, 0, 255]; 4];
+            let mut band = Band {
+                top: 0,
+                width: 2,
+                pixels: &mut pixels,
+            };
+            Triangle::new(clip, corners)
+                .unwrap()
+                .draw(&mut band, Some(&texture), filtering);
+            assert_eq!(pixels[0], expected, "{filtering:?}");
+        }
+        // The color multiplies the straight texel before its alpha is used.
+        assert_eq!(
+            shade([255, 128, 0, 128], factors([1.0, 0.5, 1.0, 0.5])),
+            [64, 16, 0, 64]
+        );
+        assert_eq!(
+            shade([200, 100, 50, 255], [256; 4]),
+            premultiply([200, 100, 50, 255])
+        );
+    }
+
     #[test]
     fn a_triangle_covers_half_a_square() {
         let mut pixels = vec![[0; 4]; 16];

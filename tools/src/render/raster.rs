@@ -30,6 +30,14 @@ pub(crate) struct Rect {
     pub y1: usize,
 }
 
+/// The length of `(x, y)`, in f64 so that no square overflows (not `hypot`: its symbol in
+/// glibc 2.35 would keep the Python wheel from the manylinux_2_34 policy).
+#[inline]
+fn length(x: f32, y: f32) -> f32 {
+    let (x, y) = (f64::from(x), f64::from(y));
+    (x * x + y * y).sqrt() as f32
+}
+
 /// `src` over `dst`, both premultiplied.
 #[inline]
 fn over(dst: &mut Px, src: Px) {
@@ -625,7 +633,7 @@ impl Triangle {
                     let dvdx = (dv1 * dy2 - dv2 * dy1) / area;
                     let dudy = (du2 * dx1 - du1 * dx2) / area;
                     let dvdy = (dv2 * dx1 - dv1 * dx2) / area;
-                    texture.lod(dudx.hypot(dvdx).max(dudy.hypot(dvdy)))
+                    texture.lod(length(dudx, dvdx).max(length(dudy, dvdy)))
                 }
                 Filtering::Level0 => Lod::BASE,
                 Filtering::Issue17 => {

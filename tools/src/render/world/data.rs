@@ -92,7 +92,7 @@ impl Sprite {
     pub(crate) fn scale(self) -> [f64; 2] {
         match self.cells() {
             Some([_, _, w, h]) => {
-                let diagonal = f64::from(w).hypot(f64::from(h));
+                let diagonal = f64::from(w * w + h * h).sqrt();
                 [f64::from(w) / diagonal, f64::from(h) / diagonal]
             }
             None => [1.0, 1.0],

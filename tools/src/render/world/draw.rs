@@ -1,5 +1,6 @@
 //! The world as the game draws it: each thing a few textured quads, in the client's order and
-//! sizes (docs/demo-render.md, "Drawing the world").
+//! sizes (docs/demo-render.md, "Drawing the world"). Lengths are square roots of sums, not
+//! `hypot` (see `length` in raster.rs).
 
 use std::f64::consts::{FRAC_PI_2, PI, TAU};
 use std::sync::Arc;
@@ -307,7 +308,7 @@ fn laser_colors(kind: i32) -> ([f32; 4], [f32; 4]) {
 /// to nothing over the game's bounce delay (150 ms), and a head at its end.
 fn laser(quads: &mut Quads, data: &GameData, beam: &Beam, tick: f64) {
     let (dx, dy) = (beam.to[0] - beam.from[0], beam.to[1] - beam.from[1]);
-    let length = dx.hypot(dy);
+    let length = (dx * dx + dy * dy).sqrt();
     let dir = match length > 0.0 {
         true => [dx / length, dy / length],
         false => [0.0, 0.0],
@@ -361,7 +362,7 @@ fn projectile(quads: &mut Quads, data: &GameData, shot: &Shot, tick: f64) {
         // Grenades spin twice a second (the game by its clock, here by the demo's), each
         // turned by its id.
         tick / super::TICKS_PER_SECOND * TAU * 2.0 + f64::from(shot.id)
-    } else if shot.dir[0].hypot(shot.dir[1]) > 1e-5 {
+    } else if (shot.dir[0] * shot.dir[0] + shot.dir[1] * shot.dir[1]).sqrt() > 1e-5 {
         shot.dir[1].atan2(shot.dir[0])
     } else {
         0.0
@@ -768,7 +769,7 @@ fn hook(quads: &mut Quads, data: &GameData, world: &World, tee: &Tee) {
         return;
     };
     let (dx, dy) = (tee.pos[0] - end[0], tee.pos[1] - end[1]);
-    let distance = dx.hypot(dy);
+    let distance = (dx * dx + dy * dy).sqrt();
     if distance <= 0.0 {
         return;
     }
@@ -830,7 +831,7 @@ fn player(quads: &mut Quads, map: &Map, data: &GameData, world: &World, tee: &Te
             quads.push(Quad::new(body, p, size).angle(angle).flip_y(left));
             // The ninja's dash: a flash behind the tee for a sixth of a second.
             if tee.weapon == Weapon::NINJA && (0.0..=1.0 / 6.0).contains(&seconds) {
-                let speed = tee.vel[0].hypot(tee.vel[1]);
+                let speed = (tee.vel[0] * tee.vel[0] + tee.vel[1] * tee.vel[1]).sqrt();
                 let moving = match speed > 0.0 {
                     true => [tee.vel[0] / speed, tee.vel[1] / speed],
                     false => [1.0, 0.0],

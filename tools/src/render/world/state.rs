@@ -374,7 +374,7 @@ fn objects(snapshot: &Snapshot, protocol: Protocol) -> Objects {
                     false => [vx, vy],
                 };
                 if p.flags.normalize_vel() {
-                    let length = dir[0].hypot(dir[1]);
+                    let length = (dir[0] * dir[0] + dir[1] * dir[1]).sqrt();
                     dir = match length > 0.0 {
                         true => [dir[0] / length, dir[1] / length],
                         false => [0.0, 0.0],

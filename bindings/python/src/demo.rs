@@ -329,6 +329,7 @@ impl PyDemo {
             let at = at.resolve(demo)?;
             let mut renderer = DemoRenderer::new(demo, &options)?;
             let world = Timeline::new(demo, 50.0)?
+                .with_map(renderer.map())
                 .from_tick(f64::from(at))
                 .next()
                 .transpose()?
@@ -396,9 +397,14 @@ impl PyDemo {
             let (from, to) = (start.resolve(demo)?, end.resolve(demo)?);
             Timeline::new(demo, fps)?;
             let renderer = DemoRenderer::new(demo, &options)?;
+            let collision =
+                std::sync::Arc::new(twcodec_tools::render::world::Collision::new(renderer.map()));
             let cell = TimelineCell::new(demo.clone(), |demo| {
-                (Timeline::new(demo, fps).ok())
-                    .map(|timeline| timeline.from_tick(f64::from(from)).to_tick(f64::from(to)))
+                (Timeline::new(demo, fps).ok()).map(|timeline| {
+                    (timeline.with_collision(collision))
+                        .from_tick(f64::from(from))
+                        .to_tick(f64::from(to))
+                })
             });
             Ok::<_, twcodec::Error>((cell, renderer))
         });

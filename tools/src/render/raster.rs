@@ -238,11 +238,7 @@ pub(crate) fn draw_tiles<F: Fn(usize) -> TileLook>(band: &mut Band<'_>, draw: &T
             Filtering::Level0 => Lod::BASE,
             Filtering::Issue17 => {
                 let level = texture.level_for_cells((base.width as f64 / 16.0 * ux / 32.0) as f32);
-                Lod {
-                    near: level,
-                    far: level,
-                    weight: 0,
-                }
+                Lod::single(level)
             }
         };
         let near = texture.levels.get(lod.near)?;
@@ -640,11 +636,7 @@ impl Triangle {
                     let uv_area = (b.uv[0] - a.uv[0]) * (c.uv[1] - a.uv[1])
                         - (c.uv[0] - a.uv[0]) * (b.uv[1] - a.uv[1]);
                     let level = texture.level_for((uv_area.abs() * w * h / area.abs()).sqrt());
-                    Lod {
-                        near: level,
-                        far: level,
-                        weight: 0,
-                    }
+                    Lod::single(level)
                 }
             };
             let near = texture.levels.get(lod.near)?;

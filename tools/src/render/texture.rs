@@ -183,6 +183,15 @@ pub(crate) struct Lod {
 }
 
 impl Lod {
+    /// Level `level` alone.
+    pub fn single(level: usize) -> Lod {
+        Lod {
+            near: level,
+            far: level,
+            weight: 0,
+        }
+    }
+
     /// Level 0 alone.
     pub const BASE: Lod = Lod {
         near: 0,

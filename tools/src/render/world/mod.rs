@@ -216,8 +216,14 @@ impl<'d> Timeline<'d> {
     /// Moves stale tees forward through `map` (for a demo that embeds none, or another
     /// map than the one it embeds).
     pub fn with_map(self, map: &Map) -> Timeline<'d> {
+        self.with_collision(Arc::new(Collision::new(map)))
+    }
+
+    /// [`Timeline::with_map`] with the map's collision made already (shared between
+    /// timelines of one map).
+    pub fn with_collision(self, collision: Arc<Collision>) -> Timeline<'d> {
         Timeline {
-            collision: Some(Some(Arc::new(Collision::new(map)))),
+            collision: Some(Some(collision)),
             ..self
         }
     }
@@ -342,7 +348,6 @@ impl Iterator for Timeline<'_> {
 pub struct DemoRenderer {
     map: Map,
     options: DemoRenderOptions,
-    files: FileCache,
     textures: Textures,
     /// What each layer drawn holds (the map does not change between frames).
     occupied: Vec<Option<super::Occupied>>,
@@ -379,7 +384,6 @@ impl DemoRenderer {
         Ok(DemoRenderer {
             map,
             options: options.clone(),
-            files,
             textures,
             occupied,
             data,
@@ -466,7 +470,6 @@ impl DemoRenderer {
         if names {
             draw::name_plates(&mut picture, world, &frame.screen());
         }
-        let _ = &self.files;
         Ok(Rendered {
             picture,
             warnings: Vec::new(),

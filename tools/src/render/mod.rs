@@ -435,13 +435,33 @@ fn draw(
         .enumerate()
         .for_each(|(i, rows)| {
             rows.fill(background);
+            // First the pixels each step leaves to later ones that cover them whole, from the
+            // last step to the first; then the steps, drawing only what stays in sight.
+            let mut hidden = vec![0u32; rows.len()];
             let mut band = Band {
                 top: i * ROWS,
                 width,
                 pixels: rows,
+                hidden: &[],
+                step: 0,
             };
-            for op in &ops {
-                op.draw(&mut band, options.filtering);
+            // (Steps past u32::MAX share its number: they hide nothing from each other.)
+            let number = |i: usize| u32::try_from(i + 1).unwrap_or(u32::MAX);
+            for (i, op) in ops.iter().enumerate().rev() {
+                let step = number(i);
+                op.run(
+                    &mut band,
+                    options.filtering,
+                    Action::Cover(&mut hidden, step),
+                );
+            }
+            let mut band = Band {
+                hidden: &hidden,
+                ..band
+            };
+            for (i, op) in ops.iter().enumerate() {
+                band.step = number(i);
+                op.run(&mut band, options.filtering, Action::Draw);
             }
             // Back to straight alpha, as PNG stores it, while the band is at hand.
             for pixel in band.pixels.iter_mut() {
@@ -1227,12 +1247,23 @@ fn occupied(layer: &Layer) -> Option<Occupied> {
     }
 }
 
+/// What [`Op::run`] does in a band.
+enum Action<'h> {
+    /// Draw.
+    Draw,
+    /// Mark the pixels the step covers with opaque pixels, in this band's `hidden` (see
+    /// [`raster::cover_tiles`]), as step number `.1`.
+    Cover(&'h mut [u32], u32),
+}
+
 impl Op<'_> {
-    fn draw(&self, band: &mut Band<'_>, filtering: Filtering) {
+    fn run(&self, band: &mut Band<'_>, filtering: Filtering, action: Action<'_>) {
         match self {
             Op::Triangles { texture, triangles } => {
-                for triangle in triangles {
-                    triangle.draw(band, texture.as_deref(), filtering);
+                if let Action::Draw = action {
+                    for triangle in triangles {
+                        triangle.draw(band, texture.as_deref(), filtering);
+                    }
                 }
             }
             Op::Tiles {
@@ -1265,7 +1296,12 @@ impl Op<'_> {
                             filtering,
                             columns,
                         };
-                        raster::draw_tiles(band, &draw);
+                        match action {
+                            Action::Draw => raster::draw_tiles(band, &draw),
+                            Action::Cover(hidden, step) => {
+                                raster::cover_tiles(band, hidden, step, &draw)
+                            }
+                        }
                     }};
                 }
                 let plain = |index: u8, flags: u8| TileLook {

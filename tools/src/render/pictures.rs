@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, OnceLock, Weak};
 use rayon::prelude::*;
 
 use super::entities::{self, Place};
-use super::texture::{round, Alpha, Level, Px, Texture};
+use super::texture::{Alpha, Level, Px, Texture};
 use super::{drawn, RenderOptions};
 use twcodec::map::{Image, LayerContent, Map, Ref};
 
@@ -285,7 +285,7 @@ fn texture(width: usize, height: usize, rgba: &[u8], usage: Use, alpha: Alpha) -
         for x in 0..w {
             let sx = (x as f32 + 0.5) * width as f32 / w as f32;
             let sy = (y as f32 + 0.5) * height as f32 / h as f32;
-            resized.extend_from_slice(&round(level.bilinear(sx, sy, false)));
+            resized.extend_from_slice(&level.bilinear_px(sx, sy));
         }
     }
     Texture::from_rgba(w, h, &resized, 16, alpha)

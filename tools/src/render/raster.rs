@@ -5,19 +5,64 @@
 //! `SRC_ALPHA, ONE_MINUS_SRC_ALPHA` (docs/format-notes.md, "Drawing a map", "Sampling and
 //! blending").
 
-use super::texture::{cell_tap, mix, premultiply, round, Alpha, Level, Lod, Px, Tap, Texture};
+use super::texture::{
+    cell_tap, lerp, pixel, texel, Alpha, Cell, Level, Lod, Px, Tap, Texel, Texture,
+};
 use super::Filtering;
 
-/// Rows `top..top + height` of the picture, `width` pixels each.
+/// Rows `top..top + height` of the picture, `width` pixels each, drawn by the steps of a
+/// scene in order.
 pub(crate) struct Band<'a> {
     pub top: usize,
     pub width: usize,
     pub pixels: &'a mut [Px],
+    /// For each pixel, the number of the last step that covers it with opaque pixels (as
+    /// [`cover_tiles`] finds them; 0 for none, or an empty slice for no pixel): a step before
+    /// it draws nothing there, as what it draws would be covered whole.
+    pub hidden: &'a [u32],
+    /// The number of the step drawing now (from 1).
+    pub step: u32,
 }
 
 impl Band<'_> {
     fn height(&self) -> usize {
         self.pixels.len() / self.width.max(1)
+    }
+
+    /// Row `py` of the picture (within the band): its pixels, and for each whether the step
+    /// drawing now shows there.
+    #[inline]
+    fn row(&mut self, py: usize) -> (&mut [Px], Shown<'_>) {
+        let start = (py - self.top) * self.width;
+        let hidden = self.hidden.get(start..start + self.width).unwrap_or(&[]);
+        (
+            &mut self.pixels[start..][..self.width],
+            Shown {
+                hidden,
+                step: self.step,
+            },
+        )
+    }
+}
+
+/// Which pixels of a row a step shows in: those no later step covers.
+#[derive(Clone, Copy)]
+struct Shown<'a> {
+    hidden: &'a [u32],
+    step: u32,
+}
+
+impl Shown<'_> {
+    #[inline(always)]
+    fn at(self, x: usize) -> bool {
+        self.hidden.get(x).is_none_or(|&h| h <= self.step)
+    }
+
+    /// The pixels `from..to` of the row: each one's number of the step that covers it, or
+    /// `None` when none is.
+    #[inline]
+    fn run(&self, from: usize, to: usize) -> Option<&[u32]> {
+        self.hidden.get(from..to)
     }
 }
 
@@ -38,73 +83,113 @@ fn length(x: f32, y: f32) -> f32 {
     (x * x + y * y).sqrt() as f32
 }
 
-/// `src` over `dst`, both premultiplied.
-#[inline]
-fn over(dst: &mut Px, src: Px) {
-    let keep = 255 - u32::from(src[3]);
-    if keep == 0 {
-        *dst = src;
-        return;
+/// How a step's texels reach the picture: times its straight color (each channel 0..=1),
+/// then premultiplied by the alpha that gives (a texture of [`Alpha::Straight`]: the game's
+/// `SRC_ALPHA, ONE_MINUS_SRC_ALPHA` blending) or kept premultiplied (a texture of
+/// [`Alpha::Premultiplied`]), and blended over the pixel.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Paint {
+    /// What each channel of a texel is multiplied by.
+    mul: [f32; 4],
+    straight: bool,
+}
+
+impl Paint {
+    pub fn new(color: [f32; 4], alpha: Alpha) -> Paint {
+        // Clamped into 0..=1; not a number is 0.
+        let c = color.map(|c| if c >= 0.0 { c.min(1.0) } else { 0.0 });
+        match alpha {
+            Alpha::Straight => Paint {
+                mul: c,
+                straight: true,
+            },
+            Alpha::Premultiplied => Paint {
+                mul: [c[0] * c[3], c[1] * c[3], c[2] * c[3], c[3]],
+                straight: false,
+            },
+        }
     }
-    for c in 0..4 {
-        let blended = u32::from(src[c]) + (u32::from(dst[c]) * keep + 127) / 255;
-        dst[c] = blended.min(255) as u8;
+
+    /// Whether its alpha is 0, so that it draws nothing.
+    fn invisible(&self) -> bool {
+        self.mul[3] <= 0.0
+    }
+
+    /// Whether its alpha is 1, so that an opaque texel stays opaque.
+    fn keeps_opaque(&self) -> bool {
+        self.mul[3] >= 1.0
+    }
+
+    /// `texel` colored and premultiplied: what the blending adds to the picture.
+    #[inline(always)]
+    fn apply(&self, texel: Texel) -> Texel {
+        let m = self.mul;
+        let s = [
+            texel[0] * m[0],
+            texel[1] * m[1],
+            texel[2] * m[2],
+            texel[3] * m[3],
+        ];
+        match self.straight {
+            true => {
+                let k = s[3] * (1.0 / 255.0);
+                [s[0] * k, s[1] * k, s[2] * k, s[3]]
+            }
+            false => s,
+        }
+    }
+
+    /// `texel` (white for `None`) painted over each of `pixels` that step `step` shows in (by
+    /// `hidden`, theirs; all of them without it), as [`Paint::over`] paints each.
+    #[inline]
+    fn fill(&self, pixels: &mut [Px], hidden: Option<&[u32]>, step: u32, texel: Option<Texel>) {
+        let src = self.apply(texel.unwrap_or([255.0; 4]));
+        if src[3] < 0.5 {
+            return;
+        }
+        let keep = 1.0 - src[3] * (1.0 / 255.0);
+        let paint = |dst: &mut Px| *dst = blend(src, keep, *dst);
+        match (keep == 0.0, hidden) {
+            // Opaque: the same pixel everywhere.
+            (true, None) => pixels.fill(pixel(src)),
+            (true, Some(hidden)) => {
+                let px = pixel(src);
+                for (dst, &h) in pixels.iter_mut().zip(hidden) {
+                    if h <= step {
+                        *dst = px;
+                    }
+                }
+            }
+            (false, None) => pixels.iter_mut().for_each(paint),
+            (false, Some(hidden)) => {
+                for (dst, &h) in pixels.iter_mut().zip(hidden) {
+                    if h <= step {
+                        paint(dst);
+                    }
+                }
+            }
+        }
+    }
+
+    /// `texel` painted over `dst` (premultiplied): `src + dst * (1 - src alpha)`, rounded.
+    /// Nothing changes where the painted alpha rounds to 0; an opaque one replaces `dst`.
+    #[inline(always)]
+    fn over(&self, dst: &mut Px, sample: Texel) {
+        let src = self.apply(sample);
+        if src[3] < 0.5 {
+            return;
+        }
+        let keep = 1.0 - src[3] * (1.0 / 255.0);
+        *dst = blend(src, keep, *dst);
     }
 }
 
-/// A straight texel times a straight color (as [`factors`]), premultiplied by the alpha that
-/// gives: what the game's blending adds of it.
+/// `src + dst * keep`, rounded.
 #[inline(always)]
-fn shade(texel: Px, factors: [u32; 4]) -> Px {
-    // Each product at most 255 * 256; their product over 255 * 256 * 256, rounded.
-    let alpha = u32::from(texel[3]) * factors[3];
-    let channel = |c: usize| {
-        let color = u64::from(u32::from(texel[c]) * factors[c]);
-        ((color * u64::from(alpha) + 8_355_840) / 16_711_680) as u8
-    };
-    [
-        channel(0),
-        channel(1),
-        channel(2),
-        ((alpha + 128) >> 8) as u8,
-    ]
-}
-
-/// A straight color in 0..=1 as multipliers scaled to 0..=256.
-pub(crate) fn factors(color: [f32; 4]) -> [u32; 4] {
-    color.map(|c| (c.clamp(0.0, 1.0) * 256.0 + 0.5) as u32)
-}
-
-/// A texel of a texture kept as `alpha` says, times a straight color, premultiplied.
-#[inline]
-fn colored(texel: Px, color: [f32; 4], alpha: Alpha) -> Px {
-    match alpha {
-        Alpha::Straight => shade(texel, factors(color)),
-        Alpha::Premultiplied => tint(texel, tint_factors(color)),
-    }
-}
-
-/// A premultiplied texel times a straight color in 0..=1 (as multipliers scaled to 0..=256).
-#[inline]
-fn tint(texel: Px, color: [u32; 4]) -> Px {
-    [
-        ((u32::from(texel[0]) * color[0] + 128) >> 8) as u8,
-        ((u32::from(texel[1]) * color[1] + 128) >> 8) as u8,
-        ((u32::from(texel[2]) * color[2] + 128) >> 8) as u8,
-        ((u32::from(texel[3]) * color[3] + 128) >> 8) as u8,
-    ]
-}
-
-/// A straight color in 0..=1 as the multipliers of [`tint`] (premultiplied by its alpha).
-pub(crate) fn tint_factors(color: [f32; 4]) -> [u32; 4] {
-    let a = color[3].clamp(0.0, 1.0);
-    let scale = |c: f32| ((c.clamp(0.0, 1.0) * a) * 256.0 + 0.5) as u32;
-    [
-        scale(color[0]),
-        scale(color[1]),
-        scale(color[2]),
-        (a * 256.0 + 0.5) as u32,
-    ]
+fn blend(src: Texel, keep: f32, dst: Px) -> Px {
+    let d = texel(dst);
+    let out = |c: usize| src[c] + d[c] * keep;
+    pixel([out(0), out(1), out(2), out(3)])
 }
 
 /// How a tile's picture is found: the cell of a 16 x 16 tileset, turned by the tile's flags.
@@ -140,11 +225,18 @@ pub(crate) struct TileDraw<'a, F> {
     pub columns: &'a TileColumns,
 }
 
-/// The columns of a tile layer's pixels: the tile column, the position inside the tile (0..1),
-/// and where samples at that position fall in the cells of the levels sampled. The same for
-/// every band, so made once per layer.
+/// The columns of a tile layer's pixels: for each, the tile column, the position inside the
+/// tile (0..1), and where samples at that position fall in the cells of the levels sampled;
+/// and the runs of neighbouring pixels in the same tile column. The same for every band, so
+/// made once per layer.
 #[derive(Default)]
-pub(crate) struct TileColumns(std::sync::OnceLock<Vec<(usize, f32, Taps)>>);
+pub(crate) struct TileColumns(std::sync::OnceLock<Columns>);
+
+pub(crate) struct Columns {
+    pixels: Vec<(usize, f32, Taps)>,
+    /// Tile column, and the pixels `start..end` (counted from the clip's left edge) in it.
+    runs: Vec<(usize, usize, usize)>,
+}
 
 /// The pixels of `clip` that a tile layer may draw, given the columns `x0..x1` and rows
 /// `y0..y1` of its `width` x `height` grid that hold anything (`occupied`): the pixels whose
@@ -208,93 +300,196 @@ fn tile_at(origin: f64, unit: f64, p: usize, n: usize) -> (usize, f32) {
     (index, (tile - tile.floor()) as f32)
 }
 
+/// What drawing a tile layer takes, the same in every band.
+struct TilePlan<'d> {
+    paint: Paint,
+    sampler: Option<CellSampler<'d>>,
+    /// Columns `x0..x1` of the picture.
+    x0: usize,
+    x1: usize,
+    columns: &'d Columns,
+}
+
+impl<F: Fn(usize) -> TileLook> TileDraw<'_, F> {
+    /// The plan of drawing the layer into pictures `width` pixels wide; `None` when it draws
+    /// nothing.
+    fn plan(&self, width: usize) -> Option<TilePlan<'_>> {
+        if self.width == 0 || self.height == 0 {
+            return None;
+        }
+        let paint = Paint::new(
+            self.color,
+            self.texture.map_or(Alpha::Straight, |t| t.alpha),
+        );
+        if paint.invisible() {
+            return None;
+        }
+        let (ux, uy) = self.units_per_pixel;
+        // The game gives each cell a mipmap chain of its own (a 2D array texture), so cells
+        // never blend into each other, and a cell's last level is one texel of its mean. A
+        // tile of `cw` texels covers 32 world units: a pixel covers `cw * ux / 32` texels of
+        // level 0 across.
+        let sampler = self.texture.and_then(|texture| {
+            let base = texture.levels.first()?;
+            let (cw, ch) = texture.cell(base);
+            let lod = match self.filtering {
+                Filtering::Game => {
+                    let rho = (cw as f64 * ux).max(ch as f64 * uy) / 32.0;
+                    texture.lod(rho as f32)
+                }
+                Filtering::Level0 => Lod::BASE,
+                Filtering::Issue17 => {
+                    let level =
+                        texture.level_for_cells((base.width as f64 / 16.0 * ux / 32.0) as f32);
+                    Lod::single(level)
+                }
+            };
+            let near = texture.levels.get(lod.near)?;
+            let far = texture.levels.get(lod.far)?;
+            Some(CellSampler {
+                texture,
+                near: (near, texture.cell(near)),
+                far: (far, texture.cell(far)),
+                lod: (lod.near, lod.far),
+                weight: lod.fraction(),
+            })
+        });
+        let (x0, x1) = (self.clip.x0, self.clip.x1.min(width));
+        if x0 >= x1 {
+            return None;
+        }
+        // The columns are the same for every band (x0 and x1 are the clip's and the
+        // picture's).
+        let columns = self.columns.0.get_or_init(|| {
+            let pixels: Vec<_> = (x0..x1)
+                .map(|px| {
+                    let (column, s) = tile_at(self.origin.0, ux, px, self.width);
+                    let taps = sampler.as_ref().map_or_else(Taps::default, |c| c.taps(s));
+                    (column, s, taps)
+                })
+                .collect();
+            let mut runs: Vec<(usize, usize, usize)> = Vec::new();
+            for (i, &(column, _, _)) in pixels.iter().enumerate() {
+                match runs.last_mut() {
+                    Some(run) if run.0 == column => run.2 = i + 1,
+                    _ => runs.push((column, i, i + 1)),
+                }
+            }
+            Columns { pixels, runs }
+        });
+        Some(TilePlan {
+            paint,
+            sampler,
+            x0,
+            x1,
+            columns,
+        })
+    }
+
+    /// The rows of `band` the layer draws.
+    fn rows(&self, band: &Band<'_>) -> std::ops::Range<usize> {
+        self.clip.y0.max(band.top)..self.clip.y1.min(band.top + band.height())
+    }
+}
+
+/// Marks in `hidden` (a band's, see [`Band::hidden`]) the pixels that the tile layer `draw`,
+/// step number `step`, covers with opaque pixels and no later step covers: those of tiles
+/// whose cell is opaque in every level, drawn at full alpha and not turned by an angle.
+/// Called for the steps of a scene from the last to the first, before any is drawn.
+pub(crate) fn cover_tiles<F: Fn(usize) -> TileLook>(
+    band: &Band<'_>,
+    hidden: &mut [u32],
+    step: u32,
+    draw: &TileDraw<'_, F>,
+) {
+    let Some(plan) = draw.plan(band.width) else {
+        return;
+    };
+    let opaque = |look: TileLook| match draw.texture {
+        _ if look.index == 0 || look.angle != 0 => false,
+        Some(texture) => {
+            plan.sampler.is_some()
+                && match texture.cell_kind(look.index) {
+                    Cell::Opaque => true,
+                    Cell::Uniform(texel) => texel[3] == 255,
+                    Cell::Mixed | Cell::Clear => false,
+                }
+        }
+        None => true,
+    };
+    if !plan.paint.keeps_opaque() {
+        return;
+    }
+    for py in draw.rows(band) {
+        let (row, _) = tile_at(draw.origin.1, draw.units_per_pixel.1, py, draw.height);
+        let start = (py - band.top) * band.width + plan.x0;
+        let Some(line) = hidden.get_mut(start..start + (plan.x1 - plan.x0)) else {
+            return;
+        };
+        for &(column, from, to) in &plan.columns.runs {
+            if opaque((draw.look)(row * draw.width + column)) {
+                for h in &mut line[from..to] {
+                    if *h == 0 {
+                        *h = step;
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Draws a tile layer into `band`: for each pixel, the tile under its centre (edge tiles
 /// repeated outside the layer, as the game does) and the texel of that tile's cell.
 pub(crate) fn draw_tiles<F: Fn(usize) -> TileLook>(band: &mut Band<'_>, draw: &TileDraw<'_, F>) {
-    if draw.width == 0 || draw.height == 0 {
+    let Some(plan) = draw.plan(band.width) else {
         return;
-    }
-    let alpha = draw.texture.map_or(Alpha::Straight, |t| t.alpha);
-    let factors = match alpha {
-        Alpha::Straight => factors(draw.color),
-        Alpha::Premultiplied => tint_factors(draw.color),
     };
-    if factors[3] == 0 {
-        return;
-    }
-    let white = factors == [256; 4];
-    let (ux, uy) = draw.units_per_pixel;
-    // The game gives each cell a mipmap chain of its own (a 2D array texture), so cells never
-    // blend into each other, and a cell's last level is one texel of its mean. A tile of `cw`
-    // texels covers 32 world units: a pixel covers `cw * ux / 32` texels of level 0 across.
-    let sampler = draw.texture.and_then(|texture| {
-        let base = texture.levels.first()?;
-        let (cw, ch) = texture.cell(base);
-        let lod = match draw.filtering {
-            Filtering::Game => {
-                let rho = (cw as f64 * ux).max(ch as f64 * uy) / 32.0;
-                texture.lod(rho as f32)
-            }
-            Filtering::Level0 => Lod::BASE,
-            Filtering::Issue17 => {
-                let level = texture.level_for_cells((base.width as f64 / 16.0 * ux / 32.0) as f32);
-                Lod::single(level)
-            }
-        };
-        let near = texture.levels.get(lod.near)?;
-        let far = texture.levels.get(lod.far)?;
-        Some(CellSampler {
-            near: (near, texture.cell(near)),
-            far: (far, texture.cell(far)),
-            weight: lod.weight,
-        })
-    });
-    let (x0, x1) = (draw.clip.x0, draw.clip.x1.min(band.width));
-    let y0 = draw.clip.y0.max(band.top);
-    let y1 = draw.clip.y1.min(band.top + band.height());
-    if x0 >= x1 || y0 >= y1 {
-        return;
-    }
-    // The columns are the same for every band (x0 and x1 are the clip's and the picture's).
-    let columns = draw.columns.0.get_or_init(|| {
-        (x0..x1)
-            .map(|px| {
-                let (column, s) = tile_at(draw.origin.0, ux, px, draw.width);
-                let taps = sampler.as_ref().map_or_else(Taps::default, |c| c.taps(s));
-                (column, s, taps)
-            })
-            .collect()
-    });
-    for py in y0..y1 {
-        let (row, t) = tile_at(draw.origin.1, uy, py, draw.height);
+    let TilePlan {
+        paint,
+        ref sampler,
+        x0,
+        x1,
+        columns,
+    } = plan;
+    for py in draw.rows(band) {
+        let (row, t) = tile_at(draw.origin.1, draw.units_per_pixel.1, py, draw.height);
         let row_taps = sampler.as_ref().map_or_else(Taps::default, |c| c.taps(t));
-        let line = &mut band.pixels[(py - band.top) * band.width..][..band.width];
+        let (line, shown) = band.row(py);
+        let line = &mut line[x0..x1];
         let row_start = row * draw.width;
-        let mut last = (usize::MAX, TileLook::default());
-        for (&(column, s, ref column_taps), dst) in columns.iter().zip(&mut line[x0..x1]) {
-            let look = if last.0 == column {
-                last.1
-            } else {
-                let look = (draw.look)(row_start + column);
-                last = (column, look);
-                look
-            };
+        for &(column, from, to) in &columns.runs {
+            let look = (draw.look)(row_start + column);
             if look.index == 0 {
                 continue;
             }
-            let texel = match &sampler {
-                Some(sampler) if look.angle == 0 => sampler.sample_at(look, column_taps, &row_taps),
-                Some(sampler) => sampler.sample(look, s, t),
-                None => [255; 4],
+            // A cell of one color is that color wherever it is sampled; one that is see-through
+            // all over draws nothing.
+            let uniform = match (sampler, draw.texture.map(|t| t.cell_kind(look.index))) {
+                (Some(_), Some(Cell::Clear)) => continue,
+                (Some(_), Some(Cell::Uniform(color))) => Some(texel(color)),
+                (Some(_), _) => None,
+                (None, _) => Some([255.0; 4]),
             };
-            let src = match (alpha, white) {
-                (Alpha::Straight, true) => premultiply(texel),
-                (Alpha::Straight, false) => shade(texel, factors),
-                (Alpha::Premultiplied, true) => texel,
-                (Alpha::Premultiplied, false) => tint(texel, factors),
+            let Some(sampler) = sampler.as_ref().filter(|_| uniform.is_none()) else {
+                // One color for the whole run.
+                let hidden = shown.run(x0 + from, x0 + to);
+                paint.fill(&mut line[from..to], hidden, shown.step, uniform);
+                continue;
             };
-            if src[3] != 0 {
-                over(dst, src);
+            if look.angle == 0 && sampler.clear_run(look, &row_taps) {
+                continue;
+            }
+            let pixels = (from..to).zip(columns.pixels[from..to].iter().zip(&mut line[from..to]));
+            let cell = sampler.cell(look);
+            for (i, (&(_, s, ref column_taps), dst)) in pixels {
+                if !shown.at(x0 + i) {
+                    continue;
+                }
+                let texel = match look.angle {
+                    0 => sampler.sample_at(&cell, column_taps, &row_taps),
+                    _ => sampler.sample(look, s, t),
+                };
+                paint.over(dst, texel);
             }
         }
     }
@@ -307,15 +502,60 @@ pub(crate) fn draw_tiles<F: Fn(usize) -> TileLook>(band: &mut Band<'_>, draw: &T
 #[derive(Default)]
 pub(crate) struct Taps([[Tap; 4]; 2]);
 
+/// A tile's cell in the two levels a layer samples: the index of its first texel in each, and
+/// the flags that pick its taps.
+struct CellAt {
+    origin: [usize; 2],
+    flip_x: usize,
+    flip_y: usize,
+    rotate: bool,
+}
+
+/// The bilinear sample of `level` at taps `u` and `v` from texel `origin` (a cell's first).
+#[inline(always)]
+fn sample_from(level: &Level, origin: usize, u: Tap, v: Tap) -> Texel {
+    let (row0, row1) = (
+        origin + v.0 as usize * level.width,
+        origin + v.1 as usize * level.width,
+    );
+    let at = |i: usize| texel(level.pixels.get(i).copied().unwrap_or_default());
+    let (u0, u1) = (u.0 as usize, u.1 as usize);
+    let top = lerp(at(row0 + u0), at(row0 + u1), u.2);
+    let bottom = lerp(at(row1 + u0), at(row1 + u1), u.2);
+    lerp(top, bottom, v.2)
+}
+
 /// The two levels of a tileset a tile layer samples, each with its cells' size, and the weight
 /// of the second (0..=256).
 struct CellSampler<'t> {
+    texture: &'t Texture,
     near: (&'t Level, (usize, usize)),
     far: (&'t Level, (usize, usize)),
-    weight: u32,
+    /// The numbers of the two levels.
+    lod: (usize, usize),
+    weight: f32,
 }
 
 impl CellSampler<'_> {
+    /// Whether every pixel of a run of `look`'s tile in a row of taps `row` samples see-through
+    /// texels only: its two rows of texels (its two columns, for a tile turned by its flags)
+    /// are see-through all along in each level sampled, whatever the columns.
+    #[inline]
+    fn clear_run(&self, look: TileLook, row: &Taps) -> bool {
+        let flip_x = usize::from(look.flags & 1 != 0);
+        let flip_y = usize::from(look.flags & 2 != 0);
+        let rotate = look.flags & 8 != 0;
+        let clear = |i: usize, level: usize| {
+            // The taps `sample_at` takes from the row's (rotated: the columns').
+            let (tap, columns) = match rotate {
+                false => (row.0[i][2 + flip_y], false),
+                true => (row.0[i][flip_x], true),
+            };
+            (self.texture).clear_lines(level, look.index, columns, (tap.0, tap.1))
+        };
+        clear(0, self.lod.0) && (self.weight == 0.0 || clear(1, self.lod.1))
+    }
+
     /// The [`Taps`] of position `p` across a tile.
     fn taps(&self, p: f32) -> Taps {
         let level = |(_, (w, h)): (&Level, (usize, usize))| {
@@ -328,44 +568,51 @@ impl CellSampler<'_> {
         };
         let near = level(self.near);
         let far = match self.weight {
-            0 => near,
+            0.0 => near,
             _ => level(self.far),
         };
         Taps([near, far])
     }
 
+    /// Where `look`'s cell is in the two levels, and how its taps are picked: the same for
+    /// the run of pixels of one tile.
+    #[inline]
+    fn cell(&self, look: TileLook) -> CellAt {
+        let (cx, cy) = (usize::from(look.index) % 16, usize::from(look.index) / 16);
+        let origin = |(level, (cw, ch)): (&Level, (usize, usize))| cy * ch * level.width + cx * cw;
+        CellAt {
+            origin: [origin(self.near), origin(self.far)],
+            flip_x: usize::from(look.flags & 1 != 0),
+            flip_y: usize::from(look.flags & 2 != 0),
+            rotate: look.flags & 8 != 0,
+        }
+    }
+
     /// [`CellSampler::sample`] of a tile not turned by an angle, from the taps of its pixel's
     /// column and row: as `sample` turns and mirrors the position, the column's and row's
     /// taps swap and mirror.
-    #[inline]
-    fn sample_at(&self, look: TileLook, column: &Taps, row: &Taps) -> Px {
-        let flip_x = usize::from(look.flags & 1 != 0);
-        let flip_y = usize::from(look.flags & 2 != 0);
-        let rotate = look.flags & 8 != 0;
-        let (cx, cy) = (usize::from(look.index) % 16, usize::from(look.index) / 16);
-        let at = |(level, cell): (&Level, (usize, usize)), i: usize| {
-            let (column, row) = (&column.0[i], &row.0[i]);
-            // docs/format-notes.md, "Drawing a map": rotate takes (s, t) to (t, 1 - s), then
-            // the flips mirror.
-            let (u, v) = match rotate {
-                false => (column[flip_x], row[2 + flip_y]),
-                true => (row[flip_x], column[3 - flip_y]),
-            };
-            let (ox, oy) = (cx * cell.0, cy * cell.1);
-            level.blend(
-                (ox + u.0 as usize, ox + u.1 as usize, u.2),
-                (oy + v.0 as usize, oy + v.1 as usize, v.2),
-            )
+    #[inline(always)]
+    fn sample_at(&self, cell: &CellAt, column: &Taps, row: &Taps) -> Texel {
+        // docs/format-notes.md, "Drawing a map": rotate takes (s, t) to (t, 1 - s), then the
+        // flips mirror.
+        let taps = |i: usize| match cell.rotate {
+            false => (column.0[i][cell.flip_x], row.0[i][2 + cell.flip_y]),
+            true => (row.0[i][cell.flip_x], column.0[i][3 - cell.flip_y]),
         };
+        let (u, v) = taps(0);
+        let near = sample_from(self.near.0, cell.origin[0], u, v);
         match self.weight {
-            0 => round(at(self.near, 0)),
-            weight => mix(at(self.near, 0), at(self.far, 1), weight),
+            0.0 => near,
+            weight => {
+                let (u, v) = taps(1);
+                lerp(near, sample_from(self.far.0, cell.origin[1], u, v), weight)
+            }
         }
     }
 
     /// The texel of `look`'s cell at screen position `(s, t)` inside the tile.
     #[inline]
-    fn sample(&self, look: TileLook, s: f32, t: f32) -> Px {
+    fn sample(&self, look: TileLook, s: f32, t: f32) -> Texel {
         let (mut s, mut t) = (s, t);
         if look.angle != 0 {
             // Turn the sampling point against the clockwise turn of the tile, around its
@@ -388,8 +635,8 @@ impl CellSampler<'_> {
             level.bilinear_in_cell(u, v, (cx * cell.0, cy * cell.1), cell)
         };
         match self.weight {
-            0 => round(at(self.near)),
-            weight => mix(at(self.near), at(self.far), weight),
+            0.0 => at(self.near),
+            weight => lerp(at(self.near), at(self.far), weight),
         }
     }
 }
@@ -641,46 +888,209 @@ impl Triangle {
             };
             let near = texture.levels.get(lod.near)?;
             let far = texture.levels.get(lod.far)?;
-            Some((near, far, lod.weight))
+            Some((near, far, lod.fraction(), (texture, lod.near, lod.far)))
         });
         // One color for the whole triangle (as most quads' corners have): not mixed per pixel.
-        let uniform = (a.color == b.color && b.color == c.color).then_some(a.color);
+        let uniform =
+            (a.color == b.color && b.color == c.color).then(|| Paint::new(a.color, alpha));
+        let planes = Planes::new(triangle);
         for py in rows {
             let y = py as f32 + 0.5;
             let (x0, x1) = setup.span(py);
-            let line = &mut band.pixels[(py - band.top) * band.width..][..band.width];
-            for (px, dst) in (x0..x1).zip(&mut line[x0..x1]) {
-                let x = px as f32 + 0.5;
-                let Some([w0, w1, w2]) = tests.weights(triangle, x, y) else {
-                    continue;
+            // The pixels the tests accept are one run (the triangle is convex): only its ends
+            // are looked for.
+            let inside = |px: usize| tests.weights(triangle, px as f32 + 0.5, y).is_some();
+            let Some(first) = (x0..x1).find(|&px| inside(px)) else {
+                continue;
+            };
+            let end = (first..x1)
+                .rfind(|&px| inside(px))
+                .map_or(first, |px| px + 1);
+            let (line, shown) = band.row(py);
+            let (x, y64) = (first as f64 + 0.5, f64::from(y));
+            // Texture positions along the run, stepped from its first pixel, in each level.
+            let walks = sampler.and_then(|(near, far, weight, _)| {
+                let walk = |level: &Level| -> Option<[Walk; 2]> {
+                    let (u, v) = (planes.at(&planes.u, x, y64), planes.at(&planes.v, x, y64));
+                    let (w, h) = (level.width as f64, level.height as f64);
+                    let count = end - first;
+                    Some([
+                        Walk::new(u * w, planes.u.0 * w, level.width, count)?,
+                        Walk::new(v * h, planes.v.0 * h, level.height, count)?,
+                    ])
                 };
-                let color = match uniform {
-                    Some(color) => color,
+                Some((
+                    walk(near)?,
+                    (weight != 0.0).then(|| walk(far)).flatten(),
+                    weight,
+                ))
+            });
+            // The color along the run, where the corners' differ.
+            let colors = planes.color.map(|plane| {
+                let start = planes.at(&plane, x, y64) as f32;
+                (start, plane.0 as f32)
+            });
+            // One color along the whole run: the triangle's, or the row's where the color
+            // only changes from row to row (a sky's gradient).
+            let row_paint = uniform.or_else(|| {
+                (colors.iter().all(|&(_, step)| step == 0.0))
+                    .then(|| Paint::new(colors.map(|(start, _)| start), alpha))
+            });
+            if let (None, Some(paint)) = (sampler, row_paint) {
+                paint.fill(
+                    &mut line[first..end],
+                    shown.run(first, end),
+                    shown.step,
+                    None,
+                );
+                continue;
+            }
+            for (k, (px, dst)) in (first..end).zip(&mut line[first..end]).enumerate() {
+                if !shown.at(px) {
+                    continue;
+                }
+                let paint = match row_paint {
+                    Some(paint) => paint,
                     None => {
-                        let lerp = |i: usize| a.color[i] * w0 + b.color[i] * w1 + c.color[i] * w2;
-                        [lerp(0), lerp(1), lerp(2), lerp(3)]
+                        let at = |(start, step): (f32, f32)| start + step * k as f32;
+                        Paint::new(colors.map(at), alpha)
                     }
                 };
-                let texel = match sampler {
-                    Some((near, far, weight)) => {
+                let texel = match (sampler, &walks) {
+                    (
+                        Some((near, far, weight, (texture, i, j))),
+                        Some((near_walk, far_walk, _)),
+                    ) => {
+                        // Texels all see-through (a picture's clear parts) draw nothing.
+                        let [u, v] = near_walk;
+                        let (u, v) = (u.tap(k), v.tap(k));
+                        let clear = texture.clear_texels(i, u, v);
+                        match far_walk {
+                            Some([fu, fv]) => {
+                                let (fu, fv) = (fu.tap(k), fv.tap(k));
+                                if clear && texture.clear_texels(j, fu, fv) {
+                                    continue;
+                                }
+                                lerp(near.sample(u, v), far.sample(fu, fv), weight)
+                            }
+                            None if clear => continue,
+                            None => near.sample(u, v),
+                        }
+                    }
+                    // Texture positions too far out for the walks: each pixel's own.
+                    (Some((near, far, weight, _)), None) => {
+                        let x = px as f32 + 0.5;
+                        let Some([w0, w1, w2]) = tests.weights(triangle, x, y) else {
+                            continue;
+                        };
                         let u = a.uv[0] * w0 + b.uv[0] * w1 + c.uv[0] * w2;
                         let v = a.uv[1] * w0 + b.uv[1] * w1 + c.uv[1] * w2;
                         let at = |level: &Level| {
                             level.bilinear(u * level.width as f32, v * level.height as f32, true)
                         };
                         match weight {
-                            0 => round(at(near)),
-                            weight => mix(at(near), at(far), weight),
+                            0.0 => at(near),
+                            weight => lerp(at(near), at(far), weight),
                         }
                     }
-                    None => [255; 4],
+                    (None, _) => [255.0; 4],
                 };
-                let src = colored(texel, color, alpha);
-                if src[3] != 0 {
-                    over(dst, src);
-                }
+                paint.over(dst, texel);
             }
         }
+    }
+}
+
+/// The texture position (0..=1 of the picture) and the color over a triangle as planes: each
+/// one's change per pixel along x and y, and its value at the first corner.
+struct Planes {
+    /// The first corner's position.
+    origin: (f64, f64),
+    u: (f64, f64, f64),
+    v: (f64, f64, f64),
+    color: [(f64, f64, f64); 4],
+}
+
+impl Planes {
+    fn new(&[a, b, c]: &[Vertex; 3]) -> Planes {
+        let (dx1, dy1) = (f64::from(b.x - a.x), f64::from(b.y - a.y));
+        let (dx2, dy2) = (f64::from(c.x - a.x), f64::from(c.y - a.y));
+        let area = dx1 * dy2 - dx2 * dy1;
+        let plane = |va: f32, vb: f32, vc: f32| {
+            let (va, vb, vc) = (f64::from(va), f64::from(vb), f64::from(vc));
+            let (d1, d2) = (vb - va, vc - va);
+            (
+                (d1 * dy2 - d2 * dy1) / area,
+                (d2 * dx1 - d1 * dx2) / area,
+                va,
+            )
+        };
+        Planes {
+            origin: (f64::from(a.x), f64::from(a.y)),
+            u: plane(a.uv[0], b.uv[0], c.uv[0]),
+            v: plane(a.uv[1], b.uv[1], c.uv[1]),
+            color: [0, 1, 2, 3].map(|i| plane(a.color[i], b.color[i], c.color[i])),
+        }
+    }
+
+    /// The value of `plane` at picture position `(x, y)`.
+    #[inline]
+    fn at(&self, &(gx, gy, value): &(f64, f64, f64), x: f64, y: f64) -> f64 {
+        value + gx * (x - self.origin.0) + gy * (y - self.origin.1)
+    }
+}
+
+/// Texel positions along a row of pixels in one level, along one of its axes: 32.32 fixed
+/// point from the first pixel, wrapping around the level's `n` texels (the texture
+/// repeated), so that each pixel's [`Tap`] costs a multiplication and a few shifts.
+struct Walk {
+    start: i64,
+    step: i64,
+    n: i64,
+    /// The tap of every pixel, where the position does not change along the row (the rows of
+    /// a quad that is not turned).
+    fixed: Option<Tap>,
+}
+
+impl Walk {
+    /// For texel coordinate `at` (texel centres at .5) at the first pixel and `step` more at
+    /// each next one, over `count` pixels; `None` where the numbers are too large for the
+    /// fixed point, or not numbers.
+    fn new(at: f64, step: f64, n: usize, count: usize) -> Option<Walk> {
+        const ONE: f64 = (1u64 << 32) as f64;
+        let limit = (1u64 << 24) as f64;
+        let start = (at - 0.5).rem_euclid(n as f64);
+        // Each product at most 2^56, and each position reached within 2^61.
+        let fits = (n as f64) < limit && start.is_finite() && (step * count as f64).abs() < limit;
+        let mut walk = fits.then(|| Walk {
+            start: (start * ONE) as i64,
+            step: (step * ONE) as i64,
+            n: n as i64,
+            fixed: None,
+        })?;
+        if walk.step == 0 {
+            walk.fixed = Some(walk.tap(0));
+        }
+        Some(walk)
+    }
+
+    /// The [`Tap`] of pixel `k` of the row, as [`tap`](super::texture::tap) finds it.
+    #[inline(always)]
+    fn tap(&self, k: usize) -> Tap {
+        if let Some(tap) = self.fixed {
+            return tap;
+        }
+        let position = self.start.wrapping_add(self.step.wrapping_mul(k as i64));
+        let first = position >> 32;
+        let weight = ((position >> 24) & 0xFF) as f32 * (1.0 / 256.0);
+        let n = self.n;
+        let i = if (0..n).contains(&first) {
+            first
+        } else {
+            first.rem_euclid(n)
+        };
+        let next = if i + 1 == n { 0 } else { i + 1 };
+        (i as u32, next as u32, weight)
     }
 }
 
@@ -842,19 +1252,43 @@ mod tests {
 
     #[test]
     fn blending_is_premultiplied_over() {
-        let mut dst = [0, 0, 255, 255];
-        over(&mut dst, [128, 0, 0, 128]);
-        assert_eq!(dst, [128, 0, 127, 255]);
-        let mut dst = [10, 20, 30, 40];
-        over(&mut dst, [1, 2, 3, 255]);
-        assert_eq!(dst, [1, 2, 3, 255]);
+        let over = |dst: Px, texel: Px, color: [f32; 4], alpha: Alpha| {
+            let mut dst = dst;
+            Paint::new(color, alpha).over(&mut dst, super::texel(texel));
+            dst
+        };
+        // Premultiplied texels: `src + dst * (1 - src alpha)`.
+        let premultiplied = Alpha::Premultiplied;
         assert_eq!(
-            tint([200, 100, 50, 200], tint_factors([1.0; 4])),
-            [200, 100, 50, 200]
+            over([0, 0, 255, 255], [128, 0, 0, 128], [1.0; 4], premultiplied),
+            [128, 0, 127, 255]
         );
         assert_eq!(
-            tint([255; 4], tint_factors([1.0, 0.5, 0.0, 0.5])),
+            over([10, 20, 30, 40], [1, 2, 3, 255], [1.0; 4], premultiplied),
+            [1, 2, 3, 255]
+        );
+        // The color multiplies a premultiplied texel, premultiplied by its own alpha.
+        let color = [1.0, 0.5, 0.0, 0.5];
+        assert_eq!(
+            over([0; 4], [255; 4], color, premultiplied),
             [128, 64, 0, 128]
+        );
+        // A see-through result (alpha under a half) changes nothing.
+        assert_eq!(
+            over(
+                [9, 9, 9, 9],
+                [255, 255, 255, 1],
+                [1.0, 1.0, 1.0, 0.4],
+                premultiplied
+            ),
+            [9, 9, 9, 9]
+        );
+        // Colors out of 0..=1, and not numbers, are clamped: none draws out of range.
+        let wild = [f32::NAN, 7.0, -3.0, f32::INFINITY];
+        // (Straight: green 200 at alpha 200 is 157 premultiplied.)
+        assert_eq!(
+            over([0; 4], [200; 4], wild, Alpha::Straight),
+            [0, 157, 0, 200]
         );
     }
 
@@ -893,6 +1327,8 @@ mod tests {
                 top: 0,
                 width: 2,
                 pixels: &mut pixels,
+                hidden: &[],
+                step: 1,
             };
             Triangle::new(clip, corners)
                 .unwrap()
@@ -900,14 +1336,201 @@ mod tests {
             assert_eq!(pixels[0], expected, "{filtering:?}");
         }
         // The color multiplies the straight texel before its alpha is used.
+        let paint = Paint::new([1.0, 0.5, 1.0, 0.5], Alpha::Straight);
         assert_eq!(
-            shade([255, 128, 0, 128], factors([1.0, 0.5, 1.0, 0.5])),
+            pixel(paint.apply(texel([255, 128, 0, 128]))),
             [64, 16, 0, 64]
         );
+        let white = Paint::new([1.0; 4], Alpha::Straight);
         assert_eq!(
-            shade([200, 100, 50, 255], [256; 4]),
-            premultiply([200, 100, 50, 255])
+            pixel(white.apply(texel([200, 100, 50, 255]))),
+            super::super::texture::premultiply([200, 100, 50, 255])
         );
+    }
+
+    /// A tileset of 16 x 16 cells of 8 texels, each of a kind the drawing has a shortcut for:
+    /// one color (opaque, see-through or between), see-through all over, see-through rows,
+    /// opaque and mixed.
+    fn kinds_tileset(rng: &mut Rng) -> Texture {
+        let colors: Vec<[u8; 4]> = (0..256)
+            .map(|_| {
+                let v = rng.next();
+                let alpha = [255, 0, (v >> 32) as u8][(v % 3) as usize];
+                [(v >> 8) as u8, (v >> 16) as u8, (v >> 24) as u8, alpha]
+            })
+            .collect();
+        Texture::tile_colors(8, Alpha::Straight, |index, x, y| {
+            let color = colors[index];
+            match index % 6 {
+                0 => color,
+                1 => [color[0], 0, 0, 0],
+                2 if y < 3 || y == 7 => [x as u8, 0, 0, 0],
+                3 if x > 4 => [0, 0, y as u8, 0],
+                2..=4 => [(x * 31) as u8, (y * 31) as u8, color[2], 255],
+                _ => [(x * 31) as u8, color[1], color[2], (y * 36) as u8],
+            }
+        })
+    }
+
+    /// Random tile layers over a textured quad, drawn with every shortcut (opaque tiles hiding
+    /// what is under them, cells of one color, see-through cells, rows and texels skipped) and
+    /// without any: the same pixels, at every scale and in every turn and flip.
+    #[test]
+    fn shortcuts_draw_the_same_pixels() {
+        let mut rng = Rng(34);
+        let (width, rows) = (61, 37);
+        let clip = Rect {
+            x0: 0,
+            y0: 0,
+            x1: width,
+            y1: rows,
+        };
+        let mut compared = 0;
+        for round in 0..200 {
+            let seed = rng.next();
+            let tileset = kinds_tileset(&mut Rng(seed));
+            let reference_tileset = kinds_tileset(&mut Rng(seed)).without_shortcuts();
+            // A picture with see-through rows and texels for the quad.
+            let picture: Vec<u8> = (0..16 * 12)
+                .flat_map(|i| {
+                    let (x, y) = (i % 16, i / 16);
+                    let alpha = if y < 4 || x > 12 {
+                        0
+                    } else {
+                        40 + (x * 13) as u8
+                    };
+                    [(x * 16) as u8, (y * 20) as u8, 99, alpha]
+                })
+                .collect();
+            let quad = Texture::from_rgba(16, 12, &picture, 1, Alpha::Straight).unwrap();
+            let reference_quad = Texture::from_rgba(16, 12, &picture, 1, Alpha::Straight)
+                .unwrap()
+                .without_shortcuts();
+            let (n, m) = (1 + rng.next() as usize % 9, 1 + rng.next() as usize % 9);
+            let tiles: Vec<TileLook> = (0..n * m)
+                .map(|_| {
+                    let v = rng.next();
+                    TileLook {
+                        index: (v % 13) as u8,
+                        flags: ((v >> 8) as u8) & 11,
+                        angle: if (v >> 16) % 9 == 0 { 90 } else { 0 },
+                    }
+                })
+                .collect();
+            let unit = [0.3, 1.0, 2.7, 9.0][round % 4] * rng.within(0.8, 1.2);
+            let origin = (rng.within(-100.0, 100.0), rng.within(-100.0, 100.0));
+            let color = match round % 3 {
+                0 => [1.0; 4],
+                1 => [0.5, 1.0, 0.8, 1.0],
+                _ => [1.0, 1.0, 1.0, 0.6],
+            };
+            let corner = |x: f32, y: f32, u: f32, v: f32| Vertex {
+                x,
+                y,
+                color: [1.0, 0.9, 0.8, 1.0],
+                uv: [u, v],
+            };
+            let (x0, x1) = (
+                rng.within(-20.0, 30.0) as f32,
+                rng.within(30.0, 80.0) as f32,
+            );
+            let corners = [
+                corner(x0, 2.0, -0.3, -0.2),
+                corner(x1, 5.0, 1.7, -0.2),
+                corner(x0, 40.0, -0.3, 1.3),
+            ];
+            let Some(triangle) = Triangle::new(clip, corners) else {
+                continue;
+            };
+            let draw = |tileset: &Texture, quad: &Texture, cover: bool| {
+                let columns = TileColumns::default();
+                let layer = TileDraw {
+                    width: n,
+                    height: m,
+                    look: |i: usize| tiles.get(i).copied().unwrap_or_default(),
+                    texture: Some(tileset),
+                    color,
+                    units_per_pixel: (unit, unit),
+                    origin,
+                    clip,
+                    filtering: Filtering::Game,
+                    columns: &columns,
+                };
+                let mut pixels = vec![[30, 60, 90, 255]; width * rows];
+                let mut hidden = vec![0u32; width * rows];
+                if cover {
+                    let band = Band {
+                        top: 0,
+                        width,
+                        pixels: &mut pixels,
+                        hidden: &[],
+                        step: 0,
+                    };
+                    cover_tiles(&band, &mut hidden, 2, &layer);
+                }
+                let mut band = Band {
+                    top: 0,
+                    width,
+                    pixels: &mut pixels,
+                    hidden: &hidden,
+                    step: 1,
+                };
+                triangle.draw(&mut band, Some(quad), Filtering::Game);
+                band.step = 2;
+                draw_tiles(&mut band, &layer);
+                (pixels, hidden.iter().filter(|h| **h != 0).count())
+            };
+            let (fast, covered) = draw(&tileset, &quad, true);
+            let (slow, none) = draw(&reference_tileset, &reference_quad, false);
+            assert_eq!(none, 0);
+            let differ = fast.iter().zip(&slow).position(|(a, b)| a != b);
+            assert!(
+                differ.is_none(),
+                "round {round}, pixel {differ:?}: {:?} against {:?}",
+                differ.map(|i| fast[i]),
+                differ.map(|i| slow[i])
+            );
+            compared += covered;
+        }
+        // Opaque tiles did hide pixels.
+        assert!(compared > 1000, "{compared}");
+    }
+
+    /// The fixed point steps of a triangle's rows find the texels and weights that the texel
+    /// position, worked out in f64 for each pixel, falls on.
+    #[test]
+    fn walks_find_each_pixels_texels() {
+        let mut rng = Rng(7);
+        for i in 0..20_000 {
+            let n = [1, 2, 3, 16, 500, 2048][i % 6];
+            let at = rng.within(-5000.0, 5000.0);
+            let step = rng.within(-3.0, 3.0) * [1.0, 0.01, 40.0][i % 3];
+            let count = 1 + (rng.next() % 1500) as usize;
+            let walk = Walk::new(at, step, n, count).unwrap();
+            for k in [0, count / 2, count - 1] {
+                let x = at + step * k as f64 - 0.5;
+                let first = x.floor();
+                let weight = ((x - first) * 256.0).floor();
+                // Where the position is a hair from a step of 1/256, either side will do.
+                let edge = ((x - first) * 256.0 - weight).abs() < 1e-4
+                    || ((x - first) * 256.0 - weight - 1.0).abs() < 1e-4;
+                let (t0, t1, w) = walk.tap(k);
+                let expected = first.rem_euclid(n as f64) as u32;
+                if !edge {
+                    assert_eq!(
+                        (t0, w),
+                        (expected, weight as f32 / 256.0),
+                        "{at} {step} {n} {k}"
+                    );
+                }
+                assert!(t0 < n as u32 && t1 == (t0 + 1) % n as u32);
+            }
+        }
+        // Too far out for the fixed point, or not numbers: none.
+        assert!(Walk::new(f64::INFINITY, 1.0, 16, 10).is_none());
+        assert!(Walk::new(0.0, 1e9, 16, 10).is_none());
+        assert!(Walk::new(f64::NAN, 1.0, 16, 10).is_none());
+        assert!(Walk::new(0.0, 1.0, 1 << 25, 10).is_none());
     }
 
     #[test]
@@ -917,6 +1540,8 @@ mod tests {
             top: 0,
             width: 4,
             pixels: &mut pixels,
+            hidden: &[],
+            step: 1,
         };
         let vertex = |x, y| Vertex {
             x,
@@ -949,6 +1574,8 @@ mod tests {
             top: 0,
             width: 4,
             pixels: &mut pixels,
+            hidden: &[],
+            step: 1,
         };
         Triangle::new(clip, corners)
             .unwrap()

@@ -51,16 +51,6 @@ pub(crate) fn round(texel: Fixed) -> Px {
     [one(texel[0]), one(texel[1]), one(texel[2]), one(texel[3])]
 }
 
-/// Two [`Fixed`] texels mixed, `weight` (0..=256) of the second, rounded to RGBA8: the step
-/// between two mipmap levels.
-#[inline(always)]
-pub(crate) fn mix(near: Fixed, far: Fixed, weight: u32) -> Px {
-    let keep = 256 - weight;
-    // At most 255 * 65536 * 256 + 2^23, within u32.
-    let one = |c: usize| ((near[c] * keep + far[c] * weight + (1 << 23)) >> 24).min(255) as u8;
-    [one(0), one(1), one(2), one(3)]
-}
-
 /// Where a bilinear sample falls along one axis of `n` texels: the two texels and the weight
 /// of the second (0..=256), for texel coordinate `x` (centres at `.5`); clamped to the edge
 /// texels, or wrapping around with `wrap`.
@@ -99,15 +89,56 @@ fn axis(x: f32, n: usize, wrap: bool) -> (usize, usize, u32) {
     (i as usize, next as usize, weight.min(256))
 }
 
-/// Where a bilinear sample at `t` (0..=1) across `n` texels of a cell falls: the two texels
-/// (clamped to the cell's edge) and the weight of the second (0..=256).
-pub(crate) type Tap = (u32, u32, u32);
+/// A texel as the filters, the colors and the blending work on it: each channel 0..=255, in
+/// f32 (four lanes a processor computes at once).
+pub(crate) type Texel = [f32; 4];
 
-/// The [`Tap`] of position `t` (0..=1) across a cell of `n` texels.
+/// 2^23: a number 0..2^23 added to it is the low bits of the sum's mantissa, rounded to the
+/// nearest whole number (how the conversions below stay in the processor's vector lanes).
+const MAGIC: f32 = 8_388_608.0;
+
+/// An RGBA8 pixel as a [`Texel`].
+#[inline(always)]
+pub(crate) fn texel(p: Px) -> Texel {
+    let one = |c: u8| f32::from_bits(MAGIC.to_bits() | u32::from(c)) - MAGIC;
+    [one(p[0]), one(p[1]), one(p[2]), one(p[3])]
+}
+
+/// A [`Texel`] rounded to RGBA8 (halves to even), each channel clamped into 0..=255.
+#[inline(always)]
+pub(crate) fn pixel(t: Texel) -> Px {
+    let one = |c: f32| (c.clamp(0.0, 255.0) + MAGIC).to_bits() as u8;
+    [one(t[0]), one(t[1]), one(t[2]), one(t[3])]
+}
+
+/// `a` moved the fraction `t` of the way to `b`.
+#[inline(always)]
+pub(crate) fn lerp(a: Texel, b: Texel, t: f32) -> Texel {
+    [
+        a[0] + (b[0] - a[0]) * t,
+        a[1] + (b[1] - a[1]) * t,
+        a[2] + (b[2] - a[2]) * t,
+        a[3] + (b[3] - a[3]) * t,
+    ]
+}
+
+/// Where a bilinear sample falls along one axis: the two texels and the weight of the second
+/// (0..=1, in steps of 1/256: a graphics card's 8 bits of position between texels).
+pub(crate) type Tap = (u32, u32, f32);
+
+/// The [`Tap`] of texel coordinate `x` (centres at `.5`) along `n` texels, clamped to the edge
+/// texels, or wrapping around with `wrap`.
+#[inline(always)]
+pub(crate) fn tap(x: f32, n: usize, wrap: bool) -> Tap {
+    let (first, second, weight) = axis(x, n, wrap);
+    // Indices of a level's texels, whose sides are at most `i32::MAX`.
+    (first as u32, second as u32, weight as f32 * (1.0 / 256.0))
+}
+
+/// The [`Tap`] of position `t` (0..=1) across a cell of `n` texels, clamped to the cell's edge.
 #[inline]
 pub(crate) fn cell_tap(t: f32, n: usize) -> Tap {
-    let (first, second, weight) = axis(t * n as f32, n, false);
-    (first as u32, second as u32, weight)
+    tap(t * n as f32, n, false)
 }
 
 /// One level of a texture.
@@ -148,6 +179,16 @@ impl Level {
         out
     }
 
+    /// The bilinear sample of the texels where `x` and `y` fall.
+    #[inline(always)]
+    pub(crate) fn sample(&self, (x0, x1, wx): Tap, (y0, y1, wy): Tap) -> Texel {
+        let (row0, row1) = (y0 as usize * self.width, y1 as usize * self.width);
+        let at = |i: usize| texel(self.pixels.get(i).copied().unwrap_or_default());
+        let top = lerp(at(row0 + x0 as usize), at(row0 + x1 as usize), wx);
+        let bottom = lerp(at(row1 + x0 as usize), at(row1 + x1 as usize), wx);
+        lerp(top, bottom, wy)
+    }
+
     /// Bilinear sample at `(u, v)` (0..=1) of the `size` texels at `origin`, clamped to that
     /// cell's edge texels: a tile of a tileset, sampled as the game's texture arrays do.
     #[inline]
@@ -157,20 +198,24 @@ impl Level {
         v: f32,
         origin: (usize, usize),
         size: (usize, usize),
-    ) -> Fixed {
-        let (x0, x1, wx) = axis(u * size.0 as f32, size.0, false);
-        let (y0, y1, wy) = axis(v * size.1 as f32, size.1, false);
-        let (ox, oy) = origin;
-        self.blend((ox + x0, ox + x1, wx), (oy + y0, oy + y1, wy))
+    ) -> Texel {
+        let (x0, x1, wx) = cell_tap(u, size.0);
+        let (y0, y1, wy) = cell_tap(v, size.1);
+        let (ox, oy) = (origin.0 as u32, origin.1 as u32);
+        self.sample((ox + x0, ox + x1, wx), (oy + y0, oy + y1, wy))
+    }
+
+    /// Bilinear sample at texel coordinates `(x, y)` (texel centres at `.5`), clamped to the
+    /// level's edges, in whole numbers and rounded (for resizing pictures).
+    pub fn bilinear_px(&self, x: f32, y: f32) -> Px {
+        round(self.blend(axis(x, self.width, false), axis(y, self.height, false)))
     }
 
     /// Bilinear sample at texel coordinates `(x, y)` (texel centres at `.5`), wrapping around
     /// the level's edges when `wrap`, clamped to them otherwise.
-    #[inline]
-    pub fn bilinear(&self, x: f32, y: f32, wrap: bool) -> Fixed {
-        let ax = axis(x, self.width, wrap);
-        let ay = axis(y, self.height, wrap);
-        self.blend(ax, ay)
+    #[inline(always)]
+    pub fn bilinear(&self, x: f32, y: f32, wrap: bool) -> Texel {
+        self.sample(tap(x, self.width, wrap), tap(y, self.height, wrap))
     }
 }
 
@@ -190,6 +235,11 @@ impl Lod {
             far: level,
             weight: 0,
         }
+    }
+
+    /// The weight of the second level, 0..=1.
+    pub fn fraction(&self) -> f32 {
+        self.weight as f32 / 256.0
     }
 
     /// Level 0 alone.
@@ -213,6 +263,37 @@ pub(crate) struct Texture {
     /// for a picture.
     pub grid: usize,
     pub alpha: Alpha,
+    /// What each cell (by index: 16 x 16 of a tileset, the one of a picture) is made of.
+    cells: Vec<Cell>,
+    /// For each level of a tileset, which lines of texels of each cell are see-through.
+    lines: Vec<Lines>,
+    /// For each level of a picture, each row's first and last texel that is not see-through
+    /// (first past last where the whole row is).
+    spans: Vec<Vec<(u32, u32)>>,
+}
+
+/// The see-through lines of texels of a level's cells (alpha 0 all along): rows at `cell *
+/// height + y`, columns at `cell * width + x`, in the cell's own texels.
+#[derive(Debug, Default)]
+struct Lines {
+    width: usize,
+    height: usize,
+    rows: Vec<bool>,
+    columns: Vec<bool>,
+}
+
+/// What a cell of a texture is made of, in all its levels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Cell {
+    /// Texels of more than one color, some not opaque.
+    Mixed,
+    /// Opaque texels: every sample is opaque, wherever it falls (a filter only mixes texels
+    /// of the cell).
+    Opaque,
+    /// Texels all of one color: every sample is that color.
+    Uniform(Px),
+    /// Texels all see-through (alpha 0), of any colors: every sample is see-through.
+    Clear,
 }
 
 impl Texture {
@@ -222,6 +303,9 @@ impl Texture {
             levels: Vec::new(),
             grid: 1,
             alpha,
+            cells: Vec::new(),
+            lines: Vec::new(),
+            spans: Vec::new(),
         }
     }
 
@@ -263,11 +347,82 @@ impl Texture {
                 None => break,
             }
         }
+        let cells = cells(&levels, grid);
+        let lines = match grid {
+            16 => levels.par_iter().map(|level| lines(level, grid)).collect(),
+            _ => Vec::new(),
+        };
+        let spans = match grid {
+            1 => levels.par_iter().map(spans).collect(),
+            _ => Vec::new(),
+        };
         Some(Texture {
             levels,
             grid,
             alpha,
+            cells,
+            lines,
+            spans,
         })
+    }
+
+    /// Whether the texel rows (`columns` false) or columns (`columns` true) `first` and
+    /// `second` of cell `index` in level `level` are see-through all along.
+    #[inline]
+    pub fn clear_lines(
+        &self,
+        level: usize,
+        index: u8,
+        columns: bool,
+        (first, second): (u32, u32),
+    ) -> bool {
+        let Some(lines) = self.lines.get(level) else {
+            return false;
+        };
+        let (all, size) = match columns {
+            false => (&lines.rows, lines.height),
+            true => (&lines.columns, lines.width),
+        };
+        let clear = |i: u32| {
+            let at = usize::from(index) * size + i as usize;
+            (i as usize) < size && all.get(at).copied().unwrap_or(false)
+        };
+        clear(first) && clear(second)
+    }
+
+    /// Whether the four texels of taps `u` and `v` in level `level` of a picture are all
+    /// see-through (each outside its row's span of texels that are not).
+    #[inline(always)]
+    pub fn clear_texels(&self, level: usize, u: Tap, v: Tap) -> bool {
+        let Some(spans) = self.spans.get(level) else {
+            return false;
+        };
+        let outside = |row: u32| {
+            spans.get(row as usize).is_some_and(|&(first, last)| {
+                let out = |x: u32| x < first || x > last;
+                out(u.0) && out(u.1)
+            })
+        };
+        outside(v.0) && outside(v.1)
+    }
+
+    /// The same texture without what it knows of its cells and rows: every sample drawn in
+    /// full, as a test's reference.
+    #[cfg(test)]
+    pub fn without_shortcuts(mut self) -> Texture {
+        self.cells.clear();
+        self.lines.clear();
+        self.spans.clear();
+        self
+    }
+
+    /// What cell `index` is made of ([`Cell::Mixed`] past the last).
+    #[inline]
+    pub fn cell_kind(&self, index: u8) -> Cell {
+        self.cells
+            .get(usize::from(index))
+            .copied()
+            .unwrap_or(Cell::Mixed)
     }
 
     /// The texture of a tileset whose tiles all show `tile(index)` (straight RGBA) as one color:
@@ -362,6 +517,90 @@ impl Texture {
 /// within its cell (Vulkan's `vkCmdBlitImage` with a linear filter, as the game makes its
 /// mipmaps; where a side is even that is the mean of a 2 x 2 block). `None` once every cell
 /// is one texel.
+/// What each cell of `grid` x `grid` is made of in all of `levels`, by index; none for a
+/// picture (a grid of 1).
+fn cells(levels: &[Level], grid: usize) -> Vec<Cell> {
+    // Only the cells of tilesets are looked up (tile layers).
+    if grid != 16 {
+        return Vec::new();
+    }
+    (0..grid * grid)
+        .into_par_iter()
+        .map(|index| {
+            let (cx, cy) = (index % grid, index / grid);
+            // The cell's rows in every level.
+            let rows = || {
+                levels.iter().flat_map(move |level| {
+                    let (cw, ch) = (level.width / grid, level.height / grid);
+                    (cy * ch..(cy + 1) * ch).map(move |y| {
+                        let start = y * level.width + cx * cw;
+                        level.pixels.get(start..start + cw).unwrap_or(&[])
+                    })
+                })
+            };
+            let all = |test: &dyn Fn(&Px) -> bool| rows().all(|row| row.iter().all(test));
+            let Some(&first) = rows().find_map(|row| row.first()) else {
+                return Cell::Mixed;
+            };
+            if all(&|p| p[3] == 0) {
+                Cell::Clear
+            } else if all(&|p| *p == first) {
+                Cell::Uniform(first)
+            } else if all(&|p| p[3] == 255) {
+                Cell::Opaque
+            } else {
+                Cell::Mixed
+            }
+        })
+        .collect()
+}
+
+/// The see-through lines of the cells of `level`, a tileset's of `grid` x `grid` cells.
+fn lines(level: &Level, grid: usize) -> Lines {
+    let (cw, ch) = (level.width / grid, level.height / grid);
+    let cells = grid * grid;
+    let mut lines = Lines {
+        width: cw,
+        height: ch,
+        rows: vec![true; cells * ch],
+        columns: vec![true; cells * cw],
+    };
+    for (y, row) in level.pixels.chunks_exact(level.width.max(1)).enumerate() {
+        let (cy, ty) = (y / ch.max(1), y % ch.max(1));
+        for (x, texel) in row.iter().enumerate() {
+            if texel[3] != 0 {
+                let (cx, tx) = (x / cw.max(1), x % cw.max(1));
+                let cell = cy * grid + cx;
+                if let Some(r) = lines.rows.get_mut(cell * ch + ty) {
+                    *r = false;
+                }
+                if let Some(c) = lines.columns.get_mut(cell * cw + tx) {
+                    *c = false;
+                }
+            }
+        }
+    }
+    lines
+}
+
+/// Each row's first and last texel of `level` that is not see-through (`(1, 0)` for a row
+/// that is all see-through).
+fn spans(level: &Level) -> Vec<(u32, u32)> {
+    level
+        .pixels
+        .par_chunks(level.width.max(1))
+        .map(|row| {
+            let first = row.iter().position(|p| p[3] != 0);
+            let last = row.iter().rposition(|p| p[3] != 0);
+            match (first, last) {
+                // Sides of a level are at most `i32::MAX`.
+                (Some(first), Some(last)) => (first as u32, last as u32),
+                _ => (1, 0),
+            }
+        })
+        .collect()
+}
+
 fn reduce(level: &Level, grid: usize) -> Option<Level> {
     let (cw, ch) = (level.width / grid, level.height / grid);
     if (cw <= 1 && ch <= 1) || cw == 0 || ch == 0 {
@@ -517,6 +756,61 @@ mod tests {
         assert_eq!(tileset.level_for_cells(100.0), 2);
     }
 
+    /// A tileset's cells sorted by what they are made of in every level, and the see-through
+    /// lines and spans found.
+    #[test]
+    fn cells_lines_and_spans() {
+        let tileset = Texture::tile_colors(8, Alpha::Straight, |index, x, y| match index {
+            1 => [10, 20, 30, 255],
+            2 => [(x * 30) as u8, 0, 0, 255],
+            3 => [5, 5, 5, 0],
+            // See-through but for one texel: mixed, whose mean shows in every level.
+            4 if (x, y) == (7, 7) => [1, 2, 3, 4],
+            4 => [0; 4],
+            // The top half see-through, texels of any color.
+            5 if y < 4 => [x as u8, y as u8, 9, 0],
+            5 => [200, 0, 0, 255],
+            _ => [(x * 30) as u8, 0, 0, 128],
+        });
+        let kinds: Vec<Cell> = (0..7).map(|i| tileset.cell_kind(i)).collect();
+        assert_eq!(
+            kinds,
+            [
+                Cell::Mixed,
+                Cell::Uniform([10, 20, 30, 255]),
+                Cell::Opaque,
+                Cell::Clear,
+                Cell::Mixed,
+                Cell::Mixed,
+                Cell::Mixed
+            ]
+        );
+        assert_eq!(tileset.cell_kind(255), Cell::Mixed);
+        // Cell 5, level 0 (8 texels a side): rows 0..4 see-through, no column is; level 1
+        // (4 a side): rows 0 and 1.
+        assert!(tileset.clear_lines(0, 5, false, (0, 3)));
+        assert!(!tileset.clear_lines(0, 5, false, (3, 4)));
+        assert!(!tileset.clear_lines(0, 5, true, (0, 0)));
+        assert!(tileset.clear_lines(1, 5, false, (1, 1)));
+        assert!(!tileset.clear_lines(1, 5, false, (1, 2)));
+        assert!(!tileset.clear_lines(0, 5, false, (8, 8)), "past the cell");
+        assert!(tileset.clear_lines(0, 3, true, (0, 7)));
+        // A picture: row 0 see-through, row 1 from texel 1 to 2.
+        let rgba = [[9, 9, 9, 0]; 4]
+            .into_iter()
+            .chain([[0, 0, 0, 0], [1, 1, 1, 1], [2, 2, 2, 2], [0, 0, 0, 0]])
+            .flatten()
+            .collect::<Vec<u8>>();
+        let picture = Texture::from_rgba(4, 2, &rgba, 1, Alpha::Straight).unwrap();
+        assert!(picture.clear_texels(0, (0, 3, 0.5), (0, 0, 0.0)));
+        assert!(picture.clear_texels(0, (3, 0, 0.5), (0, 1, 0.5)));
+        assert!(!picture.clear_texels(0, (2, 3, 0.5), (0, 1, 0.5)));
+        assert!(
+            !picture.clear_texels(0, (0, 0, 0.0), (2, 2, 0.0)),
+            "past the last row"
+        );
+    }
+
     #[test]
     fn bilinear_wraps_or_clamps() {
         // A 2x1 texture: black, white.
@@ -524,13 +818,14 @@ mod tests {
         let level = &Texture::from_rgba(2, 1, &rgba, 1, Alpha::Straight)
             .unwrap()
             .levels[0];
-        assert_eq!(round(level.bilinear(0.5, 0.5, false)), [0, 0, 0, 255]);
-        assert_eq!(round(level.bilinear(1.0, 0.5, false)), [128, 128, 128, 255]);
-        assert_eq!(round(level.bilinear(0.0, 0.5, false)), [0, 0, 0, 255]);
-        assert_eq!(round(level.bilinear(0.0, 0.5, true)), [128, 128, 128, 255]);
-        assert_eq!(round(level.bilinear(-7.5, 1e30, true))[3], 255);
+        let to_px = |t: Texel| t.map(|c| (c + 0.5) as u8);
+        assert_eq!(to_px(level.bilinear(0.5, 0.5, false)), [0, 0, 0, 255]);
+        assert_eq!(to_px(level.bilinear(1.0, 0.5, false)), [128, 128, 128, 255]);
+        assert_eq!(to_px(level.bilinear(0.0, 0.5, false)), [0, 0, 0, 255]);
+        assert_eq!(to_px(level.bilinear(0.0, 0.5, true)), [128, 128, 128, 255]);
+        assert_eq!(to_px(level.bilinear(-7.5, 1e30, true))[3], 255);
         // In a cell: clamped to the cell's own texels, never its neighbour's.
-        let cell = |u, v, size| round(level.bilinear_in_cell(u, v, (0, 0), size));
+        let cell = |u, v, size| to_px(level.bilinear_in_cell(u, v, (0, 0), size));
         assert_eq!(cell(0.0, 0.5, (1, 1)), [0, 0, 0, 255]);
         assert_eq!(cell(1.0, 0.5, (1, 1)), [0, 0, 0, 255]);
         assert_eq!(cell(0.5, 0.5, (2, 1)), [128, 128, 128, 255]);
@@ -540,7 +835,7 @@ mod tests {
             level.bilinear(0.5, 0.5, false),
             level.bilinear(1.5, 0.5, false),
         );
-        assert_eq!(mix(black, white, 64), [64, 64, 64, 255]);
-        assert_eq!(mix(black, white, 256), [255; 4]);
+        assert_eq!(to_px(lerp(black, white, 0.25)), [64, 64, 64, 255]);
+        assert_eq!(to_px(lerp(black, white, 1.0)), [255; 4]);
     }
 }

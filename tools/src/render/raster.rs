@@ -1062,12 +1062,15 @@ impl Walk {
         let start = (at - 0.5).rem_euclid(n as f64);
         // Each product at most 2^56, and each position reached within 2^61.
         let fits = (n as f64) < limit && start.is_finite() && (step * count as f64).abs() < limit;
-        let mut walk = fits.then(|| Walk {
+        if !fits {
+            return None;
+        }
+        let mut walk = Walk {
             start: (start * ONE) as i64,
             step: (step * ONE) as i64,
             n: n as i64,
             fixed: None,
-        })?;
+        };
         if walk.step == 0 {
             walk.fixed = Some(walk.tap(0));
         }

@@ -565,21 +565,30 @@ fn lines(level: &Level, grid: usize) -> Lines {
         rows: vec![true; cells * ch],
         columns: vec![true; cells * cw],
     };
-    for (y, row) in level.pixels.chunks_exact(level.width.max(1)).enumerate() {
-        let (cy, ty) = (y / ch.max(1), y % ch.max(1));
-        for (x, texel) in row.iter().enumerate() {
-            if texel[3] != 0 {
-                let (cx, tx) = (x / cw.max(1), x % cw.max(1));
-                let cell = cy * grid + cx;
-                if let Some(r) = lines.rows.get_mut(cell * ch + ty) {
-                    *r = false;
-                }
-                if let Some(c) = lines.columns.get_mut(cell * cw + tx) {
-                    *c = false;
+    // A row of cells at a time, in parallel: its texel rows and its cells' lines are each
+    // one piece of the level and of `rows` and `columns`.
+    let (cw, ch) = (cw.max(1), ch.max(1));
+    let texels = level.pixels.par_chunks(ch * level.width.max(1));
+    let rows = lines.rows.par_chunks_mut(grid * ch);
+    let columns = lines.columns.par_chunks_mut(grid * cw);
+    texels
+        .zip(rows)
+        .zip(columns)
+        .for_each(|((texels, rows), columns)| {
+            for (ty, row) in texels.chunks_exact(level.width.max(1)).enumerate() {
+                for (x, texel) in row.iter().enumerate() {
+                    if texel[3] != 0 {
+                        let (cx, tx) = (x / cw, x % cw);
+                        if let Some(r) = rows.get_mut(cx * ch + ty) {
+                            *r = false;
+                        }
+                        if let Some(c) = columns.get_mut(cx * cw + tx) {
+                            *c = false;
+                        }
+                    }
                 }
             }
-        }
-    }
+        });
     lines
 }
 

@@ -511,20 +511,6 @@ struct CellAt {
     rotate: bool,
 }
 
-/// The bilinear sample of `level` at taps `u` and `v` from texel `origin` (a cell's first).
-#[inline(always)]
-fn sample_from(level: &Level, origin: usize, u: Tap, v: Tap) -> Texel {
-    let (row0, row1) = (
-        origin + v.0 as usize * level.width,
-        origin + v.1 as usize * level.width,
-    );
-    let at = |i: usize| texel(level.pixels.get(i).copied().unwrap_or_default());
-    let (u0, u1) = (u.0 as usize, u.1 as usize);
-    let top = lerp(at(row0 + u0), at(row0 + u1), u.2);
-    let bottom = lerp(at(row1 + u0), at(row1 + u1), u.2);
-    lerp(top, bottom, v.2)
-}
-
 /// The two levels of a tileset a tile layer samples, each with its cells' size, and the weight
 /// of the second (0..=256).
 struct CellSampler<'t> {
@@ -600,12 +586,12 @@ impl CellSampler<'_> {
             true => (row.0[i][cell.flip_x], column.0[i][3 - cell.flip_y]),
         };
         let (u, v) = taps(0);
-        let near = sample_from(self.near.0, cell.origin[0], u, v);
+        let near = self.near.0.sample_from(cell.origin[0], u, v);
         match self.weight {
             0.0 => near,
             weight => {
                 let (u, v) = taps(1);
-                lerp(near, sample_from(self.far.0, cell.origin[1], u, v), weight)
+                lerp(near, self.far.0.sample_from(cell.origin[1], u, v), weight)
             }
         }
     }

@@ -181,8 +181,18 @@ impl Level {
 
     /// The bilinear sample of the texels where `x` and `y` fall.
     #[inline(always)]
-    pub(crate) fn sample(&self, (x0, x1, wx): Tap, (y0, y1, wy): Tap) -> Texel {
-        let (row0, row1) = (y0 as usize * self.width, y1 as usize * self.width);
+    pub(crate) fn sample(&self, x: Tap, y: Tap) -> Texel {
+        self.sample_from(0, x, y)
+    }
+
+    /// [`Level::sample`] with the taps counted from texel index `origin` (a cell's first
+    /// texel).
+    #[inline(always)]
+    pub(crate) fn sample_from(&self, origin: usize, (x0, x1, wx): Tap, (y0, y1, wy): Tap) -> Texel {
+        let (row0, row1) = (
+            origin + y0 as usize * self.width,
+            origin + y1 as usize * self.width,
+        );
         let at = |i: usize| texel(self.pixels.get(i).copied().unwrap_or_default());
         let top = lerp(at(row0 + x0 as usize), at(row0 + x1 as usize), wx);
         let bottom = lerp(at(row1 + x0 as usize), at(row1 + x1 as usize), wx);

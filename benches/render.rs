@@ -15,6 +15,10 @@
 //!   their mipmaps, drawing, and encoding the PNG (in parallel pieces). Target: the two-thread
 //!   median at most 0.55 times the one-thread median. `TWCODEC_BENCH_THREADS=N` adds an arm
 //!   on a pool of N threads (`N_threads`), for machines with more cores.
+//! - `chillblock5/end_to_end_2048/paired` (printed, not a criterion arm): the same two arms
+//!   run alternately, 30 pairs, and the median of the pairs' ratios with its quartiles: on a
+//!   host whose speed drifts from minute to minute, the ratio of two arms measured one after
+//!   the other drifts with it.
 //!
 //! - `hostile_1920/...`: maps built to cost far more than their size (issue 28,
 //!   `tests/common/hostile_render.rs`), the whole map drawn 1920 x 1080, under the default
@@ -113,6 +117,57 @@ fn bench_render(c: &mut Criterion) {
         });
     }
     group.finish();
+    paired(&one, &two, &end_to_end);
+}
+
+/// `chillblock5/end_to_end_2048/paired`: the two pools' runs interleaved, 30 pairs (the order
+/// within a pair alternating), and the median of each pair's ratio. Criterion runs one arm's
+/// samples after the other's, so a host whose speed drifts from minute to minute moves one
+/// arm and not the other; a pair's two runs share the minute. Only under `cargo bench`, and
+/// when the filter (if any) matches the name.
+fn paired(
+    one: &rayon::ThreadPool,
+    two: &rayon::ThreadPool,
+    end_to_end: &(dyn Fn() -> Vec<u8> + Sync),
+) {
+    const NAME: &str = "chillblock5/end_to_end_2048/paired";
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let benching = args.iter().any(|a| a == "--bench");
+    let filter = args.iter().find(|a| !a.starts_with('-'));
+    let listing = args.iter().any(|a| a == "--list");
+    if !benching || listing || filter.is_some_and(|f| !NAME.contains(f.as_str())) {
+        return;
+    }
+    let time = |pool: &rayon::ThreadPool| {
+        let start = std::time::Instant::now();
+        black_box(pool.install(end_to_end));
+        start.elapsed().as_secs_f64()
+    };
+    let (mut ones, mut twos, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    for pair in 0..30 {
+        let (a, b) = match pair % 2 {
+            0 => (time(one), time(two)),
+            _ => {
+                let b = time(two);
+                (time(one), b)
+            }
+        };
+        ones.push(a);
+        twos.push(b);
+        ratios.push(b / a);
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let quartiles = |v: &Vec<f64>| (v[v.len() / 4], v[v.len() * 3 / 4]);
+    let (one_ms, two_ms) = (median(&mut ones) * 1e3, median(&mut twos) * 1e3);
+    let ratio = median(&mut ratios);
+    let (low, high) = quartiles(&ratios);
+    println!(
+        "{NAME}: one thread {one_ms:.1} ms, two threads {two_ms:.1} ms (medians of 30 pairs); \
+         median ratio {ratio:.3} (quartiles {low:.3} to {high:.3})"
+    );
 }
 
 fn bench_hostile(c: &mut Criterion) {

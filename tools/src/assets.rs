@@ -271,8 +271,11 @@ fn encode_rgba_png_parallel(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<
             Ok((compressed, adler, filtered.len()))
         })
         .collect();
+    let pieces: Vec<Piece> = pieces.into_iter().collect::<Result<_, _>>()?;
     let png_error = |e: png::EncodingError| Error::new(ErrorKind::Io, format!("PNG: {e}"));
-    let mut png = Vec::new();
+    // The signature, header and end (57 bytes), and 12 bytes around each chunk.
+    let size = (pieces.iter()).fold(128, |size, piece| size + piece.0.len() + 12);
+    let mut png = Vec::with_capacity(size);
     let mut encoder = png::Encoder::new(&mut png, width, height);
     encoder.set_color(png::ColorType::Rgba);
     encoder.set_depth(png::BitDepth::Eight);
@@ -282,8 +285,7 @@ fn encode_rgba_png_parallel(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<
         .write_chunk(png::chunk::IDAT, &[0x78, 0x5e])
         .map_err(png_error)?;
     let mut adler = 1u32;
-    for piece in pieces {
-        let (compressed, piece_adler, len) = piece?;
+    for (compressed, piece_adler, len) in pieces {
         adler = zlib_rs::adler32::adler32_combine(adler, piece_adler, len as u64);
         writer
             .write_chunk(png::chunk::IDAT, &compressed)

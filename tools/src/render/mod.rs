@@ -425,16 +425,16 @@ fn draw(
     let work = budget.spent;
     let background = texture::premultiply(options.background);
     let (width, height) = (frame.width, frame.height);
-    // Zeroed memory (fresh pages from the system, not written here): each band is cleared to
-    // the background by the thread that draws it.
-    let mut pixels: Vec<Px> = vec![[0; 4]; width * height];
+    // The background, written in parallel: zeroed memory would be cleared on one thread
+    // when the allocator reuses it.
+    let mut pixels: Vec<Px> = Vec::new();
+    pixels.par_extend(rayon::iter::repeat_n(background, width * height));
     let bands = frame.bands();
     let done = std::sync::atomic::AtomicUsize::new(0);
     pixels
         .par_chunks_mut(width * ROWS)
         .enumerate()
         .for_each(|(i, rows)| {
-            rows.fill(background);
             // First the pixels each step leaves to later ones that cover them whole, from the
             // last step to the first; then the steps, drawing only what stays in sight.
             let mut hidden = vec![0u32; rows.len()];

@@ -2,6 +2,7 @@
 //! `mapres` folder), the entities tileset and what is made from it, each read once per
 //! [`Renderer`](super::Renderer).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
@@ -124,8 +125,14 @@ impl FileCache {
         let loaded = crate::assets::read_png(path, twcodec::Limits::default())
             .map_err(|e| e.to_string())
             .and_then(|p| {
-                texture(p.width as usize, p.height as usize, &p.rgba, usage, alpha)
-                    .ok_or_else(|| format!("{} has no pixels", path.display()))
+                texture(
+                    p.width as usize,
+                    p.height as usize,
+                    p.rgba.into(),
+                    usage,
+                    alpha,
+                )
+                .ok_or_else(|| format!("{} has no pixels", path.display()))
             })
             .map(Arc::new);
         if let Ok(mut files) = self.files.lock() {
@@ -142,14 +149,15 @@ impl FileCache {
 
     /// The texture of an embedded image's straight RGBA8 pixels, made once while it stays in
     /// the cache (with `keep_embedded`); `None` for an image of no pixels.
-    fn embedded(
+    fn embedded<'a>(
         &self,
         width: usize,
         height: usize,
-        rgba: &[u8],
+        rgba: impl Into<Cow<'a, [u8]>>,
         usage: Use,
         alpha: Alpha,
     ) -> Option<Arc<Texture>> {
+        let rgba = rgba.into();
         if !self.keep_embedded {
             return texture(width, height, rgba, usage, alpha).map(Arc::new);
         }
@@ -158,21 +166,21 @@ impl FileCache {
             height,
             usage,
             alpha,
-            crc: crc32fast::hash(rgba),
+            crc: crc32fast::hash(&rgba),
         };
         if let Ok(mut files) = self.files.lock() {
             files.clock += 1;
             let now = files.clock;
             if let Some(entry) = files.entries.get_mut(&key) {
-                if entry.source.as_deref() == Some(rgba) {
+                if entry.source.as_deref() == Some(&*rgba) {
                     entry.used = now;
                     return entry.loaded.clone().ok();
                 }
             }
         }
+        let source = Some(rgba.to_vec());
         let made = Arc::new(texture(width, height, rgba, usage, alpha)?);
         if let Ok(mut files) = self.files.lock() {
-            let source = Some(rgba.to_vec());
             files.insert(
                 key,
                 Ok(made.clone()),
@@ -261,11 +269,17 @@ impl Files {
 }
 
 /// A texture of straight RGBA8 pixels for `usage`, kept as `alpha` says.
-fn texture(width: usize, height: usize, rgba: &[u8], usage: Use, alpha: Alpha) -> Option<Texture> {
+fn texture(
+    width: usize,
+    height: usize,
+    rgba: Cow<'_, [u8]>,
+    usage: Use,
+    alpha: Alpha,
+) -> Option<Texture> {
     let fits = width % 16 == 0 && height % 16 == 0;
     match usage {
-        Use::Quads => return Texture::from_rgba(width, height, rgba, 1, alpha),
-        Use::Tileset if fits => return Texture::from_rgba(width, height, rgba, 16, alpha),
+        Use::Quads => return Texture::from_pixels(width, height, rgba, 1, alpha),
+        Use::Tileset if fits => return Texture::from_pixels(width, height, rgba, 16, alpha),
         Use::Tileset => {}
     }
     // The game resizes such a tileset to the largest power of two within each side, at
@@ -278,7 +292,7 @@ fn texture(width: usize, height: usize, rgba: &[u8], usage: Use, alpha: Alpha) -
     let level = Level {
         width,
         height,
-        pixels: bytemuck::cast_slice::<u8, Px>(rgba).to_vec(),
+        pixels: bytemuck::cast_slice::<u8, Px>(&rgba).to_vec(),
     };
     let mut resized = Vec::with_capacity(w * h * 4);
     for y in 0..h {
@@ -338,6 +352,18 @@ impl Textures {
                 }
             }
         }
+        // The biggest first (external pictures, of sizes not known yet, before the rest), so
+        // that no thread is left with a big one while the others have finished.
+        let pixels = |&(index, _): &(usize, Use)| {
+            map.images().get(index).map_or(0, |image| {
+                let item = image.item();
+                match image.is_external() {
+                    true => u64::MAX,
+                    false => item.width.max(0) as u64 * item.height.max(0) as u64,
+                }
+            })
+        };
+        wanted.sort_by_key(|key| std::cmp::Reverse(pixels(key)));
         let loaded: Vec<_> = wanted
             .par_iter()
             .filter_map(|&(index, usage)| {
@@ -398,7 +424,7 @@ fn image_texture(
         (image.rgba8(map))
             .map_err(|e| e.to_string())
             .and_then(|p| {
-                (cache.embedded(p.width, p.height, &p.bytes, usage, alpha))
+                (cache.embedded(p.width, p.height, p.bytes, usage, alpha))
                     .ok_or_else(|| "an image of no pixels".to_string())
             })
             .map_err(|e| format!("embedded image #{index} {name:?}: {e}"))
@@ -485,7 +511,7 @@ mod tests {
                 texture(
                     side,
                     side,
-                    &vec![9; side * side * 4],
+                    vec![9; side * side * 4].into(),
                     Use::Quads,
                     Alpha::Straight,
                 )
@@ -529,20 +555,20 @@ mod tests {
         let mut blue = red.clone();
         blue[0..4].copy_from_slice(&[0, 0, 200, 255]);
         let first = cache
-            .embedded(16, 16, &red, Use::Tileset, Alpha::Straight)
+            .embedded(16, 16, &red[..], Use::Tileset, Alpha::Straight)
             .unwrap();
         let again = cache
-            .embedded(16, 16, &red, Use::Tileset, Alpha::Straight)
+            .embedded(16, 16, &red[..], Use::Tileset, Alpha::Straight)
             .unwrap();
         assert!(Arc::ptr_eq(&first, &again));
         assert_eq!(cache.len(), 1);
         // Other pixels, another size or another use: another texture.
         let other = cache
-            .embedded(16, 16, &blue, Use::Tileset, Alpha::Straight)
+            .embedded(16, 16, &blue[..], Use::Tileset, Alpha::Straight)
             .unwrap();
         assert!(!Arc::ptr_eq(&first, &other));
         let quads = cache
-            .embedded(16, 16, &red, Use::Quads, Alpha::Straight)
+            .embedded(16, 16, &red[..], Use::Quads, Alpha::Straight)
             .unwrap();
         assert!(!Arc::ptr_eq(&first, &quads));
         assert_eq!(cache.len(), 3);
@@ -558,13 +584,13 @@ mod tests {
         files.entries.get_mut(&key).unwrap().source = Some(red.clone());
         drop(files);
         let checked = cache
-            .embedded(16, 16, &blue, Use::Tileset, Alpha::Straight)
+            .embedded(16, 16, &blue[..], Use::Tileset, Alpha::Straight)
             .unwrap();
         assert!(!Arc::ptr_eq(&checked, &first) && !Arc::ptr_eq(&checked, &other));
         // A one-shot cache keeps nothing.
         let one_shot = FileCache::default();
         one_shot
-            .embedded(16, 16, &red, Use::Tileset, Alpha::Straight)
+            .embedded(16, 16, &red[..], Use::Tileset, Alpha::Straight)
             .unwrap();
         assert_eq!(one_shot.len(), 0);
         cache.clear();
@@ -574,16 +600,30 @@ mod tests {
     #[test]
     fn tilesets_not_of_16_are_resized_as_the_game_does() {
         let rgba = vec![200; 100 * 40 * 4];
-        let tileset = texture(100, 40, &rgba, Use::Tileset, Alpha::Straight).unwrap();
+        let tileset = texture(100, 40, (&rgba[..]).into(), Use::Tileset, Alpha::Straight).unwrap();
         assert_eq!(
             (tileset.levels[0].width, tileset.levels[0].height),
             (64, 32)
         );
-        let small = texture(5, 3, &[200; 5 * 3 * 4], Use::Tileset, Alpha::Straight).unwrap();
+        let small = texture(
+            5,
+            3,
+            vec![200; 5 * 3 * 4].into(),
+            Use::Tileset,
+            Alpha::Straight,
+        )
+        .unwrap();
         assert_eq!((small.levels[0].width, small.levels[0].height), (16, 16));
-        let quads = texture(100, 40, &rgba, Use::Quads, Alpha::Straight).unwrap();
+        let quads = texture(100, 40, rgba.into(), Use::Quads, Alpha::Straight).unwrap();
         assert_eq!((quads.levels[0].width, quads.levels[0].height), (100, 40));
-        let fits = texture(32, 16, &[1; 32 * 16 * 4], Use::Tileset, Alpha::Straight).unwrap();
+        let fits = texture(
+            32,
+            16,
+            vec![1; 32 * 16 * 4].into(),
+            Use::Tileset,
+            Alpha::Straight,
+        )
+        .unwrap();
         assert_eq!((fits.levels[0].width, fits.levels[0].height), (32, 16));
     }
 }

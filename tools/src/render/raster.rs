@@ -236,6 +236,55 @@ pub(crate) struct Columns {
     pixels: Vec<(usize, f32, Taps)>,
     /// Tile column, and the pixels `start..end` (counted from the clip's left edge) in it.
     runs: Vec<(usize, usize, usize)>,
+    /// Every run: `[(0, runs.len())]`.
+    all: [(u32, u32); 1],
+    /// The tile rows the picture shows from the first (`first_row`), each with the runs
+    /// whose tile is drawn (index not 0) in that row, as ranges of `runs`: found by the first
+    /// band to look at the row, for both passes of every band. Empty where the picture shows
+    /// far more tile rows than it has pixel rows (most are never looked at).
+    shown: Vec<std::sync::OnceLock<Ranges>>,
+    first_row: usize,
+}
+
+/// Ranges `start..end` of a [`Columns`]'s runs.
+type Ranges = Box<[(u32, u32)]>;
+
+impl Columns {
+    /// Ranges of [`Columns::runs`] holding every run whose tile in tile row `row` is drawn
+    /// (index not 0), given the layer's `look` of a tile index and its `width` in tiles.
+    fn shown(&self, row: usize, width: usize, look: impl Fn(usize) -> TileLook) -> &[(u32, u32)] {
+        let Some(shown) = row
+            .checked_sub(self.first_row)
+            .and_then(|i| self.shown.get(i))
+        else {
+            return &self.all;
+        };
+        shown.get_or_init(|| {
+            let mut ranges: Vec<(u32, u32)> = Vec::new();
+            for (i, &(column, _, _)) in self.runs.iter().enumerate() {
+                if look(row * width + column).index == 0 {
+                    continue;
+                }
+                // Runs are fewer than the picture's columns (at most u32::MAX).
+                let i = i as u32;
+                match ranges.last_mut() {
+                    Some(range) if range.1 == i => range.1 = i + 1,
+                    _ => ranges.push((i, i + 1)),
+                }
+            }
+            ranges.into_boxed_slice()
+        })
+    }
+
+    /// The runs of `ranges` (from [`Columns::shown`]).
+    fn runs_in<'c>(
+        &'c self,
+        ranges: &'c [(u32, u32)],
+    ) -> impl Iterator<Item = &'c (usize, usize, usize)> + 'c {
+        ranges
+            .iter()
+            .flat_map(|&(a, b)| self.runs.get(a as usize..b as usize).unwrap_or(&[]))
+    }
 }
 
 /// The pixels of `clip` that a tile layer may draw, given the columns `x0..x1` and rows
@@ -375,7 +424,22 @@ impl<F: Fn(usize) -> TileLook> TileDraw<'_, F> {
                     _ => runs.push((column, i, i + 1)),
                 }
             }
-            Columns { pixels, runs }
+            // The tile rows of the clip's first and last pixel rows, and all between.
+            let row_of = |py: usize| tile_at(self.origin.1, uy, py, self.height).0;
+            let (first, last) = (row_of(self.clip.y0), row_of(self.clip.y1.saturating_sub(1)));
+            let (first_row, last_row) = (first.min(last), first.max(last));
+            let rows = last_row - first_row + 1;
+            let shown = match rows <= 2 * self.clip.y1.saturating_sub(self.clip.y0) + 2 {
+                true => (0..rows).map(|_| std::sync::OnceLock::new()).collect(),
+                false => Vec::new(),
+            };
+            Columns {
+                all: [(0, runs.len() as u32)],
+                pixels,
+                runs,
+                shown,
+                first_row,
+            }
         });
         Some(TilePlan {
             paint,
@@ -426,7 +490,8 @@ pub(crate) fn cover_tiles<F: Fn(usize) -> TileLook>(
         let Some(line) = hidden.get_mut(start..start + (plan.x1 - plan.x0)) else {
             return;
         };
-        for &(column, from, to) in &plan.columns.runs {
+        let shown = plan.columns.shown(row, draw.width, &draw.look);
+        for &(column, from, to) in plan.columns.runs_in(shown) {
             if opaque((draw.look)(row * draw.width + column)) {
                 for h in &mut line[from..to] {
                     if *h == 0 {
@@ -457,7 +522,8 @@ pub(crate) fn draw_tiles<F: Fn(usize) -> TileLook>(band: &mut Band<'_>, draw: &T
         let (line, shown) = band.row(py);
         let line = &mut line[x0..x1];
         let row_start = row * draw.width;
-        for &(column, from, to) in &columns.runs {
+        let drawn = columns.shown(row, draw.width, &draw.look);
+        for &(column, from, to) in columns.runs_in(drawn) {
             let look = (draw.look)(row_start + column);
             if look.index == 0 {
                 continue;
@@ -1364,6 +1430,68 @@ mod tests {
     /// Random tile layers over a textured quad, drawn with every shortcut (opaque tiles hiding
     /// what is under them, cells of one color, see-through cells, rows and texels skipped) and
     /// without any: the same pixels, at every scale and in every turn and flip.
+    #[test]
+    fn rows_list_the_runs_of_drawn_tiles() {
+        let mut rng = Rng(35);
+        let (width, rows) = (61, 37);
+        let (mut cached, mut uncached) = (0, 0);
+        for round in 0..300 {
+            let n = 1 + rng.next() as usize % 40;
+            let m = 1 + rng.next() as usize % [40, 400][round % 2];
+            let tiles: Vec<TileLook> = (0..n * m)
+                .map(|_| TileLook {
+                    index: (rng.next() % 3).saturating_sub(1) as u8 * 7,
+                    flags: 0,
+                    angle: 0,
+                })
+                .collect();
+            let look = |i: usize| tiles.get(i).copied().unwrap_or_default();
+            let unit = [0.3, 1.0, 2.7, 9.0, 150.0][round % 5] * rng.within(0.8, 1.2);
+            let top = rng.next() as usize % 10;
+            let clip = Rect {
+                x0: rng.next() as usize % 10,
+                y0: top,
+                x1: width,
+                y1: rows,
+            };
+            let columns = TileColumns::default();
+            let layer = TileDraw {
+                width: n,
+                height: m,
+                look,
+                texture: None,
+                color: [1.0; 4],
+                units_per_pixel: (unit, unit),
+                origin: (rng.within(-900.0, 900.0), rng.within(-900.0, 900.0)),
+                clip,
+                filtering: Filtering::Game,
+                columns: &columns,
+            };
+            let plan = layer.plan(width).unwrap();
+            let all = &plan.columns.runs;
+            for py in clip.y0..clip.y1 {
+                let (row, _) = tile_at(layer.origin.1, unit, py, m);
+                let listed: Vec<_> = (plan.columns)
+                    .runs_in(plan.columns.shown(row, n, look))
+                    .copied()
+                    .collect();
+                if plan.columns.shown.is_empty() {
+                    // Far more tile rows than pixel rows: every run, each looked at.
+                    assert_eq!(&listed, all);
+                    uncached += 1;
+                    continue;
+                }
+                let drawn: Vec<_> = (all.iter())
+                    .filter(|&&(column, _, _)| look(row * n + column).index != 0)
+                    .copied()
+                    .collect();
+                assert_eq!(listed, drawn, "round {round}, row {row}");
+                cached += 1;
+            }
+        }
+        assert!(cached > 1000 && uncached > 100, "{cached} {uncached}");
+    }
+
     #[test]
     fn shortcuts_draw_the_same_pixels() {
         let mut rng = Rng(34);

@@ -9,6 +9,8 @@
 //! 17: premultiplied texels, a 2 x 2 mean of the whole picture while both sides are at least
 //! 2), only to measure the two against each other.
 
+use std::borrow::Cow;
+
 use rayon::prelude::*;
 
 /// An RGBA8 pixel: straight in a texture of [`Alpha::Straight`], premultiplied in a texture of
@@ -329,6 +331,18 @@ impl Texture {
         grid: usize,
         alpha: Alpha,
     ) -> Option<Texture> {
+        Texture::from_pixels(width, height, Cow::Borrowed(rgba), grid, alpha)
+    }
+
+    /// [`Texture::from_rgba`], keeping pixels given as a `Vec` as the first level (straight
+    /// alpha) instead of copying them.
+    pub fn from_pixels(
+        width: usize,
+        height: usize,
+        rgba: Cow<'_, [u8]>,
+        grid: usize,
+        alpha: Alpha,
+    ) -> Option<Texture> {
         if width == 0 || height == 0 || width.checked_mul(height)?.checked_mul(4)? != rgba.len() {
             return None;
         }
@@ -336,9 +350,11 @@ impl Texture {
             16 if width % 16 == 0 && height % 16 == 0 => 16,
             _ => 1,
         };
-        let pixels: Vec<Px> = match alpha {
-            Alpha::Straight => bytemuck::cast_slice::<u8, Px>(rgba).to_vec(),
-            Alpha::Premultiplied => (rgba.par_chunks_exact(4).with_min_len(4096))
+        let pixels: Vec<Px> = match (alpha, rgba) {
+            (Alpha::Straight, Cow::Owned(rgba)) => bytemuck::allocation::try_cast_vec(rgba)
+                .unwrap_or_else(|(_, rgba)| bytemuck::cast_slice::<u8, Px>(&rgba).to_vec()),
+            (Alpha::Straight, Cow::Borrowed(rgba)) => bytemuck::cast_slice::<u8, Px>(rgba).to_vec(),
+            (Alpha::Premultiplied, rgba) => (rgba.par_chunks_exact(4).with_min_len(4096))
                 .map(|p| premultiply([p[0], p[1], p[2], p[3]]))
                 .collect(),
         };
@@ -627,29 +643,65 @@ fn reduce(level: &Level, grid: usize) -> Option<Level> {
     }
     let (nw, nh) = ((cw / 2).max(1), (ch / 2).max(1));
     let (width, height) = (nw * grid, nh * grid);
-    // Along one axis: texel `i` of `m` samples at `(i + 0.5) * n / m` of the cell's `n`.
-    let along =
-        |i: usize, n: usize, m: usize| axis((i as f32 + 0.5) * n as f32 / m as f32, n, false);
     let mut pixels = vec![[0u8; 4]; width * height];
-    pixels
+    let rows = pixels
         .par_chunks_mut(width)
         .with_min_len((16384 / width).max(1))
-        .enumerate()
-        .for_each(|(y, row)| {
-            let (cy, iy) = (y / nh, y % nh);
-            let (y0, y1, wy) = along(iy, ch, nh);
-            let ys = (cy * ch + y0, cy * ch + y1, wy);
-            for (x, out) in row.iter_mut().enumerate() {
-                let (cx, ix) = (x / nw, x % nw);
-                let (x0, x1, wx) = along(ix, cw, nw);
-                *out = round(level.blend((cx * cw + x0, cx * cw + x1, wx), ys));
+        .enumerate();
+    if cw == 2 * nw && ch == 2 * nh {
+        // Even cells: each texel samples the middle of a 2 x 2 block, weights of one half,
+        // which [`reduce_sampled`] rounds to the same `(sum + 2) / 4`.
+        rows.for_each(|(y, row)| {
+            let above = &level.pixels[2 * y * level.width..][..2 * width];
+            let below = &level.pixels[(2 * y + 1) * level.width..][..2 * width];
+            let pairs = above.chunks_exact(2).zip(below.chunks_exact(2));
+            for (out, (a, b)) in row.iter_mut().zip(pairs) {
+                for c in 0..4 {
+                    let sum = u16::from(a[0][c])
+                        + u16::from(a[1][c])
+                        + u16::from(b[0][c])
+                        + u16::from(b[1][c]);
+                    out[c] = ((sum + 2) >> 2) as u8;
+                }
             }
         });
+    } else {
+        reduce_sampled(level, grid, width, rows);
+    }
     Some(Level {
         width,
         height,
         pixels,
     })
+}
+
+/// [`reduce`] of any cells: texel `i` of `m` samples a cell of `n` at `(i + 0.5) * n / m`,
+/// bilinearly, in each axis (the columns' samples worked out once for every row).
+fn reduce_sampled<'a>(
+    level: &Level,
+    grid: usize,
+    width: usize,
+    rows: impl IndexedParallelIterator<Item = (usize, &'a mut [Px])>,
+) {
+    let (cw, ch) = (level.width / grid, level.height / grid);
+    let (nw, nh) = ((cw / 2).max(1), (ch / 2).max(1));
+    let along =
+        |i: usize, n: usize, m: usize| axis((i as f32 + 0.5) * n as f32 / m as f32, n, false);
+    let columns: Vec<_> = (0..width)
+        .map(|x| {
+            let (cx, ix) = (x / nw, x % nw);
+            let (x0, x1, wx) = along(ix, cw, nw);
+            (cx * cw + x0, cx * cw + x1, wx)
+        })
+        .collect();
+    rows.for_each(|(y, row)| {
+        let (cy, iy) = (y / nh, y % nh);
+        let (y0, y1, wy) = along(iy, ch, nh);
+        let ys = (cy * ch + y0, cy * ch + y1, wy);
+        for (out, &xs) in row.iter_mut().zip(&columns) {
+            *out = round(level.blend(xs, ys));
+        }
+    });
 }
 
 /// The next level as the renderer made it before issue 34: each texel the mean of a 2 x 2
@@ -856,5 +908,49 @@ mod tests {
         );
         assert_eq!(to_px(lerp(black, white, 0.25)), [64, 64, 64, 255]);
         assert_eq!(to_px(lerp(black, white, 1.0)), [255; 4]);
+    }
+
+    #[test]
+    fn even_cells_halve_as_sampling_does() {
+        // Pictures and tilesets of even and odd cells, of random texels: the 2 x 2 mean that
+        // even cells take must be the bilinear sample at each texel's middle, rounded alike.
+        let mut state = 0x5EED_u32;
+        let mut byte = || {
+            state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (state >> 24) as u8
+        };
+        let mut halved = 0;
+        for (width, height, grid) in [
+            (8, 6, 1),
+            (7, 6, 1),
+            (8, 5, 1),
+            (1, 8, 1),
+            (64, 32, 16),
+            (48, 96, 16),
+            (16, 16, 16),
+            (32, 16, 16),
+            (64, 64, 1),
+            (128, 48, 1),
+            (256, 256, 16),
+        ] {
+            let pixels: Vec<Px> = (0..width * height)
+                .map(|_| [byte(), byte(), byte(), byte()])
+                .collect();
+            let mut level = Level {
+                width,
+                height,
+                pixels,
+            };
+            while let Some(next) = reduce(&level, grid) {
+                let mut sampled = vec![[0u8; 4]; next.width * next.height];
+                let rows = sampled.par_chunks_mut(next.width).enumerate();
+                reduce_sampled(&level, grid, next.width, rows);
+                assert_eq!(next.pixels, sampled, "{width}x{height} at {}", level.width);
+                let (cw, ch) = (level.width / grid, level.height / grid);
+                halved += usize::from(cw % 2 == 0 && ch % 2 == 0);
+                level = next;
+            }
+        }
+        assert!(halved > 10, "{halved} levels halved");
     }
 }

@@ -1538,6 +1538,63 @@ fn detail_layers_and_selections_leave_out_what_they_say() {
 /// 0.7's for 0.7 maps) and DDNet's entities tileset. The only warnings are for external
 /// pictures missing from that folder, each naming the picture, and every such picture a drawn
 /// layer uses gets one.
+/// `render_png` draws and compresses each piece of the PNG on its own, without the whole
+/// picture; `render` draws the whole picture and `Picture::to_png` compresses it. The two
+/// paths make the same file, byte for byte, on one thread and on three: pictures of one
+/// pixel, of fewer rows than a band, of rows of 300 and 2048 pixels (pieces of 48 and 32
+/// rows) ending within a band, and of a thousand rows (pieces of 1024 rows: one). And the
+/// file holds the picture's pixels, as the png crate reads them.
+#[test]
+fn png_renders_are_the_pictures_png_made_piece_by_piece() {
+    use twcodec_tools::render::{render_png, Renderer};
+    let map = quads_map();
+    let pool = |threads| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+    };
+    for (width, height) in [(1, 1), (5, 3), (300, 101), (2048, 70), (64, 1000)] {
+        let options = options().size(Size::Pixels { width, height });
+        let rendered = render(&map, &options).unwrap();
+        assert_eq!(
+            (rendered.picture.width, rendered.picture.height),
+            (width, height)
+        );
+        let expected = rendered.picture.to_png().unwrap();
+        for threads in [1, 3] {
+            let drawn = pool(threads).install(|| render_png(&map, &options).unwrap());
+            assert_eq!((drawn.width, drawn.height), (width, height));
+            assert_eq!(
+                (&drawn.warnings, drawn.work),
+                (&rendered.warnings, rendered.work)
+            );
+            assert!(
+                drawn.png == expected,
+                "{width}x{height} on {threads} threads: {} bytes, to_png {}",
+                drawn.png.len(),
+                expected.len()
+            );
+        }
+        let decoded = twcodec_tools::assets::decode_png(&expected, Default::default()).unwrap();
+        assert!(decoded == rendered.picture, "{width}x{height}");
+    }
+    // Progress: every band of 16 rows once, the last call saying all are done.
+    let calls = std::sync::Mutex::new(Vec::new());
+    let options = options().size(Size::Pixels {
+        width: 300,
+        height: 101,
+    });
+    Renderer::new()
+        .render_png_with_progress(&map, &options, &|done, total| {
+            calls.lock().unwrap().push((done, total));
+        })
+        .unwrap();
+    let mut calls = calls.into_inner().unwrap();
+    calls.sort();
+    assert_eq!(calls, (1..=7).map(|done| (done, 7)).collect::<Vec<_>>());
+}
+
 #[test]
 fn every_corpus_map_renders() {
     let Some(dir) = common::corpus_dir() else {
@@ -1584,6 +1641,13 @@ fn every_corpus_map_renders() {
                 picture, warnings, ..
             } = (renderer.render(&map, &options))
                 .unwrap_or_else(|e| panic!("{file} at {percent}: {e}"));
+            // The PNG drawn piece by piece is the picture's (as its own test shows on
+            // generated maps; here on every real one).
+            let png = renderer.render_png(&map, &options).unwrap();
+            assert!(
+                png.png == picture.to_png().unwrap() && png.warnings == warnings,
+                "{file} at {percent}: render_png differs"
+            );
             if let Some(out) = std::env::var_os("TWCODEC_RENDER_DIR") {
                 // To look at: never committed (the pictures are the game's, CC BY-SA).
                 let name = format!("{file}.entities{percent}.png");

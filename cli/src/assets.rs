@@ -388,8 +388,9 @@ pub(crate) fn run(command: Commands, out: Out<'_>) -> Result<ExitCode, Failure> 
                 .entities_tileset(entities_tileset);
             // A bar on a terminal for big pictures: one step per band of 16 rows.
             let progress = Progress::new(0, "drawing");
+            // Drawn and compressed piece by piece: the PNG without the whole picture.
             let rendered = twcodec_tools::render::Renderer::new()
-                .render_with_progress(&map, &options, &|done, total| {
+                .render_png_with_progress(&map, &options, &|done, total| {
                     progress.set(done as u64, total as u64);
                 })
                 // What the map asks for is the file's; what the options ask for is not.
@@ -401,7 +402,7 @@ pub(crate) fn run(command: Commands, out: Out<'_>) -> Result<ExitCode, Failure> 
             for warning in &rendered.warnings {
                 note!("twcodec: warning: {}: {warning}", file.display());
             }
-            let png = rendered.picture.to_png()?;
+            let png = rendered.png;
             if is_stdout(&output) {
                 refuse_terminal("a PNG picture")?;
                 out.write_all(&png)?;
@@ -410,8 +411,8 @@ pub(crate) fn run(command: Commands, out: Out<'_>) -> Result<ExitCode, Failure> 
                 writeln!(
                     out,
                     "rendered {}x{} to {}",
-                    rendered.picture.width,
-                    rendered.picture.height,
+                    rendered.width,
+                    rendered.height,
                     output.display()
                 )?;
             }

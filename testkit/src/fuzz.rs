@@ -574,6 +574,8 @@ pub fn render(data: &[u8]) {
         .time_ms(f64::from(hash >> 18))
         .entities(60);
     for options in [whole, camera] {
+        // The PNG drawn piece by piece (`render_png`) is the picture's PNG, or the same error.
+        let png = twcodec_tools::render::render_png(&map, &options);
         match twcodec_tools::render::render(&map, &options) {
             Ok(rendered) => {
                 let picture = &rendered.picture;
@@ -581,8 +583,17 @@ pub fn render(data: &[u8]) {
                 assert_eq!(picture.rgba.len(), width * height * 4);
                 assert!(width == 48 || width == 40, "a picture {width} wide");
                 assert!(rendered.work <= FUZZ_RENDER_WORK, "{} steps", rendered.work);
+                let png = png.expect("render_png fails where render does not");
+                assert!(
+                    png.png == picture.to_png().expect("a PNG"),
+                    "render_png differs"
+                );
             }
-            Err(error) => assert_eq!(error.kind(), twcodec::ErrorKind::LimitExceeded, "{error}"),
+            Err(error) => {
+                assert_eq!(error.kind(), twcodec::ErrorKind::LimitExceeded, "{error}");
+                let png_error = png.err().map(|e| e.to_string());
+                assert_eq!(png_error, Some(error.to_string()));
+            }
         }
     }
     visual_diff(&map);

@@ -217,16 +217,38 @@ pub struct Picture {
 
 impl Picture {
     /// The picture as a PNG file (RGBA8), compressed at zlib level 2 with adaptive filters
-    /// (each row the filter whose bytes add up least), in pieces of about 256 KiB of rows
-    /// compressed in parallel on the current rayon pool: each piece a deflate stream of its
-    /// own ended by a sync flush, so that they join into one zlib stream (as `pigz` does),
-    /// the Adler-32 checksums of the pieces combined. The bytes are the same on any number of
-    /// threads. On a 2048 x 2335 render of a big map, level 2 is 4x quicker than the png
-    /// crate's default for a file 1.45x larger; pieces that start without the window of the
-    /// one before cost little (zlib at level 2 on that render's filtered rows: 444 bytes more
-    /// in 2.86 MB).
+    /// (each row the filter whose bytes add up least), in pieces of rows (about 256 KiB of
+    /// them, a multiple of 16 rows) compressed in parallel on the current rayon pool: each
+    /// piece a deflate stream
+    /// of its own ended by a sync flush, so that they join into one zlib stream (as `pigz`
+    /// does), the Adler-32 checksums of the pieces combined. A piece's first row is filtered
+    /// without the row above (no filter, or `Sub`), so that a piece needs no other piece's
+    /// rows: the renderer encodes each piece as soon as its rows are drawn
+    /// ([`render_png`](crate::render::render_png)), and makes these same bytes. The bytes
+    /// are the same on any number of threads. On a 2048 x 2335 render of a big map, level 2
+    /// is 4x quicker than the png crate's default for a file 1.45x larger; pieces that start
+    /// without the window of the one before cost little (zlib at level 2 on that render's
+    /// filtered rows: 444 bytes more in 2.86 MB).
     pub fn to_png(&self) -> Result<Vec<u8>, Error> {
-        encode_rgba_png_parallel(self.width, self.height, &self.rgba)
+        use rayon::prelude::*;
+        let row = (self.width as usize).saturating_mul(4);
+        let rows = self.height as usize;
+        if self.width == 0 || self.height == 0 || Some(self.rgba.len()) != row.checked_mul(rows) {
+            return Err(Error::malformed(format!(
+                "a picture of {}x{} pixels and {} bytes has no PNG form",
+                self.width,
+                self.height,
+                self.rgba.len()
+            )));
+        }
+        let per_piece = png_piece_rows(self.width);
+        let pieces = (self.rgba.par_chunks(row * per_piece).enumerate())
+            .map_init(PngScratch::default, |scratch, (i, rows)| {
+                let last = (i + 1) * per_piece >= self.height as usize;
+                png_piece(rows, row, i == 0, last, scratch)
+            })
+            .collect::<Result<Vec<_>, Error>>()?;
+        png_file(self.width, self.height, pieces)
     }
 
     /// Whether the picture can be a tileset: the editor draws tiles from a 16 x 16 grid, and
@@ -236,45 +258,80 @@ impl Picture {
     }
 }
 
-/// Bytes of filtered rows compressed as one piece by [`Picture::to_png`].
+/// Bytes of filtered rows compressed as one piece by [`Picture::to_png`], about.
 const PNG_PIECE: usize = 256 * 1024;
 
-/// [`Picture::to_png`]: an RGBA8 PNG of `width` x `height` pixels, compressed in pieces in
-/// parallel.
-fn encode_rgba_png_parallel(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>, Error> {
-    use rayon::prelude::*;
-    let row = (width as usize).saturating_mul(4);
-    let rows = height as usize;
-    if width == 0 || height == 0 || Some(rgba.len()) != row.checked_mul(rows) {
-        return Err(Error::malformed(format!(
-            "a picture of {width}x{height} pixels and {} bytes has no PNG form",
-            rgba.len()
-        )));
+/// The rows of a piece of [`Picture::to_png`] are a multiple of these: the renderer's bands,
+/// so that it encodes whole pieces from the bands it draws.
+pub(crate) const PNG_PIECE_ROW_STEP: usize = 16;
+
+/// The rows of each piece of a PNG of pictures `width` pixels wide that [`Picture::to_png`]
+/// compresses on its own (the last piece may have fewer): about [`PNG_PIECE`] bytes of
+/// filtered rows, a multiple of [`PNG_PIECE_ROW_STEP`].
+pub(crate) fn png_piece_rows(width: u32) -> usize {
+    let row = (width as usize).saturating_mul(4).saturating_add(1);
+    let steps = PNG_PIECE / row.saturating_mul(PNG_PIECE_ROW_STEP);
+    steps.max(1) * PNG_PIECE_ROW_STEP
+}
+
+/// One piece of a PNG's zlib stream ([`png_piece`]).
+#[derive(Debug)]
+pub(crate) struct PngPiece {
+    /// The raw deflate stream of the piece's filtered rows.
+    deflated: Vec<u8>,
+    /// The Adler-32 of the filtered rows, and their length.
+    adler: u32,
+    len: usize,
+}
+
+/// Room [`png_piece`] uses again from piece to piece.
+#[derive(Debug, Default)]
+pub(crate) struct PngScratch {
+    filtered: Vec<u8>,
+    row: Vec<u8>,
+}
+
+/// The piece of a PNG of RGBA8 rows `rows` (`row` bytes each; a piece of [`png_piece_rows`]
+/// rows but the last), filtered and compressed: the first row of the picture when `first`,
+/// its last rows when `last`.
+pub(crate) fn png_piece(
+    rows: &[u8],
+    row: usize,
+    first: bool,
+    last: bool,
+    scratch: &mut PngScratch,
+) -> Result<PngPiece, Error> {
+    let PngScratch {
+        filtered,
+        row: line,
+    } = scratch;
+    filtered.clear();
+    filtered.reserve(rows.len() + rows.len() / row.max(1));
+    line.clear();
+    line.resize(row, 0);
+    let mut above: Option<&[u8]> = None;
+    for (y, this) in rows.chunks_exact(row.max(1)).enumerate() {
+        // The picture's first row filters against zeros, as PNG has it; the first row of any
+        // other piece with no row at all (no filter, or `Sub`).
+        let kinds = match (y, first) {
+            (0, false) => 1,
+            _ => 4,
+        };
+        filter_row(this, above, kinds, filtered, line);
+        above = Some(this);
     }
-    let per_piece = (PNG_PIECE / (row + 1)).max(1);
-    let tops: Vec<usize> = (0..rows).step_by(per_piece).collect();
-    // Each piece: its deflate stream, and the Adler-32 and length of what it holds.
-    type Piece = (Vec<u8>, u32, usize);
-    let pieces: Vec<Result<Piece, Error>> = tops
-        .par_iter()
-        .map(|&top| {
-            let end = (top + per_piece).min(rows);
-            let mut filtered = Vec::with_capacity((end - top) * (row + 1));
-            let mut scratch = vec![0u8; row];
-            for y in top..end {
-                let line = &rgba[y * row..][..row];
-                let above = y.checked_sub(1).map(|y| &rgba[y * row..][..row]);
-                filter_row(line, above, &mut filtered, &mut scratch);
-            }
-            let adler = zlib_rs::adler32::adler32(1, &filtered);
-            let compressed = deflate_piece(&filtered, end == rows)?;
-            Ok((compressed, adler, filtered.len()))
-        })
-        .collect();
-    let pieces: Vec<Piece> = pieces.into_iter().collect::<Result<_, _>>()?;
+    Ok(PngPiece {
+        adler: zlib_rs::adler32::adler32(1, filtered),
+        len: filtered.len(),
+        deflated: deflate_piece(filtered, last)?,
+    })
+}
+
+/// A PNG file of RGBA8 pixels from the pieces of its zlib stream ([`png_piece`]), in order.
+pub(crate) fn png_file(width: u32, height: u32, pieces: Vec<PngPiece>) -> Result<Vec<u8>, Error> {
     let png_error = |e: png::EncodingError| Error::new(ErrorKind::Io, format!("PNG: {e}"));
     // The signature, header and end (57 bytes), and 12 bytes around each chunk.
-    let size = (pieces.iter()).fold(128, |size, piece| size + piece.0.len() + 12);
+    let size = (pieces.iter()).fold(128, |size, piece| size + piece.deflated.len() + 12);
     let mut png = Vec::with_capacity(size);
     let mut encoder = png::Encoder::new(&mut png, width, height);
     encoder.set_color(png::ColorType::Rgba);
@@ -285,10 +342,10 @@ fn encode_rgba_png_parallel(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<
         .write_chunk(png::chunk::IDAT, &[0x78, 0x5e])
         .map_err(png_error)?;
     let mut adler = 1u32;
-    for (compressed, piece_adler, len) in pieces {
-        adler = zlib_rs::adler32::adler32_combine(adler, piece_adler, len as u64);
+    for piece in pieces {
+        adler = zlib_rs::adler32::adler32_combine(adler, piece.adler, piece.len as u64);
         writer
-            .write_chunk(png::chunk::IDAT, &compressed)
+            .write_chunk(png::chunk::IDAT, &piece.deflated)
             .map_err(png_error)?;
     }
     writer
@@ -317,19 +374,25 @@ fn deflate_piece(data: &[u8], last: bool) -> Result<Vec<u8>, Error> {
             .compress_vec(&data[consumed.min(data.len())..], &mut out, flush)
             .map_err(|e| Error::new(ErrorKind::Io, format!("PNG: deflate: {e}")))?;
         let all_in = compress.total_in() as usize >= data.len();
-        match status {
-            Status::StreamEnd => return Ok(out),
+        let done = match status {
+            Status::StreamEnd => true,
             // A sync flush is done when everything went in and the output was not filled.
-            _ if !last && all_in && out.len() < out.capacity() => return Ok(out),
-            _ => {}
+            _ => !last && all_in && out.len() < out.capacity(),
+        };
+        if done {
+            // The room reserved is for data that compresses badly: the pieces of a picture
+            // are kept until the file is put together.
+            out.shrink_to_fit();
+            return Ok(out);
         }
     }
 }
 
 /// Appends PNG row `line` (RGBA8) filtered as the PNG adaptive heuristic chooses: of the five
-/// filters, the one whose bytes, read as signed, add up to the least in absolute value.
-/// `above` is the row before (none for the first); `scratch` a row's room.
-fn filter_row(line: &[u8], above: Option<&[u8]>, out: &mut Vec<u8>, scratch: &mut [u8]) {
+/// filters, the one whose bytes, read as signed, add up to the least in absolute value; of
+/// the filters up to `kinds` (1: none or `Sub`, 4: all five). `above` is the row before
+/// (none for the first); `scratch` a row's room.
+fn filter_row(line: &[u8], above: Option<&[u8]>, kinds: u8, out: &mut Vec<u8>, scratch: &mut [u8]) {
     let cost = |bytes: &[u8]| -> u64 {
         bytes
             .iter()
@@ -337,7 +400,7 @@ fn filter_row(line: &[u8], above: Option<&[u8]>, out: &mut Vec<u8>, scratch: &mu
             .sum()
     };
     let mut best = (cost(line), 0u8);
-    for kind in 1..=4 {
+    for kind in 1..=kinds.min(4) {
         filter(kind, line, above, scratch);
         let total = cost(scratch);
         if total < best.0 {
@@ -1269,6 +1332,55 @@ mod tests {
         }
         .to_png()
         .is_err());
+    }
+
+    /// The first row of a piece that is not the picture's first is filtered without the row
+    /// above (the piece is compressed before that row is at hand, or on another thread): no
+    /// filter or `Sub`, never `Average`, though on its own (the row above taken as zeros)
+    /// `Average` would cost least. Rows of every channel halving from pixel to pixel, 128 to
+    /// 0 over nine pixels, all alike: `Up` for each but the first rows; no filter for the
+    /// head of every piece.
+    #[test]
+    fn pieces_start_with_filters_that_need_no_row_above() {
+        let (width, height) = (270usize, 500usize);
+        let rgba: Vec<u8> = (0..width * height)
+            .flat_map(|i| [(128u16 >> (i % width % 9)) as u8; 4])
+            .collect();
+        let picture = Picture {
+            width: width as u32,
+            height: height as u32,
+            rgba,
+        };
+        let png = picture.to_png().unwrap();
+        let decoded = decode_png(&png, twcodec::Limits::default()).unwrap();
+        assert!(decoded.rgba == picture.rgba);
+        let per_piece = png_piece_rows(picture.width);
+        assert_eq!(per_piece, 240);
+        let mut idat = Vec::new();
+        let mut at = 8;
+        while at + 8 <= png.len() {
+            let len = u32::from_be_bytes(png[at..at + 4].try_into().unwrap()) as usize;
+            if &png[at + 4..at + 8] == b"IDAT" {
+                idat.extend_from_slice(&png[at + 8..at + 8 + len]);
+            }
+            at += 12 + len;
+        }
+        let mut raw = Vec::new();
+        use std::io::Read;
+        flate2::read::ZlibDecoder::new(&idat[..])
+            .read_to_end(&mut raw)
+            .unwrap();
+        let kinds: Vec<u8> = raw.chunks_exact(width * 4 + 1).map(|row| row[0]).collect();
+        assert_eq!(kinds.len(), height);
+        // The first row: `Average` (against zeros) wins.
+        assert_eq!(kinds[0], 3);
+        for (y, &kind) in kinds.iter().enumerate().skip(1) {
+            match y % per_piece {
+                // (No filter, 255 a channel over nine pixels, beats `Sub` by one.)
+                0 => assert_eq!(kind, 0, "row {y}"),
+                _ => assert_eq!(kind, 2, "row {y}"),
+            }
+        }
     }
 
     #[test]

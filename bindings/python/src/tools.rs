@@ -727,32 +727,44 @@ pub(crate) fn render<'py>(
         .mapres(mapres.or(defaults.mapres))
         .entities_tileset(entities_tileset)
         .background(background);
-    let (rendered, png_bytes) = py
+    // What the call returns: the PNG file alone (drawn and compressed piece by piece, without
+    // the whole picture), or the picture.
+    enum Drawn {
+        Png(Vec<u8>),
+        Picture(twcodec_tools::assets::Picture),
+    }
+    let (warnings, drawn) = py
         .detach(|| {
+            if png {
+                let rendered = match renderer {
+                    Some(renderer) => renderer.render_png(map, &options)?,
+                    None => twcodec_tools::render::render_png(map, &options)?,
+                };
+                if let Some(path) = &path {
+                    twcodec::fs::save(path, &rendered.png)?;
+                }
+                return Ok((rendered.warnings, Drawn::Png(rendered.png)));
+            }
             let rendered = match renderer {
                 Some(renderer) => renderer.render(map, &options)?,
                 None => twcodec_tools::render::render(map, &options)?,
             };
-            let png_bytes = match png || path.is_some() {
-                true => Some(rendered.picture.to_png()?),
-                false => None,
-            };
-            if let (Some(path), Some(bytes)) = (&path, &png_bytes) {
-                twcodec::fs::save(path, bytes)?;
+            if let Some(path) = &path {
+                twcodec::fs::save(path, &rendered.picture.to_png()?)?;
             }
-            Ok((rendered, png_bytes))
+            Ok((rendered.warnings, Drawn::Picture(rendered.picture)))
         })
         .or_raise()?;
     // The map is free before the warnings: a filter or `showwarning` runs Python code.
     drop(guard);
     let category = py.get_type::<RenderWarning>();
-    for warning in &rendered.warnings {
+    for warning in &warnings {
         crate::errors::warn(py, &category, warning)?;
     }
-    if let (true, Some(bytes)) = (png, png_bytes) {
-        return Ok(PyBytes::new(py, &bytes).into_any());
-    }
-    let picture = rendered.picture;
+    let picture = match drawn {
+        Drawn::Picture(picture) => picture,
+        Drawn::Png(png) => return Ok(PyBytes::new(py, &png).into_any()),
+    };
     let shape = [picture.height as usize, picture.width as usize, 4];
     Ok(owned(py, picture.rgba, shape)?.into_any())
 }

@@ -185,6 +185,9 @@ def test_render_corpus_map_to_a_file(corpus, tmp_path):
     assert out.read_bytes().startswith(b"\x89PNG")
     # Drawn, not blank: more than the background's one color.
     assert len(np.unique(picture.reshape(-1, 4), axis=0)) > 10
+    # png=True draws and compresses piece by piece, without the whole picture: the same file
+    # as the picture's PNG, written beside the array.
+    assert m.render(width=200, mapres=corpus / "mapres" / "ddnet", png=True) == out.read_bytes()
 
 
 def test_extract(tmp_path):

@@ -246,6 +246,22 @@ pub struct Rendered {
     pub work: u64,
 }
 
+/// A rendered picture as a PNG file ([`render_png`]), with what could not be drawn as the map
+/// asks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RenderedPng {
+    /// The PNG file (straight RGBA8).
+    pub png: Vec<u8>,
+    /// The picture's width in pixels.
+    pub width: u32,
+    /// The picture's height in pixels.
+    pub height: u32,
+    /// As [`Rendered::warnings`].
+    pub warnings: Vec<String>,
+    /// As [`Rendered::work`].
+    pub work: u64,
+}
+
 /// The largest picture drawn, in pixels (400 MB of RGBA).
 pub const MAX_PIXELS: u64 = 100_000_000;
 
@@ -304,6 +320,15 @@ pub fn select_layers(map: &Map, specs: &[impl AsRef<str>]) -> Result<Vec<ItemRef
 /// [`Limits::max_render_work`](twcodec::Limits::max_render_work).
 pub fn render(map: &Map, options: &RenderOptions) -> Result<Rendered, Error> {
     render_with(&FileCache::default(), map, options, None)
+}
+
+/// Draws `map` as `options` say, as a PNG file: the bytes that [`render`]'s picture makes
+/// with [`Picture::to_png`], made without the whole picture. Each piece of the PNG's rows is
+/// drawn into room of its own and compressed while it is at hand, on the thread that drew it:
+/// no pass waits for the last band, the rows are not read from memory again, and what is held
+/// is a piece per thread and the compressed pieces, not the picture.
+pub fn render_png(map: &Map, options: &RenderOptions) -> Result<RenderedPng, Error> {
+    render_png_with(&FileCache::default(), map, options, None)
 }
 
 /// Draws maps, keeping the pictures it reads and decodes for the next render: the files of
@@ -371,6 +396,22 @@ impl Renderer {
     ) -> Result<Rendered, Error> {
         render_with(&self.files, map, options, Some(progress))
     }
+
+    /// Draws `map` as `options` say, as a PNG file: see [`render_png`].
+    pub fn render_png(&self, map: &Map, options: &RenderOptions) -> Result<RenderedPng, Error> {
+        render_png_with(&self.files, map, options, None)
+    }
+
+    /// [`Renderer::render_png`], calling `progress(done, total)` as
+    /// [`Renderer::render_with_progress`] does.
+    pub fn render_png_with_progress(
+        &self,
+        map: &Map,
+        options: &RenderOptions,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<RenderedPng, Error> {
+        render_png_with(&self.files, map, options, Some(progress))
+    }
 }
 
 fn render_with(
@@ -379,6 +420,44 @@ fn render_with(
     options: &RenderOptions,
     progress: Option<&(dyn Fn(usize, usize) + Sync)>,
 ) -> Result<Rendered, Error> {
+    let (picture, warnings, work) = lay_out_and(files, map, options, |ops, frame| {
+        Ok(paint(ops, options, frame, progress))
+    })?;
+    Ok(Rendered {
+        picture,
+        warnings,
+        work,
+    })
+}
+
+fn render_png_with(
+    files: &FileCache,
+    map: &Map,
+    options: &RenderOptions,
+    progress: Option<&(dyn Fn(usize, usize) + Sync)>,
+) -> Result<RenderedPng, Error> {
+    let mut size = (0, 0);
+    let (png, warnings, work) = lay_out_and(files, map, options, |ops, frame| {
+        size = (frame.width as u32, frame.height as u32);
+        paint_png(ops, options, frame, progress)
+    })?;
+    Ok(RenderedPng {
+        png,
+        width: size.0,
+        height: size.1,
+        warnings,
+        work,
+    })
+}
+
+/// Reads the pictures `map` draws, lays it out as `options` say, and has `paint` draw it:
+/// what `paint` makes, the warnings and the work.
+fn lay_out_and<T>(
+    files: &FileCache,
+    map: &Map,
+    options: &RenderOptions,
+    paint: impl FnOnce(&[Op<'_>], &Frame) -> Result<T, Error>,
+) -> Result<(T, Vec<String>, u64), Error> {
     if options.entities > 100 {
         return Err(Error::new(
             twcodec::ErrorKind::InvalidOptions,
@@ -393,36 +472,42 @@ fn render_with(
         || Textures::load(files, map, options, &mut warnings),
         || occupied_layers(map, options),
     );
-    let (picture, work) = draw(map, options, &frame, &textures, &occupied, None, progress)?;
-    Ok(Rendered {
-        picture,
-        warnings,
-        work,
-    })
+    let (ops, work) = lay_out(map, options, &frame, &textures, &occupied, None)?;
+    Ok((paint(&ops, &frame)?, warnings, work))
 }
 
 /// What is drawn among the map's layers (the game world of a demo): its operations, given
 /// where the world lands in the picture, each counted in the budget.
 type WorldOps<'w> = dyn FnMut(&Mapping, &mut Budget<'_>) -> Result<Vec<Op<'static>>, Error> + 'w;
 
-/// Lays out `map` (and `world` before its first game layer) in `frame` and draws it: the
-/// picture and the work it took. `occupied` is what [`occupied_layers`] finds for `options`.
-fn draw(
-    map: &Map,
+/// Lays out `map` (and `world` before its first game layer) in `frame`: what to draw, in
+/// order ([`paint`] or [`paint_png`] draws it), and the work it takes. `occupied` is what
+/// [`occupied_layers`] finds for `options`.
+fn lay_out<'m>(
+    map: &'m Map,
     options: &RenderOptions,
     frame: &Frame,
     textures: &Textures,
     occupied: &[Option<Occupied>],
     world: Option<&mut WorldOps<'_>>,
-    progress: Option<&(dyn Fn(usize, usize) + Sync)>,
-) -> Result<(Picture, u64), Error> {
+) -> Result<(Vec<Op<'m>>, u64), Error> {
     let mut budget = Budget {
         limit: map.limits().max_render_work(),
         spent: 0,
         frame,
     };
     let ops = scene(map, options, frame, textures, occupied, world, &mut budget)?;
-    let work = budget.spent;
+    Ok((ops, budget.spent))
+}
+
+/// Draws `ops` over the background in `frame`, bands of [`ROWS`] rows in parallel: the
+/// picture.
+fn paint(
+    ops: &[Op<'_>],
+    options: &RenderOptions,
+    frame: &Frame,
+    progress: Option<&(dyn Fn(usize, usize) + Sync)>,
+) -> Picture {
     let background = texture::premultiply(options.background);
     let (width, height) = (frame.width, frame.height);
     // The background, written in parallel: zeroed memory would be cleared on one thread
@@ -434,39 +519,8 @@ fn draw(
     pixels
         .par_chunks_mut(width * ROWS)
         .enumerate()
-        .for_each(|(i, rows)| {
-            // First the pixels each step leaves to later ones that cover them whole, from the
-            // last step to the first; then the steps, drawing only what stays in sight.
-            let mut hidden = vec![0u32; rows.len()];
-            let mut band = Band {
-                top: i * ROWS,
-                width,
-                pixels: rows,
-                hidden: &[],
-                step: 0,
-            };
-            // (Steps past u32::MAX share its number: they hide nothing from each other.)
-            let number = |i: usize| u32::try_from(i + 1).unwrap_or(u32::MAX);
-            for (i, op) in ops.iter().enumerate().rev() {
-                let step = number(i);
-                op.run(
-                    &mut band,
-                    options.filtering,
-                    Action::Cover(&mut hidden, step),
-                );
-            }
-            let mut band = Band {
-                hidden: &hidden,
-                ..band
-            };
-            for (i, op) in ops.iter().enumerate() {
-                band.step = number(i);
-                op.run(&mut band, options.filtering, Action::Draw);
-            }
-            // Back to straight alpha, as PNG stores it, while the band is at hand.
-            for pixel in band.pixels.iter_mut() {
-                *pixel = texture::straight(*pixel);
-            }
+        .for_each_init(Vec::new, |hidden, (i, rows)| {
+            paint_band(ops, options, i * ROWS, width, rows, hidden);
             if let Some(progress) = progress {
                 let finished = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                 progress(finished, bands);
@@ -476,12 +530,95 @@ fn draw(
     // never taken.
     let rgba: Vec<u8> = bytemuck::allocation::try_cast_vec(pixels)
         .unwrap_or_else(|(_, pixels)| pixels.into_iter().flatten().collect());
-    let picture = Picture {
+    Picture {
         width: width as u32,
         height: height as u32,
         rgba,
+    }
+}
+
+/// [`paint`] as a PNG file, the bytes of [`Picture::to_png`]: each piece of the PNG's rows
+/// drawn, band after band, into room of its own, then filtered and compressed while it is
+/// at hand; no picture is kept whole.
+fn paint_png(
+    ops: &[Op<'_>],
+    options: &RenderOptions,
+    frame: &Frame,
+    progress: Option<&(dyn Fn(usize, usize) + Sync)>,
+) -> Result<Vec<u8>, Error> {
+    const _: () = assert!(crate::assets::PNG_PIECE_ROW_STEP % ROWS == 0);
+    let background = texture::premultiply(options.background);
+    let (width, height) = (frame.width, frame.height);
+    let (png_width, png_height) = (width as u32, height as u32);
+    let per_piece = crate::assets::png_piece_rows(png_width);
+    let pieces = height.div_ceil(per_piece);
+    let bands = frame.bands();
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    #[derive(Default)]
+    struct Room {
+        pixels: Vec<Px>,
+        hidden: Vec<u32>,
+        png: crate::assets::PngScratch,
+    }
+    let pieces = (0..pieces)
+        .into_par_iter()
+        .map_init(Room::default, |room, piece| {
+            let top = piece * per_piece;
+            let rows = per_piece.min(height - top);
+            room.pixels.clear();
+            room.pixels.resize(rows * width, background);
+            for (i, band) in room.pixels.chunks_mut(width * ROWS).enumerate() {
+                paint_band(ops, options, top + i * ROWS, width, band, &mut room.hidden);
+                if let Some(progress) = progress {
+                    let finished = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                    progress(finished, bands);
+                }
+            }
+            let rgba: &[u8] = bytemuck::cast_slice(&room.pixels);
+            let last = top + rows == height;
+            crate::assets::png_piece(rgba, width * 4, piece == 0, last, &mut room.png)
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
+    crate::assets::png_file(png_width, png_height, pieces)
+}
+
+/// Draws `ops` into `rows` (filled with the background), the band of the picture whose first
+/// row is `top`, and turns its pixels to straight alpha as PNG stores them; `hidden` is room
+/// for the cover pass.
+fn paint_band(
+    ops: &[Op<'_>],
+    options: &RenderOptions,
+    top: usize,
+    width: usize,
+    rows: &mut [Px],
+    hidden: &mut Vec<u32>,
+) {
+    // First the pixels each step leaves to later ones that cover them whole, from the last
+    // step to the first; then the steps, drawing only what stays in sight.
+    hidden.clear();
+    hidden.resize(rows.len(), 0);
+    let mut band = Band {
+        top,
+        width,
+        pixels: rows,
+        hidden: &[],
+        step: 0,
     };
-    Ok((picture, work))
+    // (Steps past u32::MAX share its number: they hide nothing from each other.)
+    let number = |i: usize| u32::try_from(i + 1).unwrap_or(u32::MAX);
+    for (i, op) in ops.iter().enumerate().rev() {
+        let step = number(i);
+        op.run(&mut band, options.filtering, Action::Cover(hidden, step));
+    }
+    let mut band = Band { hidden, ..band };
+    for (i, op) in ops.iter().enumerate() {
+        band.step = number(i);
+        op.run(&mut band, options.filtering, Action::Draw);
+    }
+    // Back to straight alpha, as PNG stores it, while the band is at hand.
+    for pixel in band.pixels.iter_mut() {
+        *pixel = texture::straight(*pixel);
+    }
 }
 
 /// Where a group's world lands in the picture: the world position of the picture's left and

@@ -258,7 +258,8 @@ class Map:
         png: Literal[True] = ...,
         path: Optional[_Path] = None,
     ) -> bytes:
-        """Draws the map as the game does: the PNG file's bytes."""
+        """Draws the map as the game does: the PNG file's bytes, drawn and compressed piece by
+        piece, never holding the whole picture (the same bytes as the array's PNG)."""
     def extract(
         self, directory: _Path, only: Literal["all", "images", "sounds"] = "all"
     ) -> List[Dict[str, Any]]:

@@ -457,15 +457,15 @@ impl DemoRenderer {
         let mut world_ops = |mapping: &super::Mapping, budget: &mut super::Budget<'_>| {
             draw::world_ops(map, data, world, mapping, budget)
         };
-        let (mut picture, work) = super::draw(
+        let (ops, work) = super::lay_out(
             &self.map,
             &options,
             &frame,
             &self.textures,
             &self.occupied,
             Some(&mut world_ops),
-            None,
         )?;
+        let mut picture = super::paint(&ops, &options, &frame, None);
         // Names go over everything, the map's foreground too.
         if names {
             draw::name_plates(&mut picture, world, &frame.screen());

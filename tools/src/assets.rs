@@ -1254,6 +1254,26 @@ fn unique(taken: &mut HashSet<String>, stem: &str, ext: &str) -> String {
 mod tests {
     use super::*;
 
+    /// The filter each row of `png` (RGBA8, `width` pixels wide) chose, read from its zlib
+    /// stream (whose Adler-32 is checked on the way).
+    fn row_filters(png: &[u8], width: usize) -> Vec<u8> {
+        use std::io::Read;
+        let mut idat = Vec::new();
+        let mut at = 8;
+        while at + 8 <= png.len() {
+            let len = u32::from_be_bytes(png[at..at + 4].try_into().unwrap()) as usize;
+            if &png[at + 4..at + 8] == b"IDAT" {
+                idat.extend_from_slice(&png[at + 8..at + 8 + len]);
+            }
+            at += 12 + len;
+        }
+        let mut raw = Vec::new();
+        flate2::read::ZlibDecoder::new(&idat[..])
+            .read_to_end(&mut raw)
+            .unwrap();
+        raw.chunks_exact(width * 4 + 1).map(|row| row[0]).collect()
+    }
+
     /// Pictures compressed in parallel pieces decode, with the png crate, to the same pixels:
     /// sizes of one pixel, one row, rows of odd lengths, many pieces; smooth, noisy and
     /// see-through pixels (every filter chosen somewhere); the same bytes on 1 and 3 threads.
@@ -1305,23 +1325,8 @@ mod tests {
                 (picture.width, picture.height)
             );
             assert!(decoded.rgba == picture.rgba, "{width}x{height}");
-            // Which filters the rows chose (the zlib stream's Adler-32 checked on the way).
-            let mut idat = Vec::new();
-            let mut at = 8;
-            while at + 8 <= png.len() {
-                let len = u32::from_be_bytes(png[at..at + 4].try_into().unwrap()) as usize;
-                if &png[at + 4..at + 8] == b"IDAT" {
-                    idat.extend_from_slice(&png[at + 8..at + 8 + len]);
-                }
-                at += 12 + len;
-            }
-            let mut raw = Vec::new();
-            use std::io::Read;
-            flate2::read::ZlibDecoder::new(&idat[..])
-                .read_to_end(&mut raw)
-                .unwrap();
-            for row in raw.chunks_exact(width * 4 + 1) {
-                filters[usize::from(row[0])] += 1;
+            for kind in row_filters(&png, width) {
+                filters[usize::from(kind)] += 1;
             }
         }
         assert!(filters.iter().all(|&n| n > 0), "{filters:?}");
@@ -1356,21 +1361,7 @@ mod tests {
         assert!(decoded.rgba == picture.rgba);
         let per_piece = png_piece_rows(picture.width);
         assert_eq!(per_piece, 240);
-        let mut idat = Vec::new();
-        let mut at = 8;
-        while at + 8 <= png.len() {
-            let len = u32::from_be_bytes(png[at..at + 4].try_into().unwrap()) as usize;
-            if &png[at + 4..at + 8] == b"IDAT" {
-                idat.extend_from_slice(&png[at + 8..at + 8 + len]);
-            }
-            at += 12 + len;
-        }
-        let mut raw = Vec::new();
-        use std::io::Read;
-        flate2::read::ZlibDecoder::new(&idat[..])
-            .read_to_end(&mut raw)
-            .unwrap();
-        let kinds: Vec<u8> = raw.chunks_exact(width * 4 + 1).map(|row| row[0]).collect();
+        let kinds = row_filters(&png, width);
         assert_eq!(kinds.len(), height);
         // The first row: `Average` (against zeros) wins.
         assert_eq!(kinds[0], 3);
